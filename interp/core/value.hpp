@@ -1,0 +1,152 @@
+#pragma once
+// Run-time values. Scalars are unboxed; arrays are shape + storage:
+//
+//  - an array of a primitive type is a flat, row-major Buffer of that type
+//    (any rank), viewed through an element offset, so rows of a matrix are
+//    views and not copies;
+//  - an array of tuples or records is stored as a tuple/record of arrays
+//    ("structure of arrays"), every component having the same outer shape;
+//  - arrays of anything else (sum types, functions) are boxed: one Value per
+//    element.
+//
+// Values are immutable and shared (copying a Value copies pointers). In-place
+// updates mutate a buffer only when the Value holds the last reference to it;
+// otherwise they copy first (Futhark's uniqueness rules make that rare).
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/core/prim.hpp"
+
+namespace thorn {
+
+struct Value;
+
+// Flat storage for elements of one primitive type. A buffer may live on the
+// host, on the GPU, or both (gpu/memory owns the device side): `host()`
+// downloads on first need through the residency hook, once.
+class Buffer {
+ public:
+  Buffer(Prim elem, int64_t count);            // zero-initialised host buffer
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  Prim elem() const { return elem_; }
+  int64_t count() const { return count_; }
+  size_t bytes() const { return size_t(count_) * size_t(prim_bytes(elem_)); }
+
+  // Host view; triggers a device-to-host transfer if the data lives only on the GPU.
+  std::byte* host();
+  const std::byte* host() const { return const_cast<Buffer*>(this)->host(); }
+  template <class T> T* data() { return reinterpret_cast<T*>(host()); }
+  template <class T> const T* data() const { return reinterpret_cast<const T*>(host()); }
+
+  // Device residency, managed by gpu/memory. `device` is opaque here.
+  struct DeviceSide {
+    virtual ~DeviceSide() = default;
+    virtual void download(std::byte* host, size_t bytes) = 0;  // device -> host
+  };
+  std::shared_ptr<DeviceSide> device;  // null when not on the GPU
+  bool host_valid = true;              // false: the device copy is the only current one
+  void mark_device_only() { host_valid = false; }
+
+ private:
+  Prim elem_;
+  int64_t count_;
+  std::byte* host_ = nullptr;
+};
+using BufferPtr = std::shared_ptr<Buffer>;
+
+struct ArrayValue;
+using ArrayPtr = std::shared_ptr<const ArrayValue>;
+
+struct Callable;  // a function value (closure, intrinsic, partial application); defined by interp/eval
+using CallablePtr = std::shared_ptr<const Callable>;
+
+struct Value {
+  enum class Kind : uint8_t { Scalar, Array, Tuple, Record, Sum, Function };
+  Kind kind = Kind::Scalar;
+  Scalar scalar;                                     // Scalar
+  ArrayPtr array;                                    // Array
+  std::shared_ptr<const std::vector<Value>> elems;   // Tuple, Record (sorted by field name), Sum payload
+  std::shared_ptr<const std::vector<std::string>> names;  // Record field names (sorted); Sum: {constructor}
+  CallablePtr fn;                                    // Function
+
+  Value() = default;
+  Value(Scalar s) : kind(Kind::Scalar), scalar(s) {}  // NOLINT: implicit is convenient
+
+  static Value make_array(ArrayPtr a);
+  static Value tuple(std::vector<Value> elems);   // one element gives that element; zero: unit
+  static Value record(std::vector<std::pair<std::string, Value>> fields);  // sorts by name
+  static Value sum(std::string constructor, std::vector<Value> payload);
+  static Value function(CallablePtr f);
+  static Value unit() { return tuple({}); }
+
+  bool is_array() const { return kind == Kind::Array; }
+  const ArrayValue& arr() const { return *array; }
+  const std::string& constructor() const { return (*names)[0]; }  // Sum
+  const Value* field(const std::string& name) const;              // Record; null if absent
+};
+
+// The structure of one array element, needed for empty arrays and for
+// building arrays of tuples/records: a tree mirroring the element type with
+// primitive leaves. (Sizes of inner array dimensions live in the shape.)
+struct ElemShape {
+  enum class Kind : uint8_t { Prim, Tuple, Record, Boxed };
+  Kind kind = Kind::Prim;
+  Prim prim = Prim::I32;
+  std::vector<ElemShape> children;   // Tuple/Record
+  std::vector<std::string> names;    // Record field names, sorted
+};
+
+struct ArrayValue {
+  // Full shape of this array value. For SoA arrays (tuples/records) this is
+  // the *outer* shape, shared by every component; components may have more
+  // dimensions (an array of tuples of arrays).
+  std::vector<int64_t> shape;
+  ElemShape elem;               // element structure below the outer shape
+
+  // Prim elements: flat data, row-major, starting at `offset` elements in.
+  BufferPtr buffer;
+  int64_t offset = 0;
+
+  // Tuple/Record elements: one array per field, each with `shape` as prefix.
+  std::vector<ArrayPtr> components;
+
+  // Boxed elements: product(shape) values, row-major.
+  std::shared_ptr<const std::vector<Value>> boxed;
+
+  int rank() const { return int(shape.size()); }
+  int64_t outer() const { return shape.empty() ? 0 : shape[0]; }
+  int64_t count() const;        // product of the shape
+  int64_t row_elems() const;    // product of shape[1..]: elements per row
+};
+
+// ------------------------------------------------------------- construction
+
+// A fresh zeroed array of primitive elements with the given full shape.
+ArrayPtr make_prim_array(Prim p, std::vector<int64_t> shape);
+ArrayPtr make_prim_array(BufferPtr buffer, std::vector<int64_t> shape, int64_t offset = 0);
+// An empty or filled array whose elements are described by `elem`; for
+// Prim, `shape` is the full shape. Used for empty results and builders.
+ArrayPtr make_empty_array(const ElemShape& elem, std::vector<int64_t> shape);
+// Builds an array from its rows (all of the same shape and structure); the
+// rows may be scalars, tuples, records, arrays, sums. `elem_hint` is used when
+// rows is empty.
+Value array_from_rows(const std::vector<Value>& rows, const ElemShape* elem_hint = nullptr);
+
+// ------------------------------------------------------------- access
+
+Value array_row(const ArrayValue& a, int64_t i);     // a[i]; a view for prim arrays
+int64_t array_length(const Value& v);                 // outer size of an array value
+Scalar prim_element(const ArrayValue& a, int64_t flat);  // a prim array's element at flat index (relative)
+ElemShape elem_shape_of(const Value& v);              // structure of a value used as an element
+
+// A copy with its own storage (for in-place updates on shared data).
+ArrayPtr copy_array(const ArrayValue& a);
+
+}  // namespace thorn

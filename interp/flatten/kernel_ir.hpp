@@ -1,0 +1,117 @@
+#pragma once
+// The scalar kernel IR: what every lambda body of a flattened nest is
+// lowered to, and what both the host executor and the GPU code generator
+// consume. It is typed SSA over primitive scalars with structured control
+// flow (If, For, While blocks), reads of free arrays, and nothing else: no
+// closures, no allocation, no arrays as values.
+//
+// Registers are numbered densely per Function; every register is defined
+// exactly once (block parameters count as definitions).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "interp/core/prim.hpp"
+
+namespace thorn::kir {
+
+using Reg = int32_t;
+constexpr Reg kNoReg = -1;
+
+enum class UnOp : uint8_t {
+  Neg, Not /* bool */, Complement /* ~ on integers */, Abs, Signum,
+  Sqrt, Cbrt, Exp, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Asin, Acos, Atan,
+  Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Floor, Ceil, Round, Trunc,
+  IsNan, IsInf, Popc, Clz, Ctz, Erf, Erfc, Gamma, Lgamma,
+  ToBits, FromBits,  // float <-> same-width unsigned integer, bitwise
+};
+
+enum class BinOp : uint8_t {
+  Add, Sub, Mul,
+  Div,   // `/`: integer division rounding toward negative infinity for signed (Futhark), float division
+  Mod,   // `%`: modulo with the sign of the divisor (Futhark)
+  Quot,  // `//`: truncating division
+  Rem,   // `%%`: truncating remainder
+  Pow, And, Or, Xor, Shl, Shr /* arithmetic */, LShr /* logical */,
+  Min, Max, Atan2, Hypot,
+  LogAnd, LogOr,  // on bool
+};
+
+enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+
+enum class Opcode : uint8_t {
+  Const,    // dst = imm
+  Unary,    // dst = unop(a)
+  Binary,   // dst = binop(a, b)                   (type: operand and result type)
+  Compare,  // dst : bool = cmpop(a, b)            (type: operand type)
+  Convert,  // dst : type = convert(a)             (src_type: operand type; Futhark's conversions)
+  Select,   // dst = a ? b : c
+  Read,     // dst = free_arrays[aux][a]           (a: i64 flat element index)
+  Check,    // if !a: fail with messages[aux]      (bounds, division by zero, assert)
+  If,       // dsts = a ? blocks[0] : blocks[1]    (each block's results)
+  For,      // dsts = loop a (i64 trip count) times over blocks[0]
+            //   blocks[0].params = [i, carried...]; args = initial carried values;
+            //   blocks[0].results = next carried values; dsts = final carried values
+  While,    // dsts = while blocks[0](carried) do blocks[1](carried)
+            //   blocks[0].params = carried; results = [cond : bool]
+            //   blocks[1].params = carried; results = next carried; args = initial
+};
+
+struct Block;
+
+struct Instr {
+  Opcode op = Opcode::Const;
+  Prim type = Prim::I32;      // the result type (Compare: the operand type)
+  Prim src_type = Prim::I32;  // Convert: the operand type
+  Reg dst = kNoReg;
+  Reg a = kNoReg, b = kNoReg, c = kNoReg;
+  uint8_t sub = 0;            // the UnOp / BinOp / CmpOp
+  int32_t aux = 0;            // Read: free array index; Check: message index
+  Scalar imm;                 // Const
+  std::vector<Reg> dsts;      // If / For / While results
+  std::vector<Reg> args;      // For / While initial carried values
+  std::vector<Block> blocks;  // If / For / While bodies
+
+  UnOp unop() const { return UnOp(sub); }
+  BinOp binop() const { return BinOp(sub); }
+  CmpOp cmpop() const { return CmpOp(sub); }
+};
+
+struct Block {
+  std::vector<Reg> params;
+  std::vector<Instr> instrs;
+  std::vector<Reg> results;
+};
+
+// A free array read by the function: bound at run time to a flat buffer.
+struct FreeArray {
+  Prim elem = Prim::I32;
+  std::string name;  // for kernel sources and plan printing
+};
+
+// One scalar function: parameters in, results out.
+struct Function {
+  std::string name;
+  std::vector<Prim> reg_types;  // type of every register, indexed by Reg
+  Block body;                   // body.params are the function's parameters
+  std::vector<FreeArray> free_arrays;
+  std::vector<std::string> messages;  // Check failure messages (with source locations)
+
+  Reg new_reg(Prim t) { reg_types.push_back(t); return Reg(reg_types.size() - 1); }
+  int num_regs() const { return int(reg_types.size()); }
+  std::vector<Prim> param_types() const;
+  std::vector<Prim> result_types() const;
+};
+
+std::string_view unop_name(UnOp op);
+std::string_view binop_name(BinOp op);
+std::string_view cmpop_name(CmpOp op);
+
+// Readable listing, used by :plan and in test failure messages.
+std::string to_string(const Function& f);
+
+// Structural checks (every register defined once before use, types agree).
+// Returns an empty string when valid, else what is wrong.
+std::string verify(const Function& f);
+
+}  // namespace thorn::kir

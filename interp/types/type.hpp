@@ -1,0 +1,68 @@
+#pragma once
+// Semantic types, as inferred by the checker and stored on the AST. Types on
+// the AST are "zonked": no unification variables remain, except the
+// quantified variables of an enclosing polymorphic definition (Kind::Param),
+// which the evaluator resolves through its run-time type environment.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/core/prim.hpp"
+
+namespace thorn {
+
+struct Type;
+using TypePtr = std::shared_ptr<const Type>;
+
+// One array dimension: a known constant, a size variable in scope (a size
+// parameter or an existential), or unknown (checked at run time).
+struct Dim {
+  enum class Kind { Constant, Name, Unknown };
+  Kind kind = Kind::Unknown;
+  int64_t value = 0;
+  std::string name;
+  bool operator==(const Dim&) const = default;
+};
+
+struct Type {
+  enum class Kind { Prim, Array, Tuple, Record, Sum, Function, Param };
+  Kind kind = Kind::Prim;
+  Prim prim = Prim::I32;  // Prim
+  bool unique = false;    // *t (parameters and results)
+
+  TypePtr elem;           // Array: the element type, never itself an Array
+  std::vector<Dim> dims;  // Array: outermost first, at least one
+
+  std::vector<TypePtr> elems;                              // Tuple (two or more)
+  std::vector<std::pair<std::string, TypePtr>> fields;     // Record, sorted by name
+  std::vector<std::pair<std::string, std::vector<TypePtr>>> constructors;  // Sum, sorted by name
+
+  TypePtr param, result;  // Function
+  std::string param_name; // Function: named parameter `(n: i64) -> [n]i32`, or empty
+
+  int var_id = -1;        // Param: quantified variable id (unique per checker run)
+  std::string var_name;   // Param: its name as written ('t) or invented ('a)
+};
+
+// Constructors; they share structure freely (types are immutable).
+TypePtr prim_type(Prim p);
+TypePtr array_type(TypePtr elem, std::vector<Dim> dims);   // flattens nested arrays
+TypePtr tuple_type(std::vector<TypePtr> elems);            // one element: that type; zero: unit record
+TypePtr record_type(std::vector<std::pair<std::string, TypePtr>> fields);  // sorts by name
+TypePtr sum_type(std::vector<std::pair<std::string, std::vector<TypePtr>>> constructors);
+TypePtr function_type(TypePtr param, TypePtr result, std::string param_name = "");
+TypePtr param_type(int var_id, std::string name);
+TypePtr unit_type();  // () : the empty tuple
+
+// The type of xs[i] for an array type (rank drops by one); elem when rank 1.
+TypePtr row_type(const TypePtr& array);
+int array_rank(const Type& t);  // 0 for non-arrays
+
+// Futhark's notation: i32, [n][m]f32, [](i32, bool), {a: i32, b: f64},
+// #none | #some i32, i32 -> i32, *[]u8. Record fields print sorted.
+std::string to_string(const Type& t);
+std::string to_string(const TypePtr& t);
+
+bool same_type(const Type& a, const Type& b, bool compare_dims = false);
+
+}  // namespace thorn

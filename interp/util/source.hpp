@@ -1,0 +1,30 @@
+#pragma once
+// Source files and positions. Every AST node carries a Loc; SourceFile
+// objects live for the whole process (owned by the registry) so a Loc is a
+// plain pointer plus line/column and stays valid in error messages forever.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace thorn {
+
+struct SourceFile {
+  std::string name;  // as shown in messages: the path, "[prelude]/x.fut", "[repl]:3"
+  std::string text;
+  std::string_view line(uint32_t line_no) const;  // 1-based, without newline
+};
+
+// Registers a file and returns a pointer that is valid until exit.
+const SourceFile* register_source(std::string name, std::string text);
+
+struct Loc {
+  const SourceFile* file = nullptr;
+  uint32_t line = 0;  // 1-based; 0 means unknown
+  uint32_t col = 0;   // 1-based, in bytes
+  uint32_t end_col = 0;  // last column of the span on the same line (0: just col)
+
+  bool known() const { return file != nullptr && line != 0; }
+  std::string str() const;  // "file:line:col"
+};
+
+}  // namespace thorn
