@@ -285,7 +285,8 @@ struct Decl {
   std::vector<std::pair<std::string, SigExprPtr>> module_params;  // Module: functor params
   SigExprPtr sig;                    // Module: ascription; ModuleType: definition
   ModExprPtr module;                 // Module: definition; Open: the opened module
-  std::string path;                  // Import
+  std::string path;                  // Import (as written, without .fut)
+  std::shared_ptr<struct Program> imported;  // Import: the loaded file, set by the session's loader before checking
   DeclPtr inner;                     // Local
   std::vector<int> quantified;       // Value: checker's quantified type variable ids
   TypePtr type;                      // Value: checker's full (function) type
