@@ -67,12 +67,16 @@ using ArrayPtr = std::shared_ptr<const ArrayValue>;
 struct Callable;  // a function value (closure, intrinsic, partial application); defined by interp/eval
 using CallablePtr = std::shared_ptr<const Callable>;
 
+// Record fields are kept in Futhark's order, the same as Type's (field_less
+// in type.hpp): numeric names first, numerically, then alphabetically.
+bool record_field_less(const std::string& a, const std::string& b);
+
 struct Value {
   enum class Kind : uint8_t { Scalar, Array, Tuple, Record, Sum, Function };
   Kind kind = Kind::Scalar;
   Scalar scalar;                                     // Scalar
   ArrayPtr array;                                    // Array
-  std::shared_ptr<const std::vector<Value>> elems;   // Tuple, Record (sorted by field name), Sum payload
+  std::shared_ptr<const std::vector<Value>> elems;   // Tuple, Record (sorted by record_field_less), Sum payload
   std::shared_ptr<const std::vector<std::string>> names;  // Record field names (sorted); Sum: {constructor}
   CallablePtr fn;                                    // Function
 
@@ -117,7 +121,8 @@ struct ArrayValue {
   // Tuple/Record elements: one array per field, each with `shape` as prefix.
   std::vector<ArrayPtr> components;
 
-  // Boxed elements: product(shape) values, row-major.
+  // Boxed elements: product(shape) values, row-major, starting at `offset`
+  // (so rows of boxed arrays are views too).
   std::shared_ptr<const std::vector<Value>> boxed;
 
   int rank() const { return int(shape.size()); }
@@ -148,5 +153,10 @@ ElemShape elem_shape_of(const Value& v);              // structure of a value us
 
 // A copy with its own storage (for in-place updates on shared data).
 ArrayPtr copy_array(const ArrayValue& a);
+
+// Raw element access for one primitive element stored at `p` (bool is one
+// byte, f16 its IEEE half bits).
+Scalar load_scalar(Prim p, const std::byte* at);
+void store_scalar(std::byte* at, const Scalar& s);  // s.type must be the buffer's element type
 
 }  // namespace thorn

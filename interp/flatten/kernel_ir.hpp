@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "interp/core/prim.hpp"
+#include "interp/util/source.hpp"
 
 namespace thorn::kir {
 
@@ -96,6 +97,15 @@ struct Function {
   Block body;                   // body.params are the function's parameters
   std::vector<FreeArray> free_arrays;
   std::vector<std::string> messages;  // Check failure messages (with source locations)
+  std::vector<Loc> message_locs;      // optional, parallel to messages: where a Check failure points
+
+  // Adds a Check message and returns its index (for Instr::aux).
+  int add_message(std::string text, Loc loc = {}) {
+    messages.push_back(std::move(text));
+    message_locs.resize(messages.size() - 1);
+    message_locs.push_back(loc);
+    return int(messages.size() - 1);
+  }
 
   Reg new_reg(Prim t) { reg_types.push_back(t); return Reg(reg_types.size() - 1); }
   int num_regs() const { return int(reg_types.size()); }

@@ -64,6 +64,12 @@ struct Plan {
   std::vector<BufferDesc> buffers;
   std::vector<Step> steps;
   std::string source;  // the SOAC nest this plan came from, for :plan
+  Loc loc;             // where that nest is
+  // Non-empty: the nest could not be flattened and runs on the reference
+  // backend; says why (shown by :plan). `steps` is then empty.
+  std::string fallback;
+  std::vector<std::string> notes;  // decisions worth showing: fusions, sequentialised loops
+  std::vector<int> results;        // buffer ids holding the nest's results, in order
 };
 
 // Readable listing for :plan and `--log plan`.

@@ -165,6 +165,8 @@ struct Expr {
     Assert,      // assert cond e
     Constructor, // #foo e1 e2
     Attr,        // #[attr] e
+    Intrinsic,   // __intrinsic "name" args... (thorn's prelude): text = name, list = args
+    QualParens,  // M.(e): e with module M opened locally; name = M, a = e
   };
   enum class RangeKind { Inclusive, UpToExclusive, DownToExclusive };
   enum class LoopForm { For, ForIn, While };
@@ -198,6 +200,7 @@ struct Expr {
   //   Index: a array, indices             Update: a array, indices, b value
   //   RecordUpdate: a record, fields path, b value
   //   Assert: a cond, b body              Match: a scrutinee, cases
+  //   Lambda: params, ret_type (may be null), a body
   //   Tuple/ArrayLit/Constructor: list
   //   Record: fields (name, expr)
   ExprPtr a, b, c;
@@ -260,6 +263,11 @@ struct ModExpr {
   SigExprPtr sig;              // Ascribe, Lambda param signature
   std::string param;           // Lambda: \(p: S) -> body
   std::string path;            // Import
+  std::shared_ptr<struct Program> imported;  // Import: the loaded file, set by the session's loader before checking
+  // Apply that supplies a functor's last argument: a copy of the functor's
+  // body checked for these arguments (filled by the checker). Evaluate it
+  // with the functor's parameters bound to the argument modules.
+  ModExprPtr instance;
 };
 
 struct Decl {

@@ -65,4 +65,8 @@ std::string to_string(const TypePtr& t);
 
 bool same_type(const Type& a, const Type& b, bool compare_dims = false);
 
+// Futhark's record field order: numeric names first, numerically (so tuple
+// fields run 0, 1, ..., 10), then the others alphabetically.
+bool field_less(const std::string& a, const std::string& b);
+
 }  // namespace thorn

@@ -1,0 +1,396 @@
+#include "gpu/codegen/kir_to_cuda.hpp"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "gpu/codegen/ctypes.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::gpu::cg {
+
+using kir::BinOp;
+using kir::Block;
+using kir::CmpOp;
+using kir::Instr;
+using kir::Opcode;
+using kir::Reg;
+using kir::UnOp;
+
+std::vector<Prim> function_params(const kir::Function& f) {
+  std::vector<Prim> out;
+  for (Reg r : f.body.params) out.push_back(f.reg_types.at(size_t(r)));
+  return out;
+}
+
+std::vector<Prim> function_results(const kir::Function& f) {
+  std::vector<Prim> out;
+  for (Reg r : f.body.results) out.push_back(f.reg_types.at(size_t(r)));
+  return out;
+}
+
+namespace {
+
+std::string reg(Reg r) { return fmt::format("r{}", r); }
+
+// The unsigned type integer arithmetic wraps in: C promotes narrower types to
+// int, where overflow would be undefined, so compute in u32 or u64.
+std::string_view wide(Prim t) { return bit_width(t) <= 32 ? "u32" : "u64"; }
+
+// Float functions: f32 name, f64 name.
+struct FloatFn {
+  const char* f32;
+  const char* f64;
+};
+
+const FloatFn* float_fn(UnOp op) {
+  static const std::map<UnOp, FloatFn> fns = {
+      {UnOp::Sqrt, {"sqrtf", "sqrt"}},     {UnOp::Cbrt, {"cbrtf", "cbrt"}},
+      {UnOp::Exp, {"expf", "exp"}},        {UnOp::Log, {"logf", "log"}},
+      {UnOp::Log2, {"log2f", "log2"}},     {UnOp::Log10, {"log10f", "log10"}},
+      {UnOp::Log1p, {"log1pf", "log1p"}},  {UnOp::Sin, {"sinf", "sin"}},
+      {UnOp::Cos, {"cosf", "cos"}},        {UnOp::Tan, {"tanf", "tan"}},
+      {UnOp::Asin, {"asinf", "asin"}},     {UnOp::Acos, {"acosf", "acos"}},
+      {UnOp::Atan, {"atanf", "atan"}},     {UnOp::Sinh, {"sinhf", "sinh"}},
+      {UnOp::Cosh, {"coshf", "cosh"}},     {UnOp::Tanh, {"tanhf", "tanh"}},
+      {UnOp::Asinh, {"asinhf", "asinh"}},  {UnOp::Acosh, {"acoshf", "acosh"}},
+      {UnOp::Atanh, {"atanhf", "atanh"}},  {UnOp::Floor, {"floorf", "floor"}},
+      {UnOp::Ceil, {"ceilf", "ceil"}},     {UnOp::Round, {"rintf", "rint"}},
+      {UnOp::Trunc, {"truncf", "trunc"}},  {UnOp::Erf, {"erff", "erf"}},
+      {UnOp::Erfc, {"erfcf", "erfc"}},     {UnOp::Gamma, {"tgammaf", "tgamma"}},
+      {UnOp::Lgamma, {"lgammaf", "lgamma"}},
+  };
+  auto it = fns.find(op);
+  return it == fns.end() ? nullptr : &it->second;
+}
+
+// Rounds a float expression to the register type (f16 needs it).
+std::string round_to(Prim t, const std::string& e) {
+  return t == Prim::F16 ? fmt::format("thorn_rh({})", e) : e;
+}
+
+class Emitter {
+ public:
+  Emitter(const kir::Function& f, const FunctionEmitOptions& o) : f_(f), o_(o) {}
+
+  std::string run() {
+    std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
+    for (Reg r : f_.body.params) {
+      params.push_back(fmt::format("{} {}", reg_type(type(r)), reg(r)));
+      is_param_[r] = true;
+    }
+    for (size_t i = 0; i < f_.body.results.size(); ++i)
+      params.push_back(fmt::format("{}& out{}", reg_type(type(f_.body.results[i])), i));
+
+    std::string sig;
+    for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + params[i];
+    // The IR function's name stays out of the text: it may carry a source
+    // location, and identical code should hash identically.
+    out_ += fmt::format("THORN_DEV bool {}({}) {{\n", o_.name, sig);
+    declare_registers();
+    indent_ = 1;
+    block_body(f_.body);
+    for (size_t i = 0; i < f_.body.results.size(); ++i)
+      line(fmt::format("out{} = {};", i, reg(f_.body.results[i])));
+    line("return true;");
+    out_ += "}\n";
+    return out_;
+  }
+
+ private:
+  Prim type(Reg r) const {
+    if (r < 0 || size_t(r) >= f_.reg_types.size())
+      throw Error(ErrorKind::Internal, fmt::format("kernel codegen: register r{} out of range in {}", r, f_.name));
+    return f_.reg_types[size_t(r)];
+  }
+
+  void line(const std::string& s) {
+    out_.append(size_t(indent_) * 2, ' ');
+    out_ += s;
+    out_ += '\n';
+  }
+
+  // Every register defined in the body (instruction results and nested block
+  // parameters) is a local declared up front: SSA form makes each assigned
+  // once per evaluation, and structured blocks then need no scoping care.
+  void collect(const Block& b, bool is_function_body, std::map<Prim, std::vector<Reg>>& by_type) {
+    if (!is_function_body)
+      for (Reg r : b.params) by_type[type(r)].push_back(r);
+    for (const Instr& in : b.instrs) {
+      if (in.dst != kir::kNoReg) by_type[type(in.dst)].push_back(in.dst);
+      for (Reg d : in.dsts) by_type[type(d)].push_back(d);
+      for (const Block& nb : in.blocks) collect(nb, false, by_type);
+    }
+  }
+
+  void declare_registers() {
+    std::map<Prim, std::vector<Reg>> by_type;
+    collect(f_.body, true, by_type);
+    for (auto& [t, regs] : by_type) {
+      std::string names;
+      for (size_t i = 0; i < regs.size(); ++i) {
+        if (is_param_.count(regs[i])) continue;
+        names += (names.empty() ? "" : ", ") + reg(regs[i]);
+      }
+      if (!names.empty()) out_ += fmt::format("  {} {};\n", reg_type(t), names);
+    }
+  }
+
+  void block_body(const Block& b) {
+    for (const Instr& in : b.instrs) instr(in);
+  }
+
+  // Assigns `values` to `targets` as one parallel assignment (a loop's next
+  // carried values may be a permutation of its current ones).
+  void parallel_assign(const std::vector<Reg>& targets, const std::vector<Reg>& values) {
+    if (targets.size() != values.size())
+      throw Error(ErrorKind::Internal, fmt::format("kernel codegen: {} values for {} targets in {}",
+                                                   values.size(), targets.size(), f_.name));
+    std::vector<std::string> tmps;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (targets[i] == values[i]) {
+        tmps.emplace_back();
+        continue;
+      }
+      std::string t = fmt::format("t{}", tmp_++);
+      line(fmt::format("const {} {} = {};", reg_type(type(values[i])), t, reg(values[i])));
+      tmps.push_back(t);
+    }
+    for (size_t i = 0; i < targets.size(); ++i)
+      if (!tmps[i].empty()) line(fmt::format("{} = {};", reg(targets[i]), tmps[i]));
+  }
+
+  void instr(const Instr& in) {
+    switch (in.op) {
+      case Opcode::Const:
+        line(fmt::format("{} = {};", reg(in.dst), literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type))));
+        return;
+      case Opcode::Unary: line(fmt::format("{} = {};", reg(in.dst), unary(in))); return;
+      case Opcode::Binary: line(fmt::format("{} = {};", reg(in.dst), binary(in))); return;
+      case Opcode::Compare: line(fmt::format("{} = {};", reg(in.dst), compare(in))); return;
+      case Opcode::Convert: line(fmt::format("{} = {};", reg(in.dst), convert(in.src_type, in.type, reg(in.a)))); return;
+      case Opcode::Select:
+        line(fmt::format("{} = {} ? {} : {};", reg(in.dst), reg(in.a), reg(in.b), reg(in.c)));
+        return;
+      case Opcode::Read: {
+        if (in.aux < 0 || size_t(in.aux) >= f_.free_arrays.size())
+          throw Error(ErrorKind::Internal, fmt::format("kernel codegen: read of missing free array {} in {}", in.aux, f_.name));
+        Prim t = f_.free_arrays[size_t(in.aux)].elem;
+        std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, reg(in.a));
+        if (o_.read_only_cache) mem = fmt::format("__ldg(&{})", mem);
+        line(fmt::format("{} = {};", reg(in.dst), load_expr(t, mem)));
+        return;
+      }
+      case Opcode::Check:
+        line(fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
+                         o_.msg_base, in.aux));
+        return;
+      case Opcode::If: {
+        line(fmt::format("if ({}) {{", reg(in.a)));
+        ++indent_;
+        block_body(in.blocks.at(0));
+        parallel_assign(in.dsts, in.blocks[0].results);
+        --indent_;
+        line("} else {");
+        ++indent_;
+        block_body(in.blocks.at(1));
+        parallel_assign(in.dsts, in.blocks[1].results);
+        --indent_;
+        line("}");
+        return;
+      }
+      case Opcode::For: {
+        const Block& body = in.blocks.at(0);
+        std::vector<Reg> carried(body.params.begin() + 1, body.params.end());
+        std::string n = fmt::format("n{}", tmp_++), i = fmt::format("i{}", tmp_++);
+        line("{");
+        ++indent_;
+        line(fmt::format("const i64 {} = {};", n, reg(in.a)));
+        parallel_assign(carried, in.args);
+        line(fmt::format("for (i64 {0} = 0; {0} < {1}; ++{0}) {{", i, n));
+        ++indent_;
+        line(fmt::format("{} = {};", reg(body.params.at(0)), i));
+        block_body(body);
+        parallel_assign(carried, body.results);
+        --indent_;
+        line("}");
+        parallel_assign(in.dsts, carried);
+        --indent_;
+        line("}");
+        return;
+      }
+      case Opcode::While: {
+        const Block& cond = in.blocks.at(0);
+        const Block& body = in.blocks.at(1);
+        line("{");
+        ++indent_;
+        parallel_assign(cond.params, in.args);
+        line("while (true) {");
+        ++indent_;
+        block_body(cond);
+        line(fmt::format("if (!{}) break;", reg(cond.results.at(0))));
+        parallel_assign(body.params, cond.params);
+        block_body(body);
+        parallel_assign(cond.params, body.results);
+        --indent_;
+        line("}");
+        parallel_assign(in.dsts, cond.params);
+        --indent_;
+        line("}");
+        return;
+      }
+    }
+    throw Error(ErrorKind::Internal, fmt::format("kernel codegen: unknown opcode {} in {}", int(in.op), f_.name));
+  }
+
+  std::string unary(const Instr& in) {
+    Prim t = type(in.a);
+    std::string x = reg(in.a);
+    UnOp op = in.unop();
+    bool f64 = t == Prim::F64;
+    switch (op) {
+      case UnOp::Neg:
+        if (is_float(t)) return "-" + x;
+        return fmt::format("({})(0u - ({}){})", reg_type(t), wide(t), x);
+      case UnOp::Not: return "!" + x;
+      case UnOp::Complement: return fmt::format("({})(~{})", reg_type(t), x);
+      case UnOp::Abs:
+        if (is_float(t)) return fmt::format("{}({})", f64 ? "fabs" : "fabsf", x);
+        if (is_unsigned_int(t)) return x;
+        return fmt::format("({0})({1} < 0 ? ({2})0 - ({2}){1} : ({2}){1})", reg_type(t), x, wide(t));
+      case UnOp::Signum:
+        if (is_float(t)) return fmt::format("{}({})", f64 ? "thorn_fsignum64" : "thorn_fsignum32", x);
+        if (is_unsigned_int(t)) return fmt::format("({})({} > 0)", reg_type(t), x);
+        return fmt::format("({0})(({1} > 0) - ({1} < 0))", reg_type(t), x);
+      case UnOp::IsNan: return fmt::format("({0} != {0})", x);
+      case UnOp::IsInf: return fmt::format("{}({})", f64 ? "thorn_isinf64" : "thorn_isinf32", x);
+      case UnOp::Popc:
+        if (bit_width(t) == 64) return fmt::format("(i32)__popcll((u64){})", x);
+        return fmt::format("(i32)__popc((u32)({}){})", unsigned_type(t), x);
+      case UnOp::Clz:
+        if (bit_width(t) == 64) return fmt::format("(i32)__clzll((i64){})", x);
+        return fmt::format("(i32)(__clz((i32)(u32)({}){}) - {})", unsigned_type(t), x, 32 - bit_width(t));
+      case UnOp::Ctz:
+        if (bit_width(t) == 64) return fmt::format("thorn_ctz64((u64){})", x);
+        return fmt::format("thorn_ctz32((u32)({}){}, {})", unsigned_type(t), x, bit_width(t));
+      case UnOp::ToBits:
+        if (t == Prim::F16) return fmt::format("(u16)thorn_f2h({})", x);
+        if (t == Prim::F32) return fmt::format("(u32)__float_as_uint({})", x);
+        return fmt::format("(u64)__double_as_longlong({})", x);
+      case UnOp::FromBits:
+        if (in.type == Prim::F16) return fmt::format("thorn_h2f((thorn_half){})", x);
+        if (in.type == Prim::F32) return fmt::format("__uint_as_float((u32){})", x);
+        return fmt::format("__longlong_as_double((i64){})", x);
+      default: break;
+    }
+    const FloatFn* fn = float_fn(op);
+    if (!fn || !is_float(t))
+      throw Error(ErrorKind::Internal, fmt::format("kernel codegen: unary {} on {} in {}",
+                                                   kir::unop_name(op), prim_name(t), f_.name));
+    return round_to(t, fmt::format("{}({})", f64 ? fn->f64 : fn->f32, x));
+  }
+
+  std::string binary(const Instr& in) {
+    Prim t = in.type;
+    std::string a = reg(in.a), b = reg(in.b);
+    std::string_view T = reg_type(t), W = wide(t), U = unsigned_type(t);
+    bool f64 = t == Prim::F64;
+    auto arith = [&](const char* op) {
+      if (is_float(t)) return round_to(t, fmt::format("{} {} {}", a, op, b));
+      return fmt::format("({})(({}){} {} ({}){})", T, W, a, op, W, b);
+    };
+    // Shift amounts are read unsigned; shifting by the width or more gives 0
+    // (or the sign, for an arithmetic right shift), as the hardware does.
+    std::string amount = fmt::format("({})({}){}", W, U, b);
+    switch (in.binop()) {
+      case BinOp::Add: return arith("+");
+      case BinOp::Sub: return arith("-");
+      case BinOp::Mul: return arith("*");
+      case BinOp::Div:
+        if (is_float(t)) return round_to(t, fmt::format("{} / {}", a, b));
+        return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_sdiv" : "thorn_udiv", a, b);
+      case BinOp::Mod:
+        if (is_float(t)) return round_to(t, fmt::format("{}({}, {})", f64 ? "thorn_fmod64" : "thorn_fmod32", a, b));
+        return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_smod" : "thorn_umod", a, b);
+      case BinOp::Quot:
+        if (is_float(t)) return round_to(t, fmt::format("{}({} / {})", f64 ? "trunc" : "truncf", a, b));
+        return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_squot" : "thorn_udiv", a, b);
+      case BinOp::Rem:
+        if (is_float(t)) return round_to(t, fmt::format("{}({}, {})", f64 ? "fmod" : "fmodf", a, b));
+        return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_srem" : "thorn_umod", a, b);
+      case BinOp::Pow:
+        if (is_float(t)) return round_to(t, fmt::format("{}({}, {})", f64 ? "pow" : "powf", a, b));
+        return fmt::format("({})thorn_upow<{}>(({})({}){}, ({})({}){})", T, W, W, U, a, W, U, b);
+      case BinOp::And: return fmt::format("({})({} & {})", T, a, b);
+      case BinOp::Or: return fmt::format("({})({} | {})", T, a, b);
+      case BinOp::Xor: return fmt::format("({})({} ^ {})", T, a, b);
+      case BinOp::Shl:
+        return fmt::format("({0} >= {1} ? ({2})0 : ({2})(({3}){4} << {0}))", amount, bit_width(t), T, W, a);
+      case BinOp::Shr:
+        if (is_signed_int(t))
+          return fmt::format("({0} >= {1} ? ({2})({3} < 0 ? -1 : 0) : ({2})({3} >> {0}))", amount,
+                             bit_width(t), T, a);
+        [[fallthrough]];
+      case BinOp::LShr:
+        return fmt::format("({0} >= {1} ? ({2})0 : ({2})(({3})(({4}){5}) >> {0}))", amount, bit_width(t), T,
+                           W, U, a);
+      case BinOp::Min:
+        if (is_float(t)) return fmt::format("{}({}, {})", f64 ? "fmin" : "fminf", a, b);
+        return fmt::format("({0} < {1} ? {0} : {1})", a, b);
+      case BinOp::Max:
+        if (is_float(t)) return fmt::format("{}({}, {})", f64 ? "fmax" : "fmaxf", a, b);
+        return fmt::format("({0} < {1} ? {1} : {0})", a, b);
+      case BinOp::Atan2: return round_to(t, fmt::format("{}({}, {})", f64 ? "atan2" : "atan2f", a, b));
+      case BinOp::Hypot: return round_to(t, fmt::format("{}({}, {})", f64 ? "hypot" : "hypotf", a, b));
+      case BinOp::LogAnd: return fmt::format("({} && {})", a, b);
+      case BinOp::LogOr: return fmt::format("({} || {})", a, b);
+    }
+    throw Error(ErrorKind::Internal, fmt::format("kernel codegen: unknown binary operator {} in {}", int(in.sub), f_.name));
+  }
+
+  std::string compare(const Instr& in) {
+    static const char* ops[] = {"==", "!=", "<", "<=", ">", ">="};
+    return fmt::format("({} {} {})", reg(in.a), ops[in.sub], reg(in.b));
+  }
+
+  std::string convert(Prim from, Prim to, const std::string& x) {
+    std::string_view T = reg_type(to);
+    if (from == to) return x;
+    if (from == Prim::Bool) {
+      if (is_float(to)) return fmt::format("({})({} ? 1 : 0)", T, x);
+      return fmt::format("({})({} ? 1 : 0)", T, x);
+    }
+    if (to == Prim::Bool) return fmt::format("({} != 0)", x);
+    if (is_float(from)) {
+      if (is_float(to)) {
+        if (to == Prim::F16) return from == Prim::F64 ? fmt::format("thorn_rhd({})", x) : fmt::format("thorn_rh({})", x);
+        return fmt::format("({}){}", T, x);  // widening is exact; f64 -> f32 rounds once
+      }
+      if (is_unsigned_int(to)) return fmt::format("({})thorn_f2u64((f64){})", T, x);
+      return fmt::format("({})thorn_f2i64((f64){})", T, x);
+    }
+    // from an integer
+    if (is_float(to)) {
+      // Through f64, like the host backends (an i64 rounds to f64 first).
+      if (to == Prim::F16) return fmt::format("thorn_rhd((f64){})", x);
+      if (to == Prim::F32) return fmt::format("(f32)(f64){}", x);
+      return fmt::format("(f64){}", x);
+    }
+    return fmt::format("({}){}", T, x);  // wraps; extends by the source's signedness
+  }
+
+  const kir::Function& f_;
+  const FunctionEmitOptions& o_;
+  std::string out_;
+  int indent_ = 0;
+  int tmp_ = 0;
+  std::map<Reg, bool> is_param_;
+};
+
+}  // namespace
+
+std::string emit_function(const kir::Function& f, const FunctionEmitOptions& opts) {
+  return Emitter(f, opts).run();
+}
+
+}  // namespace thorn::gpu::cg

@@ -1,0 +1,34 @@
+#pragma once
+// Kernel IR -> CUDA C: one kir::Function becomes one inlined device function
+//
+//   THORN_DEV bool NAME(const ENV& env, <params>, <result refs>)
+//
+// returning false when a Check failed (after recording the message in the
+// error flag; the caller stops using the results). Free array k is read as
+// `<free_array_prefix><k>[index]`; a failing Check records message
+// `<msg_base> + aux`. Semantics follow Futhark (see gpu/codegen/prelude.cpp):
+// wrap-around integer arithmetic, division rounding down, conversions as the
+// host backends do them, f16 rounded after every operation.
+#include <string>
+
+#include "interp/flatten/kernel_ir.hpp"
+
+namespace thorn::gpu::cg {
+
+struct FunctionEmitOptions {
+  std::string name;                          // the C function name
+  std::string env_type = "thorn_env";        // the environment struct (by const reference)
+  std::string free_array_prefix = "env.fa";  // free array k: env.fa<k>
+  std::string err = "env.err";               // i32* error flag
+  std::string msg_base = "0";                // added to Check message numbers
+  bool read_only_cache = false;              // read free arrays with __ldg (no aliasing writes)
+};
+
+std::string emit_function(const kir::Function& f, const FunctionEmitOptions& opts);
+
+// The parameter and result types of `f` (from its body), without relying on
+// anything but the registers' types.
+std::vector<Prim> function_params(const kir::Function& f);
+std::vector<Prim> function_results(const kir::Function& f);
+
+}  // namespace thorn::gpu::cg

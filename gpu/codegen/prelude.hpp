@@ -1,0 +1,13 @@
+#pragma once
+// The self-contained CUDA C every generated kernel starts with: integer and
+// float typedefs, f16 conversions (inline PTX, no cuda_fp16.h), Futhark's
+// integer division and modulo, float-to-integer conversions as the host
+// backends do them, warp shuffles for every register type, and the error
+// flag a failing Check sets. No #include: NVRTC compiles it in milliseconds.
+#include <string_view>
+
+namespace thorn::gpu::cg {
+
+std::string_view cuda_prelude();
+
+}  // namespace thorn::gpu::cg

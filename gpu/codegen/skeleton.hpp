@@ -1,0 +1,79 @@
+#pragma once
+// Kernel skeletons: complete CUDA C sources for plan steps.
+//
+// One file per skeleton (compare Accelerate's CodeGen/Map, Fold, FoldSeg,
+// Permute): map.cpp (SegMap), reduce.cpp (SegRed, seed 003 /
+// notes-segred.md), scatter.cpp (Scatter), transpose.cpp (a standalone tiled
+// transpose). Scan (notes-scan.md) and histogram (notes-hist.md) skeletons
+// are future work: scan.cpp / hist.cpp will slot in here, and until then the
+// executor reports SegScan / SegHist steps as unsupported so that the caller
+// runs them on the host.
+//
+// Every step kernel takes the same parameter list, so one argument builder
+// serves all (gpu/exec/args.hpp):
+//
+//   (i32* err, i32 msg_elem, i32 msg_op,      error flag, Check message bases
+//    i64 segments, i64 n,                     the step's regular shape
+//    i64 p1, i64 p2, i64 p3,                  skeleton parameters (below)
+//    OUT pointers...,                         the step's `writes`, in order
+//    PART pointers...,                        SegRed: one per reduced value (partials)
+//    FREE pointers...)                        element.free_arrays, bound by `reads`
+//
+// Element values are stored in memory types (gpu/codegen/ctypes.hpp).
+#include <string>
+#include <vector>
+
+#include "interp/core/prim.hpp"
+#include "interp/flatten/plan.hpp"
+
+namespace thorn::gpu::cg {
+
+struct KernelSource {
+  std::string name;                  // for statistics and dumps: "segred.large main.fut:3:5"
+  std::string source;                // complete CUDA C
+  std::vector<std::string> entries;  // the __global__ functions in it
+};
+
+struct CodegenOptions {
+  int block_size = 256;          // __launch_bounds__; the launch uses exactly this
+  bool noalias = false;          // no output buffer is also read: inputs may be __restrict__
+};
+
+// ---- SegMap (map.cpp): grid-stride over segments*n; entry "thorn_map".
+// p1..p3 unused.
+KernelSource gen_segmap(const plan::Step& step, const CodegenOptions& opts);
+
+// ---- SegRed (reduce.cpp); strategies in notes-segred.md §2, chosen by
+// gpu/launch/params.hpp from the real shape and the device.
+enum class RedStrategy {
+  ThreadPerSegment,  // "loop-in-map": a thread folds one segment; warp tiles in shared memory
+                     // transpose the reads for coalescing. p1 = log2 tile width.
+  Small,             // several segments per block: 2^p1 threads per segment (one element each).
+  Large,             // 1+ blocks per segment: p1 = blocks per segment, p2 = elements per thread,
+                     // p3 = log2 tile width (ordered variant); entry "thorn_segred_large" and the
+                     // second pass "thorn_segred_combine" (one block per segment, over p1 partials).
+};
+const char* red_strategy_name(RedStrategy s);
+// `ordered`: keep the element order (non-commutative operators); a
+// commutative operator may use strided (coalesced) reads in Large.
+KernelSource gen_segred(const plan::Step& step, RedStrategy strategy, bool ordered,
+                        const CodegenOptions& opts);
+const char* segred_entry(RedStrategy s);  // "thorn_segred_tps", "thorn_segred_small", "thorn_segred_large"
+
+// Bytes of the accumulator tuple (`struct thorn_acc`) in a kernel for `step`,
+// laid out as the CUDA compiler does (register types: f16 is a float).
+int accumulator_bytes(const plan::Step& step);
+
+// ---- Scatter (scatter.cpp): grid-stride; p1 = dest_size; entry "thorn_scatter".
+KernelSource gen_scatter(const plan::Step& step, const CodegenOptions& opts);
+
+// ---- Transpose (transpose.cpp): [batches][rows][cols] -> [batches][cols][rows]
+// of elements of `elem_bytes` (1, 2, 4, 8) bytes; entry "thorn_transpose" with
+// parameters (const T* in, T* out, i64 batches, i64 rows, i64 cols, i32 log_tile_h).
+// Tiles hold 1024 elements, 2^log_tile_h rows by 1024/2^log_tile_h columns:
+// 32x32 normally, flatter or taller when a dimension is below 32 (the
+// low-height / low-width variants of notes-segred.md §2 "Transposition").
+KernelSource gen_transpose(int elem_bytes);
+constexpr int kTransposeTileElems = 1024;
+
+}  // namespace thorn::gpu::cg

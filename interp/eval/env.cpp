@@ -1,0 +1,153 @@
+#include "interp/eval/env.hpp"
+
+namespace thorn::eval {
+
+EnvPtr extend(EnvPtr parent, std::vector<std::pair<std::string, Binding>> locals) {
+  auto e = std::make_shared<Env>();
+  e->parent = std::move(parent);
+  e->locals = std::move(locals);
+  return e;
+}
+
+EnvPtr extend_scope(EnvPtr parent, NamespacePtr ns) {
+  auto e = std::make_shared<Env>();
+  e->parent = std::move(parent);
+  e->ns = std::move(ns);
+  return e;
+}
+
+const Binding* lookup_value(const EnvPtr& env, std::string_view name) {
+  for (const Env* e = env.get(); e; e = e->parent.get()) {
+    if (e->ns) {
+      // unordered_map<string> has no heterogeneous lookup in C++20's
+      // libstdc++ without a transparent hash; names are short, so copy.
+      auto it = e->ns->values.find(std::string(name));
+      if (it != e->ns->values.end()) return &it->second;
+    } else {
+      // Later bindings of one frame shadow earlier ones (`let (x, x) = ...` is
+      // rejected by the checker, but a frame may hold a size and a parameter).
+      for (auto it = e->locals.rbegin(); it != e->locals.rend(); ++it)
+        if (it->first == name) return &it->second;
+    }
+  }
+  return nullptr;
+}
+
+ModulePtr lookup_module(const EnvPtr& env, std::string_view name) {
+  for (const Env* e = env.get(); e; e = e->parent.get()) {
+    if (!e->ns) continue;
+    auto it = e->ns->modules.find(std::string(name));
+    if (it != e->ns->modules.end()) return it->second;
+  }
+  return nullptr;
+}
+
+ModulePtr lookup_module_path(const EnvPtr& env, const std::vector<std::string>& path) {
+  if (path.empty()) return nullptr;
+  ModulePtr m = lookup_module(env, path[0]);
+  for (size_t k = 1; m && k < path.size(); ++k) {
+    if (!m->ns) return nullptr;
+    auto it = m->ns->modules.find(path[k]);
+    m = it == m->ns->modules.end() ? nullptr : it->second;
+  }
+  return m;
+}
+
+const Binding* lookup_value(const EnvPtr& env, const QualName& name) {
+  if (name.qualifiers.empty()) return lookup_value(env, std::string_view(name.name));
+  ModulePtr m = lookup_module_path(env, name.qualifiers);
+  if (!m || !m->ns) return nullptr;
+  auto it = m->ns->values.find(name.name);
+  return it == m->ns->values.end() ? nullptr : &it->second;
+}
+
+TypeEnvPtr bind_types(TypeEnvPtr parent, const std::vector<int>* ids, const std::vector<TypePtr>* types,
+                      TypeEnvPtr where_tenv, EnvPtr where_env) {
+  auto t = std::make_shared<TypeEnv>();
+  t->parent = std::move(parent);
+  t->ids = ids;
+  t->types = types;
+  t->where_tenv = std::move(where_tenv);
+  t->where_env = std::move(where_env);
+  return t;
+}
+
+namespace {
+
+// Depth guard: a type variable instantiated with itself would loop.
+constexpr int kMaxResolveDepth = 200;
+
+TypePtr resolve(const TypePtr& t, const TypeEnvPtr& tenv, const EnvPtr& env, int depth);
+
+TypePtr resolve_param(const Type& t, const TypeEnvPtr& tenv, int depth) {
+  for (const TypeEnv* f = tenv.get(); f; f = f->parent.get()) {
+    if (!f->ids || !f->types) continue;
+    for (size_t k = 0; k < f->ids->size() && k < f->types->size(); ++k)
+      if ((*f->ids)[k] == t.var_id) return resolve((*f->types)[k], f->where_tenv, f->where_env, depth + 1);
+  }
+  return nullptr;
+}
+
+Dim resolve_dim(const Dim& d, const EnvPtr& env) {
+  if (d.kind != Dim::Kind::Name || !env) return d;
+  const Binding* b = lookup_value(env, std::string_view(d.name));
+  if (!b || b->consumed || b->value.kind != Value::Kind::Scalar || !is_integral(b->value.scalar.type)) return d;
+  Dim out;
+  out.kind = Dim::Kind::Constant;
+  out.value = b->value.scalar.as_i64();
+  return out;
+}
+
+TypePtr resolve(const TypePtr& t, const TypeEnvPtr& tenv, const EnvPtr& env, int depth) {
+  if (!t || depth > kMaxResolveDepth) return t;
+  switch (t->kind) {
+    case Type::Kind::Prim: return t;
+    case Type::Kind::Param: {
+      TypePtr r = resolve_param(*t, tenv, depth);
+      return r ? r : t;
+    }
+    case Type::Kind::Array: {
+      std::vector<Dim> dims;
+      for (const Dim& d : t->dims) dims.push_back(resolve_dim(d, env));
+      TypePtr elem = resolve(t->elem, tenv, env, depth + 1);
+      auto out = array_type(elem, std::move(dims));
+      if (t->unique && !out->unique) {
+        auto copy = std::make_shared<Type>(*out);
+        copy->unique = true;
+        return copy;
+      }
+      return out;
+    }
+    case Type::Kind::Tuple: {
+      std::vector<TypePtr> elems;
+      for (const auto& x : t->elems) elems.push_back(resolve(x, tenv, env, depth + 1));
+      return tuple_type(std::move(elems));
+    }
+    case Type::Kind::Record: {
+      std::vector<std::pair<std::string, TypePtr>> fields;
+      for (const auto& [n, x] : t->fields) fields.emplace_back(n, resolve(x, tenv, env, depth + 1));
+      return record_type(std::move(fields));
+    }
+    case Type::Kind::Sum: {
+      std::vector<std::pair<std::string, std::vector<TypePtr>>> cs;
+      for (const auto& [n, xs] : t->constructors) {
+        std::vector<TypePtr> payload;
+        for (const auto& x : xs) payload.push_back(resolve(x, tenv, env, depth + 1));
+        cs.emplace_back(n, std::move(payload));
+      }
+      return sum_type(std::move(cs));
+    }
+    case Type::Kind::Function:
+      return function_type(resolve(t->param, tenv, env, depth + 1), resolve(t->result, tenv, env, depth + 1),
+                           t->param_name);
+  }
+  return t;
+}
+
+}  // namespace
+
+TypePtr resolve_type(const TypePtr& t, const TypeEnvPtr& tenv, const EnvPtr& env) {
+  return resolve(t, tenv, env, 0);
+}
+
+}  // namespace thorn::eval

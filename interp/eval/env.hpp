@@ -1,0 +1,109 @@
+#pragma once
+// The evaluator's environments.
+//
+//  - Env: lexical value scopes, an immutable chain of frames. A Local frame
+//    holds the few names one pattern (or one local function) binds; a Scope
+//    frame holds a snapshot of a module-level namespace. Closures capture an
+//    EnvPtr, so later declarations never leak into earlier closures (the
+//    REPL's redefinitions behave lexically, as in Futhark).
+//  - Namespace / Module: what `module M = {...}`, a file, and the prelude
+//    evaluate to. Namespaces are copied on write: each declaration makes a
+//    new snapshot, so a closure's captured scope never changes.
+//  - TypeEnv: the run-time type environment. Polymorphic definitions are
+//    checked once with quantified type variables (Type::Kind::Param); when a
+//    polymorphic name is referenced, a frame binds its quantified ids to the
+//    reference's instantiation, resolved lazily (only empty arrays and a few
+//    intrinsics ever need a concrete type).
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "interp/core/value.hpp"
+#include "interp/syntax/ast.hpp"
+#include "interp/types/type.hpp"
+
+namespace thorn::eval {
+
+struct Env;
+struct TypeEnv;
+struct Module;
+struct Namespace;
+using EnvPtr = std::shared_ptr<const Env>;
+using TypeEnvPtr = std::shared_ptr<const TypeEnv>;
+using ModulePtr = std::shared_ptr<const Module>;
+using NamespacePtr = std::shared_ptr<const Namespace>;
+
+// What a name is bound to.
+struct Binding {
+  // The value; for a lazily evaluated polymorphic constant, empty until referenced.
+  Value value;
+  // Quantified type variable ids of a polymorphic definition (AST-owned), or null.
+  const std::vector<int>* quantified = nullptr;
+  // A polymorphic definition without parameters (`def empty 't : []t = []`)
+  // is evaluated at each reference, under that reference's instantiation.
+  const Decl* lazy = nullptr;
+  EnvPtr lazy_env;
+  TypeEnvPtr lazy_tenv;
+  // Set when an in-place update consumed the variable (Futhark forbids any
+  // later use; the checker should have rejected it, this is the backstop).
+  bool consumed = false;
+};
+
+struct Namespace {
+  std::unordered_map<std::string, Binding> values;
+  std::unordered_map<std::string, ModulePtr> modules;
+};
+
+// A module: a namespace, or a parametric module (functor) awaiting arguments.
+struct Module {
+  NamespacePtr ns;  // set for a plain module
+  // Functor: the remaining parameter names, the body, and the environment it closes over.
+  std::vector<std::string> params;
+  ModExprPtr body;
+  EnvPtr env;
+  TypeEnvPtr tenv;
+  bool is_functor() const { return !params.empty(); }
+};
+
+struct Env {
+  EnvPtr parent;
+  // Local frame (when ns is null): names bound by one pattern. `mutable`
+  // only so that an in-place update can mark a variable consumed.
+  mutable std::vector<std::pair<std::string, Binding>> locals;
+  // Scope frame: a module-level namespace snapshot.
+  NamespacePtr ns;
+};
+
+// A new Local frame in front of `parent`.
+EnvPtr extend(EnvPtr parent, std::vector<std::pair<std::string, Binding>> locals);
+EnvPtr extend_scope(EnvPtr parent, NamespacePtr ns);
+
+// Lookup of an unqualified value name; null when unbound.
+const Binding* lookup_value(const EnvPtr& env, std::string_view name);
+// Lookup of a possibly qualified value name; null when unbound.
+const Binding* lookup_value(const EnvPtr& env, const QualName& name);
+ModulePtr lookup_module(const EnvPtr& env, std::string_view name);
+// Follows a module path (`M.N`); null when some part is unbound.
+ModulePtr lookup_module_path(const EnvPtr& env, const std::vector<std::string>& path);
+
+struct TypeEnv {
+  TypeEnvPtr parent;
+  // AST-owned: the quantified ids and the types they are instantiated with.
+  const std::vector<int>* ids = nullptr;
+  const std::vector<TypePtr>* types = nullptr;
+  // Where `types` are to be resolved (the referencing context).
+  TypeEnvPtr where_tenv;
+  EnvPtr where_env;
+};
+
+TypeEnvPtr bind_types(TypeEnvPtr parent, const std::vector<int>* ids, const std::vector<TypePtr>* types,
+                      TypeEnvPtr where_tenv, EnvPtr where_env);
+
+// Substitutes quantified variables from the type environment and named
+// dimensions bound to i64 values in `env` (sizes become constants).
+// Unresolvable parts are kept as they are.
+TypePtr resolve_type(const TypePtr& t, const TypeEnvPtr& tenv, const EnvPtr& env);
+
+}  // namespace thorn::eval

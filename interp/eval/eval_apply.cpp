@@ -1,0 +1,167 @@
+// Function application: closures, partial application, sections, operators.
+#include <fmt/format.h>
+
+#include "interp/eval/evaluator.hpp"
+#include "interp/eval/intrinsics.hpp"
+#include "interp/eval/scalar_ops.hpp"
+#include "interp/eval/value_ops.hpp"
+
+namespace thorn {
+
+int Callable::param_count() const {
+  switch (kind) {
+    case Kind::Closure: return params ? int(params->size()) : 0;
+    case Kind::Partial: return fn->param_count() - int(args.size());
+    case Kind::Operator: return 2;
+    case Kind::RightSection:
+    case Kind::Projection:
+    case Kind::IndexSection: return 1;
+    case Kind::Intrinsic: return arity - int(args.size());
+  }
+  return 0;
+}
+
+std::optional<std::string> Callable::intrinsic_alias() const {
+  if (kind == Kind::Intrinsic && args.empty()) return name;
+  if (kind != Kind::Closure || !body || !params || body->kind != Expr::Kind::Intrinsic) return std::nullopt;
+  if (body->list.size() != params->size()) return std::nullopt;
+  for (size_t k = 0; k < params->size(); ++k) {
+    const Pattern* p = (*params)[k].get();
+    while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
+    const Expr& arg = *body->list[k];
+    if (p->kind != Pattern::Kind::Id || arg.kind != Expr::Kind::Var || !arg.name.qualifiers.empty() ||
+        arg.name.name != p->name)
+      return std::nullopt;
+  }
+  return body->text;
+}
+
+std::string Callable::describe() const {
+  switch (kind) {
+    case Kind::Closure: return name.empty() ? "lambda" : "function " + name;
+    case Kind::Partial: return "partial application of " + fn->describe();
+    case Kind::Operator: return "operator " + name;
+    case Kind::RightSection: return "section of " + fn->describe();
+    case Kind::Projection: return "projection section";
+    case Kind::IndexSection: return "index section";
+    case Kind::Intrinsic: return "intrinsic " + name;
+  }
+  return "function";
+}
+
+namespace eval {
+
+Value builtin_operator(BuiltinOp op, const Value& x, const Value& y);  // eval_expr.cpp
+
+Value Evaluator::apply(const Value& fnv, std::vector<Value> args, const Loc& loc) {
+  if (fnv.kind != Value::Kind::Function) throw Error(ErrorKind::Internal, loc, "application of a non-function");
+  CallablePtr fn = fnv.fn;
+  for (;;) {
+    int n = fn->param_count();
+    if (int(args.size()) < n || n <= 0) {
+      if (args.empty()) return Value::function(fn);
+      // Too few arguments: remember them. Partials of partials are flattened
+      // so that a consumer sees the original function and all arguments.
+      auto c = std::make_shared<Callable>();
+      c->kind = Callable::Kind::Partial;
+      c->loc = loc;
+      if (fn->kind == Callable::Kind::Partial) {
+        c->fn = fn->fn;
+        c->args = fn->args;
+      } else {
+        c->fn = fn;
+      }
+      for (auto& a : args) c->args.push_back(std::move(a));
+      return Value::function(c);
+    }
+    if (int(args.size()) == n) return apply_exact(*fn, args, loc);
+    std::vector<Value> first, rest;
+    for (int k = 0; k < int(args.size()); ++k) (k < n ? first : rest).push_back(std::move(args[size_t(k)]));
+    Value r = apply_exact(*fn, first, loc);
+    if (r.kind != Value::Kind::Function) throw Error(ErrorKind::Internal, loc, "too many arguments in application");
+    fn = r.fn;
+    args = std::move(rest);
+  }
+}
+
+Value Evaluator::apply_exact(const Callable& c, std::vector<Value>& args, const Loc& loc) {
+  switch (c.kind) {
+    case Callable::Kind::Closure: return call_closure(c, args, loc);
+    case Callable::Kind::Partial: {
+      std::vector<Value> all;
+      all.reserve(c.args.size() + args.size());
+      for (const auto& a : c.args) all.push_back(a);
+      for (auto& a : args) all.push_back(std::move(a));
+      return apply_exact(*c.fn, all, loc);
+    }
+    case Callable::Kind::Operator: {
+      auto op = builtin_op_from_name(c.name);
+      if (!op) throw Error(ErrorKind::Internal, loc, "unknown operator " + c.name);
+      return with_loc(loc, [&] { return builtin_operator(*op, args[0], args[1]); });
+    }
+    case Callable::Kind::RightSection: {
+      std::vector<Value> both;
+      both.reserve(2);
+      both.push_back(std::move(args[0]));
+      both.push_back(c.args[0]);
+      return apply_exact(*c.fn, both, loc);
+    }
+    case Callable::Kind::Projection: {
+      Value v = std::move(args[0]);
+      for (const auto& f : c.path) {
+        if (v.kind == Value::Kind::Tuple) {
+          v = Value((*v.elems)[std::stoul(f)]);
+        } else if (const Value* x = v.field(f)) {
+          v = Value(*x);
+        } else {
+          throw Error(ErrorKind::Internal, loc, "projection of a missing field " + f);
+        }
+      }
+      return v;
+    }
+    case Callable::Kind::IndexSection: {
+      const Value& arr = args[0];
+      if (arr.kind != Value::Kind::Array) throw Error(ErrorKind::Internal, loc, "index section on a non-array");
+      return with_loc(loc, [&] { return index_array(*arr.array, c.index_args); });
+    }
+    case Callable::Kind::Intrinsic: {
+      std::vector<Value> all = c.args;
+      for (auto& a : args) all.push_back(std::move(a));
+      IntrinsicCall call{c.name, loc, std::move(all), nullptr, Ctx{}, *this};
+      return call_intrinsic(call);
+    }
+  }
+  throw Error(ErrorKind::Internal, loc, "unknown function kind");
+}
+
+Value Evaluator::call_closure(const Callable& c, std::vector<Value>& args, const Loc& loc) {
+  std::vector<std::pair<std::string, Binding>> frame;
+  frame.reserve(args.size() + 2);
+  SizeScope sizes;
+  sizes.frame = &frame;
+  if (c.type_params)
+    for (const auto& tp : *c.type_params)
+      if (tp.is_size) sizes.to_bind.push_back(tp.name);
+  Ctx outer{c.env, c.tenv};
+  const auto& params = *c.params;
+  if (sizes.to_bind.empty()) {
+    for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer);
+  } else {
+    // Size parameters hidden behind type abbreviations are found through the
+    // checked types afterwards, which needs the arguments once more.
+    std::vector<Value> kept = args;
+    for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer);
+    for (size_t k = 0; k < params.size(); ++k)
+      if (params[k]->type) bind_sizes_from_type(*params[k]->type, kept[k], sizes);
+  }
+  Ctx inner{extend(c.env, std::move(frame)), c.tenv};
+  Value result = eval(*c.body, inner);
+  if (c.ret_type) {
+    SizeScope ret;
+    check_type_sizes(*c.ret_type, result, ret, inner, loc, "return");
+  }
+  return result;
+}
+
+}  // namespace eval
+}  // namespace thorn

@@ -1,0 +1,65 @@
+// SegMap and Scatter on the host: both visit the flat iteration space in
+// tiles of kLanes consecutive elements, split across threads in chunks.
+#include <algorithm>
+
+#include "interp/exec/host_step.hpp"
+
+namespace thorn::host {
+
+namespace {
+
+// Splits [0, total) into chunks of whole tiles, about 4 per thread so that
+// uneven progress balances out, and runs fn(begin, end, worker) on each.
+template <class Fn>
+void for_chunks(StepEnv& env, int64_t total, Fn&& fn) {
+  if (total <= 0) return;
+  int64_t tasks = env.parallel(total) ? int64_t(env.threads) * 4 : 1;
+  int64_t chunk = (total + tasks - 1) / tasks;
+  chunk = (chunk + kLanes - 1) / kLanes * kLanes;
+  tasks = (total + chunk - 1) / chunk;
+  ThreadPool::instance().parallel_for(tasks, [&](int64_t t, int worker) {
+    int64_t begin = t * chunk, end = std::min(total, begin + chunk);
+    fn(begin, end, worker);
+  });
+}
+
+}  // namespace
+
+void run_segmap(StepEnv& env) {
+  const Program& p = *env.elem;
+  size_t k = p.results().size();
+  int64_t size = env.step.segment_size;
+  for_chunks(env, env.total(), [&](int64_t begin, int64_t end, int worker) {
+    Frame& fr = env.elem_frame(worker);
+    for (int64_t f0 = begin; f0 < end; f0 += kLanes) {
+      int n = int(std::min<int64_t>(kLanes, end - f0));
+      run_element_tile(fr, f0, n, size);
+      for (size_t r = 0; r < k; ++r)
+        store_lanes(p.result_type(r), env.write_buffer(r), f0, fr.regs[size_t(p.results()[r])], n);
+    }
+  });
+}
+
+void run_scatter(StepEnv& env) {
+  const Program& p = *env.elem;
+  size_t k = p.results().size() - 1;
+  int64_t size = env.step.segment_size, dest = env.step.dest_size;
+  for_chunks(env, env.total(), [&](int64_t begin, int64_t end, int worker) {
+    Frame& fr = env.elem_frame(worker);
+    for (int64_t f0 = begin; f0 < end; f0 += kLanes) {
+      int n = int(std::min<int64_t>(kLanes, end - f0));
+      run_element_tile(fr, f0, n, size);
+      const int64_t* idx = fr.in<int64_t>(p.results()[0]);
+      for (int l = 0; l < n; ++l) {
+        int64_t i = idx[l];
+        if (i < 0 || i >= dest) continue;  // out-of-bounds writes are ignored
+        int64_t s = (f0 + l) / size;
+        for (size_t r = 0; r < k; ++r)
+          store_lane(p.result_type(r + 1), env.write_buffer(r), s * dest + i,
+                     fr.regs[size_t(p.results()[r + 1])], l);
+      }
+    }
+  });
+}
+
+}  // namespace thorn::host

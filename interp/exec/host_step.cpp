@@ -1,0 +1,266 @@
+// Shared machinery of the host executor's steps.
+#include "interp/exec/host_step.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "interp/exec/host_lanes.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::host {
+
+void LaneSlots::resize(int k) {
+  k_ = k;
+  data_.reset(k > 0 ? new std::byte[size_t(k) * kStride]() : nullptr);
+}
+
+// ------------------------------------------------------------------ fast operators
+
+namespace {
+
+struct AddF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return sem::add<P>(a, b); } };
+struct MulF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return sem::mul<P>(a, b); } };
+struct MinF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return sem::min<P>(a, b); } };
+struct MaxF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return sem::max<P>(a, b); } };
+struct AndF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return RegT<P>(a & b); } };
+struct OrF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return RegT<P>(a | b); } };
+struct XorF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return RegT<P>(a ^ b); } };
+
+template <Prim P, class Op>
+void scan_fn(std::byte* lanes, int n, std::byte* acc) {
+  using T = RegT<P>;
+  T* x = reinterpret_cast<T*>(lanes);
+  T a;
+  std::memcpy(&a, acc, sizeof a);
+  for (int l = 0; l < n; ++l) x[l] = a = Op::template f<P>(a, x[l]);
+  std::memcpy(acc, &a, sizeof a);
+}
+
+template <Prim P, class Op>
+void hist_fn(std::byte* hist, const int64_t* bins, const std::byte* vals, int n, int64_t nbins) {
+  using T = RegT<P>;
+  T* h = reinterpret_cast<T*>(hist);
+  const T* v = reinterpret_cast<const T*>(vals);
+  for (int l = 0; l < n; ++l) {
+    int64_t b = bins[l];
+    if (uint64_t(b) < uint64_t(nbins)) h[b] = Op::template f<P>(h[b], v[l]);
+  }
+}
+
+template <Prim P, class Op>
+void combine_fn(std::byte* acc, const std::byte* x, int n) {
+  using T = RegT<P>;
+  T* __restrict a = reinterpret_cast<T*>(acc);
+  const T* __restrict b = reinterpret_cast<const T*>(x);
+  for (int l = 0; l < n; ++l) a[l] = Op::template f<P>(a[l], b[l]);
+}
+
+template <Prim P, class Op>
+void set_fns(FastOp& f) {
+  f.scan.push_back(&scan_fn<P, Op>);
+  f.hist.push_back(&hist_fn<P, Op>);
+  f.combine.push_back(&combine_fn<P, Op>);
+}
+
+bool add_fast(FastOp& f, kir::BinOp op, Prim t) {
+  return with_prim(t, [&](auto tag) -> bool {
+    constexpr Prim P = decltype(tag)::value;
+    constexpr bool F = sem::kFloat<P>, B = P == Prim::Bool;
+    switch (op) {
+      case kir::BinOp::Add: if constexpr (!B) { set_fns<P, AddF>(f); return true; } break;
+      case kir::BinOp::Mul: if constexpr (!B) { set_fns<P, MulF>(f); return true; } break;
+      case kir::BinOp::Min: set_fns<P, MinF>(f); return true;
+      case kir::BinOp::Max: set_fns<P, MaxF>(f); return true;
+      case kir::BinOp::And: if constexpr (!F) { set_fns<P, AndF>(f); return true; } break;
+      case kir::BinOp::Or: if constexpr (!F) { set_fns<P, OrF>(f); return true; } break;
+      case kir::BinOp::Xor: if constexpr (!F) { set_fns<P, XorF>(f); return true; } break;
+      case kir::BinOp::LogAnd: if constexpr (B) { set_fns<P, AndF>(f); return true; } break;
+      case kir::BinOp::LogOr: if constexpr (B) { set_fns<P, OrF>(f); return true; } break;
+      default: break;
+    }
+    return false;
+  });
+}
+
+}  // namespace
+
+FastOp recognise_fast_op(const kir::Function& op) {
+  FastOp f;
+  size_t k = op.body.results.size();
+  if (op.body.params.size() != 2 * k || k == 0) return f;
+  for (size_t r = 0; r < k; ++r) {
+    kir::Reg res = op.body.results[r];
+    const kir::Instr* def = nullptr;
+    for (const kir::Instr& in : op.body.instrs)
+      if (in.dst == res) def = &in;
+    if (!def || def->op != kir::Opcode::Binary) return FastOp{};
+    kir::Reg acc = op.body.params[r], x = op.body.params[k + r];
+    if (!((def->a == acc && def->b == x) || (def->a == x && def->b == acc))) return FastOp{};
+    if (!add_fast(f, def->binop(), def->type)) return FastOp{};
+  }
+  // Nothing else may happen in the operator (no checks, no other results).
+  if (op.body.instrs.size() != k) return FastOp{};
+  f.ok = true;
+  return f;
+}
+
+// ------------------------------------------------------------------ OpApply
+
+OpApply::OpApply(std::shared_ptr<const Program> op) : fr_(std::move(op)), k_(int(fr_.prog->results().size())) {
+  fr_.tile.consecutive = true;
+}
+
+void OpApply::apply(const std::byte* const* acc, const std::byte* const* x, int n) {
+  const auto& params = fr_.prog->params();
+  for (int r = 0; r < k_; ++r) {
+    fr_.regs[size_t(params[size_t(r)])] = const_cast<std::byte*>(acc[r]);
+    fr_.regs[size_t(params[size_t(k_ + r)])] = const_cast<std::byte*>(x[r]);
+  }
+  run(fr_, Lanes{nullptr, n});
+}
+
+void OpApply::combine1(LaneSlots& acc, const LaneSlots& x) {
+  std::vector<const std::byte*> a(size_t(k_)), b(size_t(k_));
+  for (int r = 0; r < k_; ++r) {
+    a[size_t(r)] = acc.ptr(r);
+    b[size_t(r)] = x.ptr(r);
+  }
+  apply(a.data(), b.data(), 1);
+  for (int r = 0; r < k_; ++r)
+    std::memcpy(acc.ptr(r), result(r), size_t(fr_.prog->reg_bytes[size_t(fr_.prog->results()[size_t(r)])]));
+}
+
+// ------------------------------------------------------------------ StepEnv
+
+StepEnv::StepEnv(const plan::Step& s, std::vector<BufferPtr>& b, const ExecOptions& o)
+    : step(s), bufs(b), opts(o) {
+  ThreadPool& pool = ThreadPool::instance();
+  threads = opts.max_threads > 0 ? std::min(opts.max_threads, pool.size()) : pool.size();
+  elem = compile_element(step.element, step.segments, step.segment_size);
+  if (step.kind == plan::StepKind::SegRed || step.kind == plan::StepKind::SegScan ||
+      step.kind == plan::StepKind::SegHist) {
+    op = compile(step.op);
+    fast = recognise_fast_op(step.op);
+  }
+  if (step.reads.size() != step.element.free_arrays.size())
+    throw Error(ErrorKind::Internal,
+                fmt::format("host executor: step binds {} buffers to {} free arrays",
+                            step.reads.size(), step.element.free_arrays.size()));
+  for (size_t k = 0; k < step.reads.size(); ++k) {
+    const Buffer& buf = *bufs.at(size_t(step.reads[k]));
+    if (buf.elem() != step.element.free_arrays[k].elem)
+      throw Error(ErrorKind::Internal,
+                  fmt::format("host executor: buffer b{} holds {}, free array a{} wants {}",
+                              step.reads[k], prim_name(buf.elem()), k,
+                              prim_name(step.element.free_arrays[k].elem)));
+    arrays.push_back(ArrayBinding{buf.host(), buf.count()});
+  }
+  elem_frames.resize(size_t(pool.size()));
+  op_frames.resize(size_t(pool.size()));
+}
+
+Frame& StepEnv::elem_frame(int worker) {
+  auto& slot = elem_frames[size_t(worker)];
+  if (!slot) {
+    slot = std::make_unique<Frame>(elem);
+    slot->arrays = arrays;
+  }
+  return *slot;
+}
+
+OpApply& StepEnv::op_apply(int worker) {
+  auto& slot = op_frames[size_t(worker)];
+  if (!slot) slot = std::make_unique<OpApply>(op);
+  return *slot;
+}
+
+void StepEnv::fill_neutral(LaneSlots& slots) const {
+  for (int r = 0; r < slots.size(); ++r) {
+    Prim t = op->param_type(size_t(r));
+    Scalar ne = step.neutral.at(size_t(r)).convert_to(t);
+    uint64_t bits = const_bits(ne);
+    int w = reg_bytes(t);
+    for (int l = 0; l < kLanes; ++l) std::memcpy(slots.ptr(r) + size_t(l) * size_t(w), &bits, size_t(w));
+  }
+}
+
+// ------------------------------------------------------------------ tiles and lanes
+
+void run_element_tile(Frame& fr, int64_t flat0, int n, int64_t segment_size) {
+  Tile& t = fr.tile;
+  t.flat0 = flat0;
+  t.consecutive = true;
+  t.segment_size = segment_size;
+  t.s0 = segment_size > 0 ? flat0 / segment_size : 0;
+  t.j0 = segment_size > 0 ? flat0 % segment_size : 0;
+  t.single_segment = t.j0 + n <= segment_size;
+  const Program& p = *fr.prog;
+  if (p.param_live.size() >= 2) {
+    bool need_s = p.param_live[0], need_j = p.param_live[1];
+    int64_t* S = need_s ? fr.out<int64_t>(p.params()[0]) : nullptr;
+    int64_t* J = need_j ? fr.out<int64_t>(p.params()[1]) : nullptr;
+    if (t.single_segment) {
+      if (S)
+        for (int l = 0; l < n; ++l) S[l] = t.s0;
+      if (J)
+        for (int l = 0; l < n; ++l) J[l] = t.j0 + l;
+    } else {
+      int64_t s = t.s0, j = t.j0;
+      for (int l = 0; l < n; ++l) {
+        if (S) S[l] = s;
+        if (J) J[l] = j;
+        if (++j == segment_size) j = 0, ++s;
+      }
+    }
+  }
+  run(fr, Lanes{nullptr, n});
+}
+
+void store_lanes(Prim t, Buffer& buf, int64_t start, const std::byte* lanes, int n) {
+  if (n <= 0) return;
+  std::byte* base = buf.host();
+  if (t != Prim::F16) {
+    std::memcpy(base + size_t(start) * size_t(prim_bytes(t)), lanes, size_t(n) * size_t(prim_bytes(t)));
+    return;
+  }
+  const float* v = reinterpret_cast<const float*>(lanes);
+  for (int l = 0; l < n; ++l) store_elem<Prim::F16>(base, start + l, v[l]);
+}
+
+void load_lanes(Prim t, const Buffer& buf, int64_t start, std::byte* lanes, int n) {
+  if (n <= 0) return;
+  const std::byte* base = buf.host();
+  if (t != Prim::F16) {
+    std::memcpy(lanes, base + size_t(start) * size_t(prim_bytes(t)), size_t(n) * size_t(prim_bytes(t)));
+    return;
+  }
+  float* v = reinterpret_cast<float*>(lanes);
+  for (int l = 0; l < n; ++l) v[l] = load_elem<Prim::F16>(base, start + l);
+}
+
+void store_lane(Prim t, Buffer& buf, int64_t i, const std::byte* lanes, int lane) {
+  store_lanes(t, buf, i, lanes + size_t(lane) * size_t(reg_bytes(t)), 1);
+}
+
+void move_lane(Prim t, std::byte* dst, int to, const std::byte* src, int from) {
+  size_t w = size_t(reg_bytes(t));
+  std::memcpy(dst + size_t(to) * w, src + size_t(from) * w, w);
+}
+
+void gather_lanes(Prim t, std::byte* dst, const std::byte* src, int first, int stride, int n) {
+  auto go = [&](auto tag) {
+    using U = decltype(tag);
+    U* d = reinterpret_cast<U*>(dst);
+    const U* s = reinterpret_cast<const U*>(src) + first;
+    for (int i = 0; i < n; ++i) d[i] = s[size_t(i) * size_t(stride)];
+  };
+  switch (reg_bytes(t)) {
+    case 1: go(uint8_t{}); break;
+    case 2: go(uint16_t{}); break;
+    case 4: go(uint32_t{}); break;
+    default: go(uint64_t{}); break;
+  }
+}
+
+}  // namespace thorn::host

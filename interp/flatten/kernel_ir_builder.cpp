@@ -1,0 +1,174 @@
+#include "interp/flatten/kernel_ir_builder.hpp"
+
+namespace thorn::kir {
+
+Reg Builder::param(Prim t) {
+  Reg r = f_.new_reg(t);
+  f_.body.params.push_back(r);
+  return r;
+}
+
+int Builder::free_array(Prim elem, std::string name) {
+  f_.free_arrays.push_back(FreeArray{elem, std::move(name)});
+  return int(f_.free_arrays.size() - 1);
+}
+
+void Builder::ret(std::vector<Reg> results) { f_.body.results = std::move(results); }
+
+Reg Builder::emit(Instr in) {
+  Reg d = in.dst;
+  cur_->instrs.push_back(std::move(in));
+  return d;
+}
+
+Reg Builder::constant(const Scalar& s) {
+  Instr in;
+  in.op = Opcode::Const;
+  in.type = s.type;
+  in.imm = s;
+  in.dst = f_.new_reg(s.type);
+  return emit(std::move(in));
+}
+
+Reg Builder::unary(UnOp op, Reg a) {
+  Prim t = type(a);
+  switch (op) {
+    case UnOp::IsNan:
+    case UnOp::IsInf: return unary(op, Prim::Bool, a);
+    case UnOp::Popc:
+    case UnOp::Clz:
+    case UnOp::Ctz: return unary(op, Prim::I32, a);
+    case UnOp::ToBits:
+      return unary(op, t == Prim::F16 ? Prim::U16 : t == Prim::F32 ? Prim::U32 : Prim::U64, a);
+    case UnOp::FromBits:
+      return unary(op, t == Prim::U16 ? Prim::F16 : t == Prim::U32 ? Prim::F32 : Prim::F64, a);
+    default: return unary(op, t, a);
+  }
+}
+
+Reg Builder::unary(UnOp op, Prim result, Reg a) {
+  Instr in;
+  in.op = Opcode::Unary;
+  in.sub = uint8_t(op);
+  in.type = result;
+  in.a = a;
+  in.dst = f_.new_reg(result);
+  return emit(std::move(in));
+}
+
+Reg Builder::binary(BinOp op, Reg a, Reg b) {
+  Instr in;
+  in.op = Opcode::Binary;
+  in.sub = uint8_t(op);
+  in.type = type(a);
+  in.a = a;
+  in.b = b;
+  in.dst = f_.new_reg(in.type);
+  return emit(std::move(in));
+}
+
+Reg Builder::compare(CmpOp op, Reg a, Reg b) {
+  Instr in;
+  in.op = Opcode::Compare;
+  in.sub = uint8_t(op);
+  in.type = type(a);
+  in.a = a;
+  in.b = b;
+  in.dst = f_.new_reg(Prim::Bool);
+  return emit(std::move(in));
+}
+
+Reg Builder::convert(Prim to, Reg a) {
+  Instr in;
+  in.op = Opcode::Convert;
+  in.type = to;
+  in.src_type = type(a);
+  in.a = a;
+  in.dst = f_.new_reg(to);
+  return emit(std::move(in));
+}
+
+Reg Builder::select(Reg cond, Reg if_true, Reg if_false) {
+  Instr in;
+  in.op = Opcode::Select;
+  in.type = type(if_true);
+  in.a = cond;
+  in.b = if_true;
+  in.c = if_false;
+  in.dst = f_.new_reg(in.type);
+  return emit(std::move(in));
+}
+
+Reg Builder::read(int array, Reg index) {
+  Instr in;
+  in.op = Opcode::Read;
+  in.type = f_.free_arrays.at(size_t(array)).elem;
+  in.aux = array;
+  in.a = index;
+  in.dst = f_.new_reg(in.type);
+  return emit(std::move(in));
+}
+
+void Builder::check(Reg cond, std::string message, Loc loc) {
+  Instr in;
+  in.op = Opcode::Check;
+  in.a = cond;
+  in.aux = f_.add_message(std::move(message), loc);
+  emit(std::move(in));
+}
+
+std::vector<Reg> Builder::if_(Reg cond, const BlockFn& then, const BlockFn& otherwise) {
+  Instr in;
+  in.op = Opcode::If;
+  in.a = cond;
+  in.blocks.resize(2);
+  in.blocks[0].results = in_block(in.blocks[0], then);
+  in.blocks[1].results = in_block(in.blocks[1], otherwise);
+  for (Reg r : in.blocks[0].results) in.dsts.push_back(f_.new_reg(type(r)));
+  std::vector<Reg> dsts = in.dsts;
+  emit(std::move(in));
+  return dsts;
+}
+
+std::vector<Reg> Builder::for_(
+    Reg count, const std::vector<Reg>& init,
+    const std::function<std::vector<Reg>(Reg, const std::vector<Reg>&)>& body) {
+  Instr in;
+  in.op = Opcode::For;
+  in.a = count;
+  in.args = init;
+  in.blocks.resize(1);
+  Block& b = in.blocks[0];
+  Reg i = f_.new_reg(Prim::I64);
+  b.params.push_back(i);
+  std::vector<Reg> carried;
+  for (Reg r : init) {
+    carried.push_back(f_.new_reg(type(r)));
+    b.params.push_back(carried.back());
+  }
+  b.results = in_block(b, [&] { return body(i, carried); });
+  for (Reg r : init) in.dsts.push_back(f_.new_reg(type(r)));
+  std::vector<Reg> dsts = in.dsts;
+  emit(std::move(in));
+  return dsts;
+}
+
+std::vector<Reg> Builder::while_(
+    const std::vector<Reg>& init, const std::function<Reg(const std::vector<Reg>&)>& cond,
+    const std::function<std::vector<Reg>(const std::vector<Reg>&)>& body) {
+  Instr in;
+  in.op = Opcode::While;
+  in.args = init;
+  in.blocks.resize(2);
+  for (Block& b : in.blocks)
+    for (Reg r : init) b.params.push_back(f_.new_reg(type(r)));
+  std::vector<Reg> cparams = in.blocks[0].params, bparams = in.blocks[1].params;
+  in.blocks[0].results = {in_block(in.blocks[0], [&] { return cond(cparams); })};
+  in.blocks[1].results = in_block(in.blocks[1], [&] { return body(bparams); });
+  for (Reg r : init) in.dsts.push_back(f_.new_reg(type(r)));
+  std::vector<Reg> dsts = in.dsts;
+  emit(std::move(in));
+  return dsts;
+}
+
+}  // namespace thorn::kir

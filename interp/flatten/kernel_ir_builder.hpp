@@ -1,0 +1,69 @@
+#pragma once
+// A small builder for kernel IR functions: allocates registers, appends
+// instructions to the current block, and builds structured control flow
+// from callbacks. Used by the flattener's lowering and by tests.
+//
+//   kir::Function f; f.name = "sq";
+//   kir::Builder b(f);
+//   Reg x = b.param(Prim::F64);
+//   b.ret({b.binary(kir::BinOp::Mul, x, x)});
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "interp/flatten/kernel_ir.hpp"
+
+namespace thorn::kir {
+
+class Builder {
+ public:
+  explicit Builder(Function& f) : f_(f), cur_(&f.body) {}
+
+  Function& function() { return f_; }
+  Prim type(Reg r) const { return f_.reg_types.at(size_t(r)); }
+
+  Reg param(Prim t);  // appends a function parameter
+  int free_array(Prim elem, std::string name);
+  void ret(std::vector<Reg> results);  // sets the function's results
+
+  Reg constant(const Scalar& s);
+  Reg i64(int64_t v) { return constant(Scalar::i64(v)); }
+  Reg i32(int32_t v) { return constant(Scalar::i32(v)); }
+  Reg boolean(bool v) { return constant(Scalar::boolean(v)); }
+  Reg unary(UnOp op, Reg a);              // result type derived from the operator
+  Reg unary(UnOp op, Prim result, Reg a);  // explicit result type
+  Reg binary(BinOp op, Reg a, Reg b);     // operand type = result type
+  Reg compare(CmpOp op, Reg a, Reg b);
+  Reg convert(Prim to, Reg a);
+  Reg select(Reg cond, Reg if_true, Reg if_false);
+  Reg read(int array, Reg index);
+  void check(Reg cond, std::string message, Loc loc = {});
+
+  using BlockFn = std::function<std::vector<Reg>()>;
+  // dsts = cond ? then() : otherwise(); both must yield the same types.
+  std::vector<Reg> if_(Reg cond, const BlockFn& then, const BlockFn& otherwise);
+  // A counted loop: body(i, carried) -> next carried.
+  std::vector<Reg> for_(Reg count, const std::vector<Reg>& init,
+                        const std::function<std::vector<Reg>(Reg, const std::vector<Reg>&)>& body);
+  // while cond(carried) do body(carried).
+  std::vector<Reg> while_(const std::vector<Reg>& init,
+                          const std::function<Reg(const std::vector<Reg>&)>& cond,
+                          const std::function<std::vector<Reg>(const std::vector<Reg>&)>& body);
+
+ private:
+  Reg emit(Instr in);
+  // Runs fn with `b` as the current block.
+  template <class Fn>
+  auto in_block(Block& b, Fn&& fn) {
+    Block* saved = cur_;
+    cur_ = &b;
+    auto r = fn();
+    cur_ = saved;
+    return r;
+  }
+
+  Function& f_;
+  Block* cur_;
+};
+
+}  // namespace thorn::kir

@@ -1,0 +1,223 @@
+// Binding forms: let, local functions, lambdas, loops and match, and the
+// checking of a function definition shared by top-level and local ones.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "interp/types/checker_impl.hpp"
+
+namespace thorn::types {
+
+namespace {
+
+bool mentions_dim(const Ty& t0, const std::string& name) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Name && d->name == name) return true;
+      return mentions_dim(t->elem, name);
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (mentions_dim(f, name)) return true;
+      return false;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps)
+          if (mentions_dim(p, name)) return true;
+      return false;
+    case TyNode::Kind::Function:
+      if (mentions_dim(t->param, name)) return true;
+      if (t->param_name == name) return false;
+      return mentions_dim(t->result, name);
+    default: return false;
+  }
+}
+
+// Gives loop parameters fresh sizes: they may change from one iteration to
+// the next (Futhark generalises them the same way).
+Ty fresh_dims(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: return ty_with_unique(ty_array(dim_var(), fresh_dims(t->elem)), t->unique);
+    case TyNode::Kind::Record: {
+      Fields fs;
+      for (const auto& [n, f] : t->fields) fs.emplace_back(n, fresh_dims(f));
+      return ty_record(std::move(fs));
+    }
+    default: return t;
+  }
+}
+
+// Builds p1 -> p2 -> ... -> result, naming a parameter when a later
+// parameter or the result mentions it as a size: (n: i64) -> [n]i32.
+Ty curry(const std::vector<PatternPtr>& params, const std::vector<Ty>& ptys, Ty result) {
+  Ty fn = std::move(result);
+  for (size_t i = params.size(); i-- > 0;) {
+    std::string name = CheckerImpl::pattern_name(*params[i]);
+    if (!name.empty() && !mentions_dim(fn, name)) name.clear();
+    fn = ty_function(ptys[i], fn, name);
+  }
+  return fn;
+}
+
+void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, Loc>>& out) {
+  switch (p.kind) {
+    case Pattern::Kind::Id: out.emplace_back(p.name, p.loc); break;
+    case Pattern::Kind::Tuple:
+    case Pattern::Kind::Constructor:
+      for (const auto& e : p.elems) collect_pattern_names(*e, out);
+      break;
+    case Pattern::Kind::Record:
+      for (const auto& [n, e] : p.fields) collect_pattern_names(*e, out);
+      break;
+    case Pattern::Kind::Ascribed: collect_pattern_names(*p.inner, out); break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>& tparams,
+                                                   std::vector<PatternPtr>& params, const TypeExprPtr& ret_type,
+                                                   ExprPtr& body, Loc loc, bool generalise_it) {
+  FunResult r;
+  ++u.level;
+  Ty fn;
+  {
+    FrameGuard g(*this);
+    std::vector<int> ids = bind_type_params(tparams, g.frame());
+    std::vector<Ty> ptys;
+    for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
+    Ty declared = ret_type ? eval_type(ret_type) : nullptr;
+    Ty bt = infer(body);
+    if (declared) expect(body->loc, declared, bt, "in the function's result (declared return type)");
+    fn = curry(params, ptys, declared ? declared : bt);
+    for (size_t i = 0; i < tparams.size(); ++i) {
+      if (tparams[i].is_size) r.size_params.push_back(tparams[i].name);
+      else r.quantified.push_back(ids[i]);
+    }
+  }
+  --u.level;
+  if (generalise_it) {
+    std::vector<std::string> taken;
+    for (const auto& tp : tparams) taken.push_back(tp.name);
+    for (int id : generalise(fn, taken)) r.quantified.push_back(id);
+  }
+  r.type = fn;
+  return r;
+}
+
+Ty CheckerImpl::infer_let(Expr& e) {
+  Ty v = infer(e.a);
+  FrameGuard g(*this);
+  bind_type_params(e.type_params, g.frame());
+  Ty p = bind_pattern(e.pattern, g.frame(), false);
+  expect(e.a->loc, p, v, "in let binding");
+  return infer(e.b);
+}
+
+Ty CheckerImpl::infer_letfun(Expr& e) {
+  FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, true);
+  e.quantified = r.quantified;
+  Frame f;
+  auto s = std::make_shared<Scheme>();
+  s->type = r.type;
+  s->quantified = r.quantified;
+  s->size_params = r.size_params;
+  f.values[e.name.name] = s;
+  FrameGuard g(*this, std::move(f));
+  return infer(e.b);
+}
+
+Ty CheckerImpl::infer_lambda(Expr& e) {
+  FrameGuard g(*this);
+  std::vector<Ty> ptys;
+  for (auto& p : e.params) ptys.push_back(bind_pattern(p, g.frame(), false));
+  Ty declared = e.ret_type ? eval_type(e.ret_type) : nullptr;
+  Ty bt = infer(e.a);
+  if (declared) expect(e.a->loc, declared, bt, "in the lambda's result (declared return type)");
+  return curry(e.params, ptys, declared ? declared : bt);
+}
+
+Ty CheckerImpl::infer_loop(Expr& e) {
+  Ty init;
+  std::vector<std::pair<std::string, Loc>> names;  // `loop x for ...` means `loop x = x for ...`
+  std::vector<Ty> outer;
+  if (e.a) {
+    init = infer(e.a);
+  } else {
+    collect_pattern_names(*e.params.at(0), names);
+    for (const auto& [n, l] : names) {
+      QualName q;
+      q.name = n;
+      outer.push_back(instantiate(*lookup_value(q, l), nullptr));
+    }
+  }
+  // The bound or array of a for loop is evaluated outside the loop.
+  Ty c_type;
+  if (e.loop_form != Expr::LoopForm::While) c_type = infer(e.c);
+  FrameGuard g(*this);
+  bind_type_params(e.type_params, g.frame());
+  Ty p = bind_pattern(e.params.at(0), g.frame(), false);
+  if (init) {
+    expect(e.a->loc, p, fresh_dims(init), "in loop initial value");
+  } else {
+    for (size_t i = 0; i < names.size(); ++i)
+      expect(names[i].second, g.frame().values.at(names[i].first)->type, fresh_dims(outer[i]),
+             "in loop parameter");
+  }
+  switch (e.loop_form) {
+    case Expr::LoopForm::For: {
+      expect(e.c->loc, u.fresh_overloaded(integral_mask(), e.c->loc), c_type, "in loop bound");
+      auto s = std::make_shared<Scheme>();
+      s->type = c_type;
+      g.frame().values[e.loop_var] = s;
+      break;
+    }
+    case Expr::LoopForm::ForIn: {
+      Ty elem = u.fresh(e.c->loc);
+      expect(e.c->loc, ty_array(dim_var(), elem), c_type, "in for-in loop");
+      Ty ep = bind_pattern(e.pattern, g.frame(), false);
+      expect(e.pattern->loc, ep, elem, "in for-in loop pattern");
+      break;
+    }
+    case Expr::LoopForm::While: {
+      Ty ct = infer(e.c);
+      expect(e.c->loc, ty_prim(Prim::Bool), ct, "in while-loop condition");
+      break;
+    }
+  }
+  Ty body = infer(e.b);
+  unify_or(e.b->loc, p, body, [&] {
+    return fmt::format("loop body has type {}, but the loop parameter has type {}", show(body), show(p));
+  });
+  return p;
+}
+
+Ty CheckerImpl::infer_match(Expr& e) {
+  Ty scrutinee = infer(e.a);
+  Ty result;
+  for (size_t i = 0; i < e.cases.size(); ++i) {
+    Case& c = e.cases[i];
+    FrameGuard g(*this);
+    Ty p = bind_pattern(c.pattern, g.frame(), true);
+    unify_or(c.pattern->loc, p, scrutinee, [&] {
+      return fmt::format("pattern of type {} cannot match a value of type {}", show(p), show(scrutinee));
+    });
+    Ty b = infer(c.body);
+    if (!result) {
+      result = b;
+      continue;
+    }
+    unify_or(c.body->loc, result, b, [&] {
+      return fmt::format("match cases have different types: {} (case 1) and {} (case {})", show(result), show(b),
+                         i + 1);
+    });
+  }
+  if (!result) error(e.loc, "match without cases");
+  return result;
+}
+
+}  // namespace thorn::types

@@ -1,0 +1,67 @@
+// Declarations: values (def/let/entry), type abbreviations, and the
+// dispatch to the module-level ones (check_module.cpp).
+#include <fmt/format.h>
+
+#include "interp/types/checker_impl.hpp"
+
+namespace thorn::types {
+
+namespace {
+
+template <class T>
+void bind(ModScope& scope, bool local, std::map<std::string, T> Env::*table, const std::string& name, T value) {
+  (scope.visible.*table)[name] = value;
+  if (!local) (scope.exports.*table)[name] = value;
+}
+
+}  // namespace
+
+void CheckerImpl::check_decl(DeclPtr& d, ModScope& scope, bool local) {
+  switch (d->kind) {
+    case Decl::Kind::Value: check_value_decl(*d, scope, local); return;
+    case Decl::Kind::Type: check_type_decl(*d, scope, local); return;
+    case Decl::Kind::Module: check_module_decl(*d, scope, local); return;
+    case Decl::Kind::ModuleType: check_module_type_decl(*d, scope, local); return;
+    case Decl::Kind::Open: check_open(*d, scope, local); return;
+    case Decl::Kind::Import: check_import(*d, scope); return;
+    case Decl::Kind::Local:
+      if (!d->inner) error(d->loc, "empty local declaration");
+      check_decl(d->inner, scope, true);
+      return;
+  }
+}
+
+void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
+  FunResult r;
+  with_scope(scope, [&] {
+    begin_definition();
+    bool has_type_params = false;
+    for (const auto& tp : d.type_params) has_type_params |= !tp.is_size;
+    // Functions (and explicitly polymorphic values) are generalised;
+    // constants are not (their literals are defaulted instead).
+    bool generalise_it = !d.params.empty() || has_type_params;
+    r = check_function(d.type_params, d.params, d.ret_type, d.body, d.loc, generalise_it);
+    pending().decls.emplace_back(&d, r.type);
+    finish_definition();
+  });
+  d.quantified = r.quantified;
+  auto s = std::make_shared<Scheme>();
+  s->type = freeze(r.type);
+  s->quantified = r.quantified;
+  s->size_params = r.size_params;
+  bind<SchemePtr>(scope, local, &Env::values, d.name, s);
+}
+
+void CheckerImpl::check_type_decl(Decl& d, ModScope& scope, bool local) {
+  auto td = std::make_shared<TypeDef>();
+  with_scope(scope, [&] {
+    FrameGuard g(*this);
+    td->params = d.type_params;
+    td->param_ids = bind_type_params(d.type_params, g.frame());
+    if (!d.ret_type) error(d.loc, fmt::format("type \"{}\" has no definition", d.name));
+    td->body = freeze(eval_type(d.ret_type));
+  });
+  bind<TypeDefPtr>(scope, local, &Env::types, d.name, td);
+}
+
+}  // namespace thorn::types

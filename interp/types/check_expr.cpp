@@ -1,0 +1,287 @@
+// Expressions: the dispatch, literals, data constructors (tuples, records,
+// arrays, sums), projections, indexing and ranges.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "interp/types/checker_impl.hpp"
+
+namespace thorn::types {
+
+Ty CheckerImpl::infer(ExprPtr& ep) {
+  Expr& e = *ep;
+  Ty t;
+  switch (e.kind) {
+    case Expr::Kind::IntLit:
+      t = e.suffix ? ty_prim(*e.suffix) : u.fresh_overloaded(numeric_mask(), e.loc);
+      pending_.literals.emplace_back(&e, t);
+      break;
+    case Expr::Kind::FloatLit:
+      t = e.suffix ? ty_prim(*e.suffix) : u.fresh_overloaded(float_mask(), e.loc);
+      pending_.literals.emplace_back(&e, t);
+      break;
+    case Expr::Kind::BoolLit:
+      e.prim = Prim::Bool;
+      t = ty_prim(Prim::Bool);
+      break;
+    case Expr::Kind::StringLit:
+      e.prim = Prim::U8;
+      t = ty_array(dim_const(static_cast<int64_t>(e.text.size())), ty_prim(Prim::U8));
+      break;
+    case Expr::Kind::Var:
+      t = infer_var(ep);
+      break;
+    case Expr::Kind::Apply: t = infer_apply(e); break;
+    case Expr::Kind::BinOp: t = infer_binop(e); break;
+    case Expr::Kind::Negate: {
+      t = infer(e.a);
+      expect(e.a->loc, u.fresh_overloaded(numeric_mask(), e.loc), t, "in operand of unary -");
+      break;
+    }
+    case Expr::Kind::Not: {
+      t = infer(e.a);
+      expect(e.a->loc, u.fresh_overloaded(integral_mask() | prim_bit(Prim::Bool), e.loc), t, "in operand of !");
+      break;
+    }
+    case Expr::Kind::OpSection: t = infer_op_section(e); break;
+    case Expr::Kind::ProjSection: {
+      Ty x = u.fresh(e.loc);
+      Ty cur = x;
+      for (const auto& f : e.field_path) cur = field_of(e.loc, cur, f);
+      t = ty_function(x, cur);
+      break;
+    }
+    case Expr::Kind::IndexSection: {
+      Ty x = u.fresh(e.loc);
+      t = ty_function(x, index_result(e.loc, x, e.indices));
+      break;
+    }
+    case Expr::Kind::Lambda: t = infer_lambda(e); break;
+    case Expr::Kind::Let: t = infer_let(e); break;
+    case Expr::Kind::LetFun: t = infer_letfun(e); break;
+    case Expr::Kind::If: {
+      Ty c = infer(e.a);
+      expect(e.a->loc, ty_prim(Prim::Bool), c, "in if condition");
+      Ty then_t = infer(e.b);
+      Ty else_t = infer(e.c);
+      unify_or(e.loc, then_t, else_t, [&] {
+        return fmt::format("if branches have types {} and {}", show(then_t), show(else_t));
+      });
+      t = then_t;
+      break;
+    }
+    case Expr::Kind::Loop: t = infer_loop(e); break;
+    case Expr::Kind::Match: t = infer_match(e); break;
+    case Expr::Kind::Tuple: {
+      std::vector<Ty> elems;
+      for (auto& x : e.list) elems.push_back(infer(x));
+      t = elems.empty() ? ty_unit() : ty_tuple(std::move(elems));
+      break;
+    }
+    case Expr::Kind::Record: {
+      Fields fs;
+      std::set<std::string> seen;
+      for (auto& [n, x] : e.fields) {
+        if (!seen.insert(n).second) error(x->loc, fmt::format("field \"{}\" given twice in record", n));
+        fs.emplace_back(n, infer(x));
+      }
+      t = ty_record(std::move(fs));
+      break;
+    }
+    case Expr::Kind::Project: {
+      Ty r = infer(e.a);
+      t = r;
+      for (const auto& f : e.field_path) t = field_of(e.loc, t, f);
+      break;
+    }
+    case Expr::Kind::ArrayLit: {
+      Ty elem = u.fresh(e.loc);
+      for (size_t i = 0; i < e.list.size(); ++i) {
+        Ty xt = infer(e.list[i]);
+        if (i == 0) {
+          u.unify(elem, xt);
+          continue;
+        }
+        unify_or(e.list[i]->loc, elem, xt, [&] {
+          return fmt::format("array elements have different types: {} (element 1) and {} (element {})",
+                             show(elem), show(xt), i + 1);
+        });
+      }
+      t = ty_array(dim_const(static_cast<int64_t>(e.list.size())), elem);
+      break;
+    }
+    case Expr::Kind::Range: t = infer_range(e); break;
+    case Expr::Kind::Index: {
+      Ty a = infer(e.a);
+      t = index_result(e.loc, a, e.indices);
+      break;
+    }
+    case Expr::Kind::Update: {
+      Ty a = infer(e.a);
+      Ty slice = index_result(e.loc, a, e.indices);
+      Ty v = infer(e.b);
+      expect(e.b->loc, slice, v, "in the value of an in-place update");
+      t = a;
+      break;
+    }
+    case Expr::Kind::RecordUpdate: t = infer_record_update(e); break;
+    case Expr::Kind::Ascribe: {
+      Ty declared = eval_type(e.ret_type);
+      Ty a = infer(e.a);
+      expect(e.a->loc, declared, a, "in type ascription");
+      t = declared;
+      break;
+    }
+    case Expr::Kind::Coerce: {
+      // Sizes may differ (checked at run time); unification never fails on
+      // sizes, so this only compares the rest of the types. The result has
+      // the declared sizes.
+      Ty declared = eval_type(e.ret_type);
+      Ty a = infer(e.a);
+      expect(e.a->loc, declared, a, "in size coercion");
+      t = declared;
+      break;
+    }
+    case Expr::Kind::Assert: {
+      Ty c = infer(e.a);
+      expect(e.a->loc, ty_prim(Prim::Bool), c, "in assertion condition");
+      t = infer(e.b);
+      break;
+    }
+    case Expr::Kind::Constructor: {
+      std::vector<Ty> payload;
+      for (auto& x : e.list) payload.push_back(infer(x));
+      t = u.fresh_with_constr(e.name.name, std::move(payload), e.loc);
+      break;
+    }
+    case Expr::Kind::Attr: t = infer(e.a); break;
+    case Expr::Kind::Intrinsic:
+      // The prelude declares the signature around `__intrinsic "name" args`;
+      // trust it: the intrinsic takes whatever type the context wants.
+      for (auto& x : e.list) infer(x);
+      t = u.fresh(e.loc);
+      break;
+    case Expr::Kind::QualParens: {
+      QualName mod = e.name;
+      const Env* env = nullptr;
+      if (mod.qualifiers.empty()) {
+        ModPtr m = lookup_mod(mod, e.loc);
+        if (!m->env) error(e.loc, fmt::format("\"{}\" is a parametric module", mod.str()));
+        env = m->env.get();
+      } else {
+        ModPtr m = lookup_mod(mod, e.loc);
+        if (!m->env) error(e.loc, fmt::format("\"{}\" is a parametric module", mod.str()));
+        env = m->env.get();
+      }
+      Frame f;
+      f.opened = std::make_shared<Env>(*env);
+      FrameGuard g(*this, std::move(f));
+      t = infer(e.a);
+      break;
+    }
+  }
+  note(*ep, t);
+  return t;
+}
+
+Ty CheckerImpl::field_of(Loc loc, Ty record, const std::string& field) {
+  Ty r = resolve(record);
+  if (r->kind == TyNode::Kind::Record) {
+    const Ty* f = find_field(r->fields, field);
+    if (!f) error(loc, fmt::format("type {} has no field \"{}\"", show(r), field));
+    return *f;
+  }
+  if (r->kind == TyNode::Kind::Var) {
+    // Futhark infers a record constraint for a field access on a value of
+    // not-yet-known type; it must be resolved by the end of the definition.
+    Ty ft = u.fresh(loc);
+    unify_or(loc, u.fresh_with_field(field, ft, loc), r, [&] {
+      return fmt::format("cannot access field \"{}\" of a value of type {}", field, show(r));
+    });
+    return ft;
+  }
+  error(loc, fmt::format("cannot access field \"{}\" of a value of non-record type {}", field, show(r)));
+}
+
+Ty CheckerImpl::index_result(Loc loc, Ty array, std::vector<IndexArg>& indices) {
+  Ty i64 = ty_prim(Prim::I64);
+  for (auto& ix : indices) {
+    if (!ix.is_slice) {
+      expect(ix.index->loc, i64, infer(ix.index), "in array index");
+      continue;
+    }
+    for (ExprPtr* part : {&ix.start, &ix.end, &ix.stride})
+      if (*part) expect((*part)->loc, i64, infer(*part), "in array slice");
+  }
+  std::vector<DimRef> dims;
+  Ty cur = array;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    Ty c = resolve(cur);
+    if (c->kind == TyNode::Kind::Var) {
+      Ty elem = u.fresh(loc);
+      unify_or(loc, ty_array(dim_var(), elem), c, [&] {
+        return fmt::format("cannot index into a value of type {}", show(c));
+      });
+      c = resolve(c);
+    }
+    if (c->kind != TyNode::Kind::Array) {
+      if (k == 0) error(loc, fmt::format("cannot index into a value of type {}", show(array)));
+      error(loc, fmt::format("too many indices ({}) for array of type {}", indices.size(), show(array)));
+    }
+    const IndexArg& ix = indices[k];
+    if (ix.is_slice) {
+      bool whole = !ix.start && !ix.end && !ix.stride;
+      dims.push_back(whole ? c->dim : dim_var());
+    }
+    cur = c->elem;
+  }
+  return ty_array_n(std::move(dims), cur);
+}
+
+Ty CheckerImpl::infer_range(Expr& e) {
+  Ty t = u.fresh_overloaded(integral_mask(), e.loc);
+  expect(e.a->loc, t, infer(e.a), "in range start");
+  if (e.b) expect(e.b->loc, t, infer(e.b), "in range step");
+  expect(e.c->loc, t, infer(e.c), "in range end");
+  // The size is known statically for the common literal cases.
+  DimRef dim = dim_var();
+  auto lit = [](const ExprPtr& x, int64_t& v) {
+    if (!x || x->kind != Expr::Kind::IntLit) return false;
+    v = static_cast<int64_t>(x->int_value);
+    return true;
+  };
+  int64_t start = 0, end = 0;
+  if (!e.b && lit(e.a, start) && lit(e.c, end)) {
+    int64_t n = 0;
+    switch (e.range_kind) {
+      case Expr::RangeKind::Inclusive: n = end - start + 1; break;
+      case Expr::RangeKind::UpToExclusive: n = end - start; break;
+      case Expr::RangeKind::DownToExclusive: n = start - end; break;
+    }
+    if (n >= 0) dim = dim_const(n);
+  } else if (!e.b && lit(e.a, start) && start == 0 && e.range_kind == Expr::RangeKind::UpToExclusive &&
+             e.c->kind == Expr::Kind::Var && e.c->name.qualifiers.empty()) {
+    dim = dim_name(e.c->name.name);
+  }
+  return ty_array(dim, t);
+}
+
+Ty CheckerImpl::infer_record_update(Expr& e) {
+  Ty r = infer(e.a);
+  Ty v = infer(e.b);
+  Ty cur = r;
+  for (const auto& f : e.field_path) cur = field_of(e.loc, cur, f);
+  std::string path;
+  for (const auto& f : e.field_path) path += (path.empty() ? "" : ".") + f;
+  expect(e.b->loc, cur, v, fmt::format("in update of field {}", path));
+  return r;
+}
+
+DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
+  if (arg.kind == Expr::Kind::IntLit) return dim_const(static_cast<int64_t>(arg.int_value));
+  if (arg.kind == Expr::Kind::Var && arg.name.qualifiers.empty() && is_local_value(arg.name.name))
+    return dim_name(arg.name.name);
+  return dim_var();
+}
+
+}  // namespace thorn::types

@@ -1,0 +1,298 @@
+// The module language: structures, module names and paths, open, import,
+// module types and ascription, and parametric modules (functors).
+//
+// Simplifications (see docs): abstract types are transparent (ascription
+// restricts which names a module exports and checks value types, but does
+// not hide type definitions), and every functor application checks its own
+// copy of the functor body (stored on the ModExpr as `instance`).
+#include <fmt/format.h>
+
+#include "interp/types/ast_clone.hpp"
+#include "interp/types/checker_impl.hpp"
+
+namespace thorn::types {
+
+namespace {
+
+ModPtr structure(EnvPtr env) {
+  auto m = std::make_shared<ModBinding>();
+  m->env = std::move(env);
+  return m;
+}
+
+template <class T>
+void bind(ModScope& scope, bool local, std::map<std::string, T> Env::*table, const std::string& name, T value) {
+  (scope.visible.*table)[name] = value;
+  if (!local) (scope.exports.*table)[name] = value;
+}
+
+// A module type flattened to its specifications (includes expanded).
+struct SigView {
+  std::vector<SpecItemPtr> items;
+  EnvPtr closure;  // where its type expressions are evaluated
+  bool functor = false;
+};
+
+}  // namespace
+
+static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out) {
+  switch (s->kind) {
+    case SigExpr::Kind::Name: {
+      SigPtr sig;
+      if (s->name.qualifiers.empty()) {
+        sig = c.find_sig(s->name.name);
+      } else {
+        const Env& env = c.module_path(s->name.qualifiers, s->loc);
+        auto it = env.sigs.find(s->name.name);
+        if (it != env.sigs.end()) sig = it->second;
+      }
+      if (!sig) c.error(s->loc, fmt::format("unknown module type \"{}\"", s->name.str()));
+      out.closure = sig->closure;
+      flatten_sig(c, sig->expr, out);
+      return;
+    }
+    case SigExpr::Kind::Specs:
+      for (const auto& item : s->specs) {
+        if (item->kind == SpecItem::Kind::Include) flatten_sig(c, item->sig, out);
+        else out.items.push_back(item);
+      }
+      return;
+    case SigExpr::Kind::With:
+      // `S with t = u`: abstract types are transparent here, so the
+      // refinement adds nothing to check.
+      flatten_sig(c, s->base, out);
+      return;
+    case SigExpr::Kind::Arrow: out.functor = true; return;
+  }
+}
+
+void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
+  ModPtr m;
+  with_scope(scope, [&] {
+    if (!d.module_params.empty()) {
+      auto f = std::make_shared<ModBinding>();
+      f->params = d.module_params;
+      f->body = d.module;
+      f->result_sig = d.sig;
+      f->closure = std::make_shared<Env>(scope.visible);
+      // Check the body once against the parameters' module types (with
+      // abstract types as rigid types) to report errors at the definition.
+      ModScope s;
+      s.visible = *f->closure;
+      bool checkable = true;
+      for (const auto& [name, sig] : d.module_params) {
+        SigView v;
+        flatten_sig(*this, sig, v);
+        if (v.functor) {
+          checkable = false;
+          break;
+        }
+        EnvPtr penv;
+        with_scope(s, [&] { penv = sig_env(sig); });
+        s.visible.mods[name] = structure(penv);
+      }
+      if (checkable) with_scope(s, [&] { eval_module(d.module); });
+      m = f;
+    } else {
+      m = eval_module(d.module);
+      if (d.sig) {
+        if (!m->env) error(d.loc, "a parametric module cannot be ascribed a module type here");
+        m = structure(ascribe(m->env, d.sig, d.loc));
+      }
+    }
+  });
+  bind<ModPtr>(scope, local, &Env::mods, d.name, m);
+}
+
+void CheckerImpl::check_module_type_decl(Decl& d, ModScope& scope, bool local) {
+  auto s = std::make_shared<SigBinding>();
+  s->expr = d.sig;
+  s->closure = std::make_shared<Env>(scope.visible);
+  bind<SigPtr>(scope, local, &Env::sigs, d.name, s);
+}
+
+void CheckerImpl::check_open(Decl& d, ModScope& scope, bool local) {
+  ModPtr m;
+  with_scope(scope, [&] { m = eval_module(d.module); });
+  if (!m->env) error(d.loc, "cannot open a parametric module");
+  // An opened module's names become part of the enclosing module too, as in
+  // Futhark (hence the `local open` idiom).
+  scope.visible.add_all(*m->env);
+  if (!local) scope.exports.add_all(*m->env);
+}
+
+EnvPtr CheckerImpl::import_env(const std::shared_ptr<Program>& program, const Env& base, Loc loc) {
+  if (!program) error(loc, "import was not loaded");
+  if (auto it = imports.find(program.get()); it != imports.end()) {
+    if (!it->second) error(loc, "import cycle");
+    return it->second;
+  }
+  imports[program.get()] = nullptr;  // marks "being checked" to detect cycles
+  ModScope s;
+  s.visible = prelude ? *prelude : base;
+  try {
+    for (auto& d : program->decls) check_decl(d, s, false);
+  } catch (...) {
+    imports.erase(program.get());
+    throw;
+  }
+  auto env = std::make_shared<Env>(std::move(s.exports));
+  imports[program.get()] = env;
+  return env;
+}
+
+void CheckerImpl::check_import(Decl& d, ModScope& scope) {
+  // `import "x"` is `local open import "x"`: visible here, not re-exported.
+  EnvPtr env = import_env(d.imported, scope.visible, d.loc);
+  scope.visible.add_all(*env);
+}
+
+EnvPtr CheckerImpl::check_struct(std::vector<DeclPtr>& decls, const Env& outer) {
+  ModScope s;
+  s.visible = outer;
+  for (auto& d : decls) check_decl(d, s, false);
+  return std::make_shared<Env>(std::move(s.exports));
+}
+
+ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
+  switch (m->kind) {
+    case ModExpr::Kind::Struct: return structure(check_struct(m->decls, visible()));
+    case ModExpr::Kind::Name: return lookup_mod(m->name, m->loc);
+    case ModExpr::Kind::Import: return structure(import_env(m->imported, visible(), m->loc));
+    case ModExpr::Kind::Apply: {
+      ModPtr fn = eval_module(m->fn);
+      ModPtr arg = eval_module(m->arg);
+      return apply_functor(fn, arg, *m);
+    }
+    case ModExpr::Kind::Ascribe: {
+      ModPtr inner = eval_module(m->fn);
+      if (!inner->env) error(m->loc, "a parametric module cannot be ascribed a module type here");
+      return structure(ascribe(inner->env, m->sig, m->loc));
+    }
+    case ModExpr::Kind::Lambda: {
+      auto f = std::make_shared<ModBinding>();
+      f->params = {{m->param, m->sig}};
+      f->body = m->fn;
+      f->closure = std::make_shared<Env>(visible());
+      return f;
+    }
+  }
+  error(m->loc, "unsupported module expression");
+}
+
+ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at) {
+  if (fn->env) error(at.loc, "cannot apply a module that is not parametric");
+  if (!arg->env) error(at.loc, "the argument of a parametric module must be a structure");
+  size_t idx = fn->applied.size();
+  EnvPtr a = ascribe(arg->env, fn->params.at(idx).second, at.loc);
+  auto next = std::make_shared<ModBinding>(*fn);
+  next->applied.push_back(a);
+  if (next->applied.size() < next->params.size()) return next;
+
+  ModScope s;
+  s.visible = *fn->closure;
+  for (size_t i = 0; i < next->params.size(); ++i) s.visible.mods[next->params[i].first] = structure(next->applied[i]);
+  ModExprPtr body = clone_mod_expr(fn->body);
+  ModPtr result;
+  with_scope(s, [&] {
+    result = eval_module(body);
+    if (fn->result_sig) {
+      if (!result->env) error(at.loc, "a parametric module cannot be ascribed a module type here");
+      result = structure(ascribe(result->env, fn->result_sig, at.loc));
+    }
+  });
+  at.instance = body;
+  return result;
+}
+
+EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
+  SigView v;
+  flatten_sig(*this, sig, v);
+  if (v.functor) error(sig->loc, "parametric module types are not supported");
+  auto env = std::make_shared<Env>();
+  ModScope s;
+  s.visible = v.closure ? *v.closure : visible();
+  with_scope(s, [&] {
+    for (const auto& item : v.items) {
+      Frame f;
+      f.opened = std::make_shared<Env>(*env);
+      FrameGuard g(*this, std::move(f));
+      switch (item->kind) {
+        case SpecItem::Kind::Type: {
+          auto td = std::make_shared<TypeDef>();
+          td->params = item->type_params;
+          td->param_ids = bind_type_params(item->type_params, g.frame());
+          td->body = item->type ? freeze(eval_type(item->type)) : ty_param(new_param_id(), item->name);
+          env->types[item->name] = td;
+          break;
+        }
+        case SpecItem::Kind::Val: {
+          auto sch = std::make_shared<Scheme>();
+          auto ids = bind_type_params(item->type_params, g.frame());
+          for (size_t i = 0; i < ids.size(); ++i) {
+            if (ids[i] >= 0) sch->quantified.push_back(ids[i]);
+            else sch->size_params.push_back(item->type_params[i].name);
+          }
+          sch->type = freeze(eval_type(item->type));
+          env->values[item->name] = sch;
+          break;
+        }
+        case SpecItem::Kind::Module: env->mods[item->name] = structure(sig_env(item->sig)); break;
+        case SpecItem::Kind::Include: break;  // flattened away
+      }
+    }
+  });
+  return env;
+}
+
+EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
+  SigView v;
+  flatten_sig(*this, sig, v);
+  if (v.functor) error(sig->loc, "parametric module types are not supported");
+  auto result = std::make_shared<Env>();
+  ModScope s;
+  s.visible = v.closure ? *v.closure : visible();
+  with_scope(s, [&] {
+    for (const auto& item : v.items) {
+      switch (item->kind) {
+        case SpecItem::Kind::Type: {
+          auto it = env->types.find(item->name);
+          if (it == env->types.end())
+            error(loc, fmt::format("module does not define type \"{}\" required by its module type", item->name));
+          result->types[item->name] = it->second;
+          break;
+        }
+        case SpecItem::Kind::Module: {
+          auto it = env->mods.find(item->name);
+          if (it == env->mods.end() || !it->second->env)
+            error(loc, fmt::format("module does not define module \"{}\" required by its module type", item->name));
+          result->mods[item->name] = structure(ascribe(it->second->env, item->sig, loc));
+          break;
+        }
+        case SpecItem::Kind::Val: {
+          auto it = env->values.find(item->name);
+          if (it == env->values.end())
+            error(loc, fmt::format("module does not define value \"{}\" required by its module type", item->name));
+          result->values[item->name] = it->second;
+          // The module's value must be at least as general as the spec: the
+          // spec's type parameters are rigid, the module's are instantiated.
+          Frame f;
+          f.opened = std::make_shared<Env>(*result);
+          FrameGuard g(*this, std::move(f));
+          bind_type_params(item->type_params, g.frame());
+          Ty spec = eval_type(item->type);
+          Ty have = instantiate(*it->second, nullptr);
+          unify_or(loc, spec, have, [&] {
+            return fmt::format("value \"{}\" has type {}, but its module type requires {}", item->name,
+                               show(have), show(spec));
+          });
+          break;
+        }
+        case SpecItem::Kind::Include: break;
+      }
+    }
+  });
+  return result;
+}
+
+}  // namespace thorn::types

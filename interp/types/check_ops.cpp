@@ -1,0 +1,179 @@
+// Names, application, binary operators and operator sections. Built-in
+// operators are overloaded (Futhark has no type classes): each use gets a
+// fresh type variable constrained to the primitive types the operator
+// accepts.
+#include <fmt/format.h>
+
+#include "interp/syntax/parser.hpp"
+#include "interp/types/checker_impl.hpp"
+
+namespace thorn::types {
+
+namespace {
+
+enum class OpClass { Arith, IntArith, Bitwise, Compare, Equality, Logic, PipeRight, PipeLeft };
+
+OpClass classify(const std::string& op) {
+  if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "**") return OpClass::Arith;
+  if (op == "//" || op == "%%") return OpClass::IntArith;
+  if (op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>" || op == ">>>") return OpClass::Bitwise;
+  if (op == "<" || op == "<=" || op == ">" || op == ">=") return OpClass::Compare;
+  if (op == "==" || op == "!=") return OpClass::Equality;
+  if (op == "&&" || op == "||") return OpClass::Logic;
+  if (op == "|>") return OpClass::PipeRight;
+  return OpClass::PipeLeft;
+}
+
+}  // namespace
+
+// The curried function type of one use of a built-in operator.
+static Ty builtin_op_type(Unifier& u, const std::string& op, Loc loc) {
+  Ty boolean = ty_prim(Prim::Bool);
+  switch (classify(op)) {
+    case OpClass::Arith: {
+      Ty t = u.fresh_overloaded(numeric_mask(), loc);
+      return ty_function(t, ty_function(t, t));
+    }
+    case OpClass::IntArith: {
+      Ty t = u.fresh_overloaded(integral_mask(), loc);
+      return ty_function(t, ty_function(t, t));
+    }
+    case OpClass::Bitwise: {
+      Ty t = u.fresh_overloaded(integral_mask(), loc);
+      return ty_function(t, ty_function(t, t));
+    }
+    case OpClass::Compare: {
+      Ty t = u.fresh_overloaded(all_prims_mask(), loc);
+      return ty_function(t, ty_function(t, boolean));
+    }
+    case OpClass::Equality: {
+      Ty t = u.fresh_equality(loc);
+      return ty_function(t, ty_function(t, boolean));
+    }
+    case OpClass::Logic: return ty_function(boolean, ty_function(boolean, boolean));
+    case OpClass::PipeRight: {
+      Ty a = u.fresh(loc), b = u.fresh(loc);
+      return ty_function(a, ty_function(ty_function(a, b), b));
+    }
+    case OpClass::PipeLeft: {
+      Ty a = u.fresh(loc), b = u.fresh(loc);
+      return ty_function(ty_function(a, b), ty_function(a, b));
+    }
+  }
+  return nullptr;
+}
+
+Ty CheckerImpl::infer_var(ExprPtr& ep) {
+  Expr& v = *ep;
+  const auto& q = v.name.qualifiers;
+  if (!q.empty()) {
+    // `a.b.c`: the longest prefix naming modules is a module path, the rest
+    // (if any) are record fields of the value named right after it.
+    size_t k = 0;
+    if (!is_local_value(q[0])) {
+      ModPtr m = find_mod(q[0]);
+      if (m && m->env) {
+        const Env* env = m->env.get();
+        k = 1;
+        while (k < q.size()) {
+          auto it = env->mods.find(q[k]);
+          if (it == env->mods.end() || !it->second->env) break;
+          env = it->second->env.get();
+          ++k;
+        }
+      }
+    }
+    if (k < q.size()) {
+      ep = split_qualified_var(v, q.size() - k);
+      return infer(ep);
+    }
+  }
+  SchemePtr s = lookup_value(v.name, v.loc);
+  if (!s->builtin.empty()) return builtin_op_type(u, s->builtin, v.loc);
+  std::vector<Ty> inst;
+  Ty t = instantiate(*s, &inst);
+  if (!inst.empty()) pending_.instantiations.emplace_back(&v, std::move(inst));
+  return t;
+}
+
+Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const std::string& context) {
+  Ty f = resolve(fn);
+  if (f->kind == TyNode::Kind::Var && f->constraint == Constraint::None) {
+    u.unify(f, ty_function(u.fresh(loc), u.fresh(loc)));
+    f = resolve(f);
+  }
+  if (f->kind != TyNode::Kind::Function) {
+    if (arg_no > 1) error(arg->loc, fmt::format("{}: too many arguments (the result of the previous ones has type {})", context, show(f)));
+    error(loc, fmt::format("cannot apply a value of non-function type {}", show(f)));
+  }
+  Ty a = infer(arg);
+  expect(arg->loc, f->param, a, context);
+  Ty r = f->result;
+  if (!f->param_name.empty()) {
+    // (n: i64) -> [n]t: the result's size is the argument.
+    Substitution s;
+    s.dims[f->param_name] = dim_of_arg(*arg);
+    r = substitute(r, s);
+  }
+  return r;
+}
+
+static std::string callee_name(const Expr& fn) {
+  if (fn.kind == Expr::Kind::Var) return fn.name.str();
+  return "the function";
+}
+
+Ty CheckerImpl::infer_apply(Expr& e) {
+  Ty f = infer(e.a);
+  std::string name = callee_name(*e.a);
+  for (size_t i = 0; i < e.list.size(); ++i)
+    f = apply_function(e.a->loc, f, e.list[i], static_cast<int>(i + 1),
+                       fmt::format("in argument {} of {}", i + 1, name));
+  return f;
+}
+
+Ty CheckerImpl::infer_binop(Expr& e) {
+  SchemePtr s = lookup_value(e.name, e.loc);
+  std::string op = e.name.str();
+  Ty f;
+  if (!s->builtin.empty()) {
+    f = builtin_op_type(u, s->builtin, e.loc);
+  } else {
+    std::vector<Ty> inst;
+    f = instantiate(*s, &inst);
+    if (!inst.empty()) pending_.instantiations.emplace_back(&e, std::move(inst));
+  }
+  f = apply_function(e.loc, f, e.a, 1, fmt::format("in left operand of {}", op));
+  return apply_function(e.loc, f, e.b, 2, fmt::format("in right operand of {}", op));
+}
+
+Ty CheckerImpl::infer_op_section(Expr& e) {
+  SchemePtr s = lookup_value(e.name, e.loc);
+  std::string op = e.name.str();
+  Ty f;
+  if (!s->builtin.empty()) {
+    f = builtin_op_type(u, s->builtin, e.loc);
+  } else {
+    std::vector<Ty> inst;
+    f = instantiate(*s, &inst);
+    if (!inst.empty()) pending_.instantiations.emplace_back(&e, std::move(inst));
+  }
+  if (e.a && e.b) error(e.loc, "an operator section has at most one operand");
+  if (e.a) return apply_function(e.loc, f, e.a, 1, fmt::format("in left operand of {}", op));
+  if (e.b) {
+    // (op y) is \x -> x op y.
+    Ty fr = resolve(f);
+    if (fr->kind == TyNode::Kind::Var) {
+      u.unify(fr, ty_function(u.fresh(e.loc), u.fresh(e.loc)));
+      fr = resolve(fr);
+    }
+    if (fr->kind != TyNode::Kind::Function)
+      error(e.loc, fmt::format("operator {} has non-function type {}", op, show(fr)));
+    Ty rest = apply_function(e.loc, fr->result, e.b, 2, fmt::format("in right operand of {}", op));
+    return ty_function(fr->param, rest, fr->param_name);
+  }
+  return f;
+}
+
+
+}  // namespace thorn::types

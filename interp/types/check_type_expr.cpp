@@ -1,0 +1,105 @@
+// Type expressions (annotations, type declarations) to checker types.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "interp/types/checker_impl.hpp"
+
+namespace thorn::types {
+
+DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
+  switch (s.kind) {
+    case SizeExpr::Kind::Constant: return dim_const(s.value);
+    case SizeExpr::Kind::Name: return dim_name(s.name.str());
+    case SizeExpr::Kind::Anonymous: return dim_var();
+  }
+  return dim_var();
+}
+
+std::vector<int> CheckerImpl::bind_type_params(const std::vector<TypeParam>& params, Frame& frame) {
+  std::vector<int> ids;
+  std::set<std::string> seen;
+  for (const auto& p : params) {
+    if (!seen.insert(p.name).second) error(p.loc, fmt::format("type parameter \"{}\" given twice", p.name));
+    if (p.is_size) {
+      // A size parameter is also an i64 value in the body.
+      auto s = std::make_shared<Scheme>();
+      s->type = ty_prim(Prim::I64);
+      frame.values[p.name] = s;
+      ids.push_back(-1);
+    } else {
+      int id = new_param_id();
+      auto td = std::make_shared<TypeDef>();
+      td->body = ty_param(id, p.name);
+      frame.types[p.name] = td;
+      ids.push_back(id);
+    }
+  }
+  return ids;
+}
+
+Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
+  switch (te->kind) {
+    case TypeExpr::Kind::Name: {
+      if (te->name.qualifiers.empty() && te->args.empty())
+        if (auto p = prim_from_name(te->name.name)) return ty_prim(*p);
+      TypeDefPtr td = lookup_type(te->name, te->loc);
+      if (td->params.size() != te->args.size())
+        error(te->loc, fmt::format("type \"{}\" takes {} argument(s), but is given {}", te->name.str(),
+                                   td->params.size(), te->args.size()));
+      if (td->params.empty()) return td->body;
+      Substitution sub;
+      for (size_t i = 0; i < td->params.size(); ++i) {
+        const TypeParam& p = td->params[i];
+        const TypeArg& a = te->args[i];
+        if (p.is_size) {
+          if (!a.is_size)
+            error(te->loc, fmt::format("argument {} of type \"{}\" must be a size ([n])", i + 1, te->name.str()));
+          sub.dims[p.name] = eval_dim(a.size);
+        } else {
+          if (a.is_size || !a.type)
+            error(te->loc, fmt::format("argument {} of type \"{}\" must be a type", i + 1, te->name.str()));
+          sub.types[td->param_ids[i]] = eval_type(a.type);
+        }
+      }
+      return substitute(td->body, sub);
+    }
+    case TypeExpr::Kind::Array: return ty_array(eval_dim(te->size), eval_type(te->elem));
+    case TypeExpr::Kind::Tuple: {
+      std::vector<Ty> elems;
+      for (const auto& e : te->elems) elems.push_back(eval_type(e));
+      return elems.empty() ? ty_unit() : ty_tuple(std::move(elems));
+    }
+    case TypeExpr::Kind::Record: {
+      Fields fs;
+      std::set<std::string> seen;
+      for (const auto& [n, t] : te->fields) {
+        if (!seen.insert(n).second) error(te->loc, fmt::format("field \"{}\" given twice in record type", n));
+        fs.emplace_back(n, eval_type(t));
+      }
+      return ty_record(std::move(fs));
+    }
+    case TypeExpr::Kind::Sum: {
+      Constrs cs;
+      std::set<std::string> seen;
+      for (const auto& [n, ts] : te->constructors) {
+        if (!seen.insert(n).second) error(te->loc, fmt::format("constructor #{} given twice in sum type", n));
+        std::vector<Ty> payload;
+        for (const auto& t : ts) payload.push_back(eval_type(t));
+        cs.emplace_back(n, std::move(payload));
+      }
+      return ty_sum(std::move(cs));
+    }
+    case TypeExpr::Kind::Function:
+      return ty_function(eval_type(te->param), eval_type(te->result), te->param_name);
+    case TypeExpr::Kind::Unique: return ty_with_unique(eval_type(te->elem), true);
+    case TypeExpr::Kind::Existential: {
+      Substitution sub;
+      for (const auto& n : te->existentials) sub.dims[n] = dim_var();
+      return substitute(eval_type(te->elem), sub);
+    }
+  }
+  error(te->loc, "unsupported type expression");
+}
+
+}  // namespace thorn::types

@@ -1,0 +1,229 @@
+// The Checker's public face, plus the shared helpers of CheckerImpl: errors,
+// unification with context, name lookup and instantiation.
+#include "interp/types/checker.hpp"
+
+#include <fmt/format.h>
+
+#include "interp/types/checker_impl.hpp"
+
+namespace thorn {
+
+Checker::Checker() : impl_(std::make_unique<types::CheckerImpl>()) {}
+Checker::~Checker() = default;
+
+void Checker::check_decls(std::vector<DeclPtr>& decls) { impl_->check_decls(decls); }
+
+TypePtr Checker::check_expression(ExprPtr& e) { return impl_->check_expression(e); }
+
+TypePtr Checker::lookup_value(const QualName& name) const {
+  auto s = impl_->lookup_top_value(name);
+  if (!s) return nullptr;
+  return impl_->zonk(s->type, true);
+}
+
+std::vector<int> Checker::lookup_quantified(const QualName& name) const {
+  auto s = impl_->lookup_top_value(name);
+  return s ? s->quantified : std::vector<int>{};
+}
+
+void Checker::mark_prelude() { impl_->prelude = std::make_shared<types::Env>(impl_->top.visible); }
+
+Checker::State Checker::save() const {
+  auto s = std::make_shared<types::CheckerState>();
+  s->top = impl_->top;
+  s->imports = impl_->imports;
+  s->prelude = impl_->prelude;
+  return s;
+}
+
+void Checker::restore(State state) {
+  impl_->top = state->top;
+  impl_->imports = state->imports;
+  impl_->prelude = state->prelude;
+}
+
+namespace types {
+
+namespace {
+
+// The operators every program starts with. Futhark's prelude and user code
+// may shadow them with ordinary definitions.
+const char* const kBuiltinOps[] = {"+",  "-",  "*",  "/",  "%",  "//", "%%", "**", "==", "!=", "<", "<=",
+                                   ">",  ">=", "&",  "|",  "^",  "<<", ">>", ">>>", "&&", "||", "|>", "<|"};
+
+}  // namespace
+
+CheckerImpl::CheckerImpl() {
+  for (const char* op : kBuiltinOps) {
+    auto s = std::make_shared<Scheme>();
+    s->builtin = op;
+    top.visible.values[op] = s;
+  }
+}
+
+void CheckerImpl::check_decls(std::vector<DeclPtr>& decls) {
+  for (auto& d : decls) check_decl(d, top, false);
+}
+
+TypePtr CheckerImpl::check_expression(ExprPtr& e) {
+  TypePtr result;
+  with_scope(top, [&] {
+    begin_definition();
+    Ty t = infer(e);
+    default_vars(t);
+    finish_definition();
+    result = zonk(t, false);
+  });
+  return result;
+}
+
+SchemePtr CheckerImpl::lookup_top_value(const QualName& name) const {
+  const Env* env = &top.visible;
+  for (const auto& q : name.qualifiers) {
+    auto it = env->mods.find(q);
+    if (it == env->mods.end() || !it->second->env) return nullptr;
+    env = it->second->env.get();
+  }
+  auto it = env->values.find(name.name);
+  if (it == env->values.end() || !it->second->builtin.empty()) return nullptr;
+  return it->second;
+}
+
+void CheckerImpl::error(Loc loc, std::string msg) const { throw Error(ErrorKind::Type, loc, std::move(msg)); }
+
+void CheckerImpl::expect(Loc loc, const Ty& expected, const Ty& actual, const std::string& context) {
+  // An overloaded expectation (an operand of +) reads better as "a numeric
+  // type" than as its default; remember it before unification changes it.
+  Ty e = resolve(expected);
+  std::string expected_text;
+  if (e->kind == TyNode::Kind::Var && e->constraint == Constraint::Overloaded)
+    expected_text = describe_prims(e->prims);
+  try {
+    u.unify(expected, actual);
+  } catch (const UnifyFailure& f) {
+    if (expected_text.empty()) expected_text = show(expected);
+    std::string msg = fmt::format("expected {}, got {}", expected_text, show(actual));
+    if (!context.empty()) msg = context + ": " + msg;
+    std::vector<std::string> notes;
+    if (f.detail.find("do not match") == std::string::npos) notes.push_back("note: " + f.detail);
+    throw Error(ErrorKind::Type, loc, msg, notes);
+  }
+}
+
+void CheckerImpl::unify_or(Loc loc, const Ty& a, const Ty& b, const std::function<std::string()>& message) {
+  try {
+    u.unify(a, b);
+  } catch (const UnifyFailure& f) {
+    std::vector<std::string> notes;
+    if (f.detail.find("do not match") == std::string::npos) notes.push_back("note: " + f.detail);
+    throw Error(ErrorKind::Type, loc, message(), notes);
+  }
+}
+
+SchemePtr CheckerImpl::find_value(const std::string& name) const {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    if (auto f = it->values.find(name); f != it->values.end()) return f->second;
+    if (it->opened)
+      if (auto f = it->opened->values.find(name); f != it->opened->values.end()) return f->second;
+  }
+  if (auto f = scope_->visible.values.find(name); f != scope_->visible.values.end()) return f->second;
+  return nullptr;
+}
+
+TypeDefPtr CheckerImpl::find_type(const std::string& name) const {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    if (auto f = it->types.find(name); f != it->types.end()) return f->second;
+    if (it->opened)
+      if (auto f = it->opened->types.find(name); f != it->opened->types.end()) return f->second;
+  }
+  if (auto f = scope_->visible.types.find(name); f != scope_->visible.types.end()) return f->second;
+  return nullptr;
+}
+
+ModPtr CheckerImpl::find_mod(const std::string& name) const {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+    if (it->opened)
+      if (auto f = it->opened->mods.find(name); f != it->opened->mods.end()) return f->second;
+  if (auto f = scope_->visible.mods.find(name); f != scope_->visible.mods.end()) return f->second;
+  return nullptr;
+}
+
+SigPtr CheckerImpl::find_sig(const std::string& name) const {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+    if (it->opened)
+      if (auto f = it->opened->sigs.find(name); f != it->opened->sigs.end()) return f->second;
+  if (auto f = scope_->visible.sigs.find(name); f != scope_->visible.sigs.end()) return f->second;
+  return nullptr;
+}
+
+bool CheckerImpl::is_module_name(const std::string& name) const { return find_mod(name) != nullptr; }
+
+bool CheckerImpl::is_local_value(const std::string& name) const {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    if (it->values.count(name)) return true;
+    if (it->opened && it->opened->values.count(name)) return false;
+    if (it->opened && it->opened->mods.count(name)) return false;
+  }
+  return false;
+}
+
+const Env& CheckerImpl::module_path(const std::vector<std::string>& quals, Loc loc) const {
+  ModPtr m = find_mod(quals.at(0));
+  std::string path = quals[0];
+  for (size_t i = 0;; ++i) {
+    if (!m) error(loc, fmt::format("unknown module \"{}\"", path));
+    if (!m->env) error(loc, fmt::format("\"{}\" is a parametric module and must be applied first", path));
+    if (i + 1 == quals.size()) return *m->env;
+    path += "." + quals[i + 1];
+    auto it = m->env->mods.find(quals[i + 1]);
+    m = it == m->env->mods.end() ? nullptr : it->second;
+  }
+}
+
+SchemePtr CheckerImpl::lookup_value(const QualName& name, Loc loc) const {
+  if (name.qualifiers.empty()) {
+    if (auto s = find_value(name.name)) return s;
+    error(loc, fmt::format("unknown variable \"{}\"", name.name));
+  }
+  const Env& env = module_path(name.qualifiers, loc);
+  auto it = env.values.find(name.name);
+  if (it == env.values.end()) error(loc, fmt::format("unknown variable \"{}\"", name.str()));
+  return it->second;
+}
+
+TypeDefPtr CheckerImpl::lookup_type(const QualName& name, Loc loc) const {
+  if (name.qualifiers.empty()) {
+    if (auto t = find_type(name.name)) return t;
+    error(loc, fmt::format("unknown type \"{}\"", name.name));
+  }
+  const Env& env = module_path(name.qualifiers, loc);
+  auto it = env.types.find(name.name);
+  if (it == env.types.end()) error(loc, fmt::format("unknown type \"{}\"", name.str()));
+  return it->second;
+}
+
+ModPtr CheckerImpl::lookup_mod(const QualName& name, Loc loc) const {
+  if (name.qualifiers.empty()) {
+    if (auto m = find_mod(name.name)) return m;
+    error(loc, fmt::format("unknown module \"{}\"", name.name));
+  }
+  const Env& env = module_path(name.qualifiers, loc);
+  auto it = env.mods.find(name.name);
+  if (it == env.mods.end()) error(loc, fmt::format("unknown module \"{}\"", name.str()));
+  return it->second;
+}
+
+Ty CheckerImpl::instantiate(const Scheme& s, std::vector<Ty>* inst) {
+  if (s.quantified.empty() && s.size_params.empty()) return s.type;
+  Substitution sub;
+  for (int id : s.quantified) {
+    Ty v = u.fresh();
+    sub.types[id] = v;
+    if (inst) inst->push_back(v);
+  }
+  for (const auto& n : s.size_params) sub.dims[n] = dim_var();
+  return substitute(s.type, sub);
+}
+
+}  // namespace types
+}  // namespace thorn

@@ -1,0 +1,198 @@
+#pragma once
+// The checker's internals, shared by its translation units (one per
+// concern: expressions, patterns, type expressions, declarations, modules,
+// zonking). Not for use outside interp/types.
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "interp/types/checker.hpp"
+#include "interp/types/env.hpp"
+#include "interp/types/unify.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::types {
+
+// Names bound inside an expression (parameters, let, loop, match), or a
+// module opened with M.(e).
+struct Frame {
+  std::map<std::string, SchemePtr> values;
+  std::map<std::string, TypeDefPtr> types;
+  EnvPtr opened;  // M.(e)
+};
+
+// Annotations waiting for the end of the enclosing top-level definition,
+// when every variable is known (or defaulted) and they can be zonked.
+struct Pending {
+  std::vector<std::pair<Expr*, Ty>> exprs;
+  std::vector<std::pair<Expr*, Ty>> literals;
+  std::vector<std::pair<Pattern*, Ty>> patterns;
+  std::vector<std::pair<Expr*, std::vector<Ty>>> instantiations;
+  std::vector<std::pair<Decl*, Ty>> decls;
+};
+
+struct CheckerState {
+  ModScope top;
+  std::map<const Program*, EnvPtr> imports;
+  std::shared_ptr<Env> prelude;
+};
+
+class CheckerImpl {
+ public:
+  CheckerImpl();
+
+  // ---- public entry points (checker.cpp)
+  void check_decls(std::vector<DeclPtr>& decls);
+  TypePtr check_expression(ExprPtr& e);
+  SchemePtr lookup_top_value(const QualName& name) const;
+
+  ModScope top;                              // the session's top-level module
+  std::map<const Program*, EnvPtr> imports;  // each imported file is checked once
+  std::shared_ptr<Env> prelude;              // start of imported files, if marked
+
+  // ---- errors and unification (checker.cpp)
+  [[noreturn]] void error(Loc loc, std::string msg) const;
+  // Unifies; on failure reports "<context>: expected E, got A" at loc.
+  void expect(Loc loc, const Ty& expected, const Ty& actual, const std::string& context = "");
+  // Unifies; on failure reports the message produced by `message`.
+  void unify_or(Loc loc, const Ty& a, const Ty& b, const std::function<std::string()>& message);
+
+  // ---- scopes and lookup (checker.cpp)
+  const Env& visible() const { return scope_->visible; }
+  SchemePtr find_value(const std::string& name) const;  // unqualified
+  TypeDefPtr find_type(const std::string& name) const;
+  ModPtr find_mod(const std::string& name) const;
+  SigPtr find_sig(const std::string& name) const;
+  // The environment of module path M.N (all qualifiers), or error.
+  const Env& module_path(const std::vector<std::string>& quals, Loc loc) const;
+  SchemePtr lookup_value(const QualName& name, Loc loc) const;
+  TypeDefPtr lookup_type(const QualName& name, Loc loc) const;
+  ModPtr lookup_mod(const QualName& name, Loc loc) const;
+  bool is_module_name(const std::string& name) const;
+  bool is_local_value(const std::string& name) const;
+
+  Ty instantiate(const Scheme& s, std::vector<Ty>* inst);
+  int new_param_id() { return ++param_ids_; }
+
+  // ---- expressions (check_expr.cpp, check_ops.cpp)
+  Ty infer(ExprPtr& e);
+  Ty infer_var(ExprPtr& e);
+  Ty infer_apply(Expr& e);
+  Ty apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const std::string& fn_name);
+  Ty infer_binop(Expr& e);
+  Ty infer_op_section(Expr& e);
+  Ty infer_let(Expr& e);
+  Ty infer_letfun(Expr& e);
+  Ty infer_lambda(Expr& e);
+  Ty infer_loop(Expr& e);
+  Ty infer_match(Expr& e);
+  Ty infer_index(Expr& e);
+  Ty index_result(Loc loc, Ty array, std::vector<IndexArg>& indices);
+  Ty infer_range(Expr& e);
+  Ty infer_record_update(Expr& e);
+  Ty field_of(Loc loc, Ty record, const std::string& field);
+  DimRef dim_of_arg(const Expr& arg) const;
+
+  // ---- patterns (check_pattern.cpp)
+  // Infers a pattern's type, binding its variables in `frame`.
+  Ty bind_pattern(PatternPtr& p, Frame& frame, bool refutable);
+  // The name of a parameter pattern (x, or x: t), or empty.
+  static std::string pattern_name(const Pattern& p);
+
+  // ---- type expressions (check_type_expr.cpp)
+  Ty eval_type(const TypeExprPtr& te);
+  DimRef eval_dim(const SizeExpr& s);
+  // Binds type parameters as rigid types (and size parameters as i64
+  // values) in frame; returns the Param ids (-1 for sizes).
+  std::vector<int> bind_type_params(const std::vector<TypeParam>& params, Frame& frame);
+
+  // ---- declarations (check_decl.cpp)
+  void check_decl(DeclPtr& d, ModScope& scope, bool local);
+  void check_value_decl(Decl& d, ModScope& scope, bool local);
+  void check_type_decl(Decl& d, ModScope& scope, bool local);
+  // Checks a function (LetFun or top-level def): returns the function type.
+  struct FunResult {
+    Ty type;
+    std::vector<int> quantified;
+    std::vector<std::string> size_params;
+  };
+  FunResult check_function(const std::vector<TypeParam>& tparams, std::vector<PatternPtr>& params,
+                           const TypeExprPtr& ret_type, ExprPtr& body, Loc loc, bool generalise);
+
+  // ---- modules (check_module.cpp)
+  void check_module_decl(Decl& d, ModScope& scope, bool local);
+  void check_module_type_decl(Decl& d, ModScope& scope, bool local);
+  void check_open(Decl& d, ModScope& scope, bool local);
+  void check_import(Decl& d, ModScope& scope);
+  ModPtr eval_module(const ModExprPtr& m);
+  EnvPtr check_struct(std::vector<DeclPtr>& decls, const Env& outer);
+  EnvPtr ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc);
+  // The environment a module type describes (abstract types as rigid types).
+  EnvPtr sig_env(const SigExprPtr& sig);
+  // The exports of an imported file, checked once from `base` (or the prelude).
+  EnvPtr import_env(const std::shared_ptr<Program>& program, const Env& base, Loc loc);
+  ModPtr apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at);
+
+  // ---- generalisation, defaulting and zonking (zonk.cpp)
+  void begin_definition();
+  // Defaults every variable left in the pending annotations and writes them.
+  void finish_definition();
+  // Turns unconstrained variables above the current level, free in t, into
+  // rigid parameters. Returns their ids.
+  std::vector<int> generalise(const Ty& t, const std::vector<std::string>& taken_names);
+  void default_vars(const Ty& t);
+  Ty freeze(const Ty& t);  // no variables left (for the environment)
+  TypePtr zonk(const Ty& t, bool keep_unique);
+
+  void note(Expr& e, const Ty& t) { pending_.exprs.emplace_back(&e, t); }
+  void note(Pattern& p, const Ty& t) { pending_.patterns.emplace_back(&p, t); }
+
+  Unifier u;
+  std::deque<Frame> frames;  // a deque: references to frames stay valid as more are pushed
+
+ private:
+  ModScope* scope_ = &top;
+  Pending pending_;
+  int param_ids_ = 0;
+  friend struct ScopeGuard;
+  friend class ModScopeSwitch;
+
+ public:
+  // Runs f with `s` as the current module scope and no local frames.
+  template <class F>
+  void with_scope(ModScope& s, F&& f) {
+    ModScope* saved = scope_;
+    std::deque<Frame> saved_frames;
+    saved_frames.swap(frames);
+    int saved_level = u.level;
+    Pending saved_pending;
+    std::swap(saved_pending, pending_);
+    scope_ = &s;
+    try {
+      f();
+    } catch (...) {
+      scope_ = saved;
+      frames.swap(saved_frames);
+      u.level = saved_level;
+      std::swap(saved_pending, pending_);
+      throw;
+    }
+    scope_ = saved;
+    frames.swap(saved_frames);
+    u.level = saved_level;
+    std::swap(saved_pending, pending_);
+  }
+  Pending& pending() { return pending_; }
+};
+
+// Pushes a frame for the lifetime of the guard.
+struct FrameGuard {
+  CheckerImpl& c;
+  explicit FrameGuard(CheckerImpl& c_, Frame f = {}) : c(c_) { c.frames.push_back(std::move(f)); }
+  ~FrameGuard() { c.frames.pop_back(); }
+  Frame& frame() { return c.frames.back(); }
+};
+
+}  // namespace thorn::types

@@ -1,0 +1,77 @@
+#pragma once
+// The checker's environments: what names mean at some point of a program.
+// Module-level environments are maps of shared, immutable bindings, so
+// copying one (for a snapshot or a nested module) is cheap enough.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/syntax/ast.hpp"
+#include "interp/types/ty.hpp"
+
+namespace thorn::types {
+
+// A value's (possibly polymorphic) type.
+struct Scheme {
+  Ty type;
+  std::vector<int> quantified;          // Param ids replaced by fresh variables at each use
+  std::vector<std::string> size_params;  // dim names replaced by fresh sizes at each use
+  std::string builtin;                   // non-empty: a built-in overloaded operator
+};
+using SchemePtr = std::shared_ptr<const Scheme>;
+
+// A type abbreviation (or a type parameter in scope, which has no params).
+struct TypeDef {
+  std::vector<TypeParam> params;
+  std::vector<int> param_ids;  // aligned with params; -1 for size params
+  Ty body;
+};
+using TypeDefPtr = std::shared_ptr<const TypeDef>;
+
+struct Env;
+using EnvPtr = std::shared_ptr<const Env>;
+
+// A module: a structure (env) or a parametric module (functor).
+struct ModBinding {
+  EnvPtr env;  // structure; null for a functor
+  // Functor: parameters still to be applied, the body, and the environment
+  // it was defined in (applications check a copy of the body there).
+  std::vector<std::pair<std::string, SigExprPtr>> params;
+  std::vector<EnvPtr> applied;  // arguments given so far (partial application)
+  ModExprPtr body;
+  SigExprPtr result_sig;
+  EnvPtr closure;
+};
+using ModPtr = std::shared_ptr<const ModBinding>;
+
+// A module type, evaluated lazily in the environment it was defined in.
+struct SigBinding {
+  SigExprPtr expr;
+  EnvPtr closure;
+};
+using SigPtr = std::shared_ptr<const SigBinding>;
+
+struct Env {
+  std::map<std::string, SchemePtr> values;
+  std::map<std::string, TypeDefPtr> types;
+  std::map<std::string, ModPtr> mods;
+  std::map<std::string, SigPtr> sigs;
+
+  // Adds (and shadows with) all of other's bindings.
+  void add_all(const Env& other) {
+    for (const auto& [k, v] : other.values) values[k] = v;
+    for (const auto& [k, v] : other.types) types[k] = v;
+    for (const auto& [k, v] : other.mods) mods[k] = v;
+    for (const auto& [k, v] : other.sigs) sigs[k] = v;
+  }
+};
+
+// The module currently being checked: what its declarations see, and what
+// it exports (local declarations and imports are visible but not exported).
+struct ModScope {
+  Env visible;
+  Env exports;
+};
+
+}  // namespace thorn::types

@@ -1,0 +1,310 @@
+#include "interp/types/ty.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "interp/types/type.hpp"
+
+namespace thorn::types {
+
+DimRef dim_var() {
+  auto d = std::make_shared<DimNode>();
+  d->kind = DimNode::Kind::Var;
+  return d;
+}
+DimRef dim_const(int64_t v) {
+  auto d = std::make_shared<DimNode>();
+  d->kind = DimNode::Kind::Constant;
+  d->value = v;
+  return d;
+}
+DimRef dim_name(std::string name) {
+  auto d = std::make_shared<DimNode>();
+  d->kind = DimNode::Kind::Name;
+  d->name = std::move(name);
+  return d;
+}
+DimRef dim_unknown() {
+  static const DimRef unknown = std::make_shared<DimNode>();
+  return unknown;
+}
+
+DimRef dim_resolve(DimRef d) {
+  if (!d) return dim_unknown();
+  if (d->kind != DimNode::Kind::Var || !d->link) return d;
+  DimRef root = dim_resolve(d->link);
+  d->link = root;
+  return root;
+}
+
+PrimMask numeric_mask() {
+  PrimMask m = 0;
+  for (int i = 0; i < kNumPrims; ++i)
+    if (is_numeric(static_cast<Prim>(i))) m |= prim_bit(static_cast<Prim>(i));
+  return m;
+}
+PrimMask integral_mask() {
+  PrimMask m = 0;
+  for (int i = 0; i < kNumPrims; ++i)
+    if (is_integral(static_cast<Prim>(i))) m |= prim_bit(static_cast<Prim>(i));
+  return m;
+}
+PrimMask float_mask() { return prim_bit(Prim::F16) | prim_bit(Prim::F32) | prim_bit(Prim::F64); }
+PrimMask all_prims_mask() { return numeric_mask() | prim_bit(Prim::Bool); }
+
+static Ty make(TyNode::Kind k) {
+  auto t = std::make_shared<TyNode>();
+  t->kind = k;
+  return t;
+}
+
+Ty ty_prim(Prim p) {
+  static const auto table = [] {
+    std::vector<Ty> out;
+    for (int i = 0; i < kNumPrims; ++i) {
+      auto t = make(TyNode::Kind::Prim);
+      t->prim = static_cast<Prim>(i);
+      out.push_back(t);
+    }
+    return out;
+  }();
+  return table[static_cast<int>(p)];
+}
+
+Ty ty_array(DimRef dim, Ty elem) {
+  auto t = make(TyNode::Kind::Array);
+  t->dim = std::move(dim);
+  t->elem = std::move(elem);
+  return t;
+}
+
+Ty ty_array_n(std::vector<DimRef> dims, Ty elem) {
+  Ty t = std::move(elem);
+  for (auto it = dims.rbegin(); it != dims.rend(); ++it) t = ty_array(*it, t);
+  return t;
+}
+
+Ty ty_record(Fields fields) {
+  std::sort(fields.begin(), fields.end(),
+            [](const auto& a, const auto& b) { return field_less(a.first, b.first); });
+  auto t = make(TyNode::Kind::Record);
+  t->fields = std::move(fields);
+  return t;
+}
+
+Ty ty_tuple(std::vector<Ty> elems) {
+  if (elems.size() == 1) return elems[0];
+  Fields f;
+  for (size_t i = 0; i < elems.size(); ++i) f.emplace_back(std::to_string(i), elems[i]);
+  auto t = make(TyNode::Kind::Record);
+  t->fields = std::move(f);
+  return t;
+}
+
+Ty ty_unit() { return make(TyNode::Kind::Record); }
+
+Ty ty_sum(Constrs constrs) {
+  std::sort(constrs.begin(), constrs.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto t = make(TyNode::Kind::Sum);
+  t->constrs = std::move(constrs);
+  return t;
+}
+
+Ty ty_function(Ty param, Ty result, std::string param_name) {
+  auto t = make(TyNode::Kind::Function);
+  t->param = std::move(param);
+  t->result = std::move(result);
+  t->param_name = std::move(param_name);
+  return t;
+}
+
+Ty ty_param(int id, std::string name) {
+  auto t = make(TyNode::Kind::Param);
+  t->param_id = id;
+  t->param_var_name = std::move(name);
+  return t;
+}
+
+Ty ty_with_unique(const Ty& t0, bool unique) {
+  Ty t = resolve(t0);
+  if (t->unique == unique || t->kind == TyNode::Kind::Var) return t;
+  auto c = std::make_shared<TyNode>(*t);
+  c->unique = unique;
+  return c;
+}
+
+Ty resolve(Ty t) {
+  if (t->kind != TyNode::Kind::Var || !t->link) return t;
+  Ty root = resolve(t->link);
+  t->link = root;
+  return root;
+}
+
+bool is_tuple_fields(const Fields& f) {
+  if (f.size() == 1) return false;
+  for (size_t i = 0; i < f.size(); ++i)
+    if (f[i].first != std::to_string(i)) return false;
+  return true;
+}
+
+const Ty* find_field(const Fields& f, const std::string& name) {
+  for (const auto& [n, t] : f)
+    if (n == name) return &t;
+  return nullptr;
+}
+
+const std::vector<Ty>* find_constr(const Constrs& c, const std::string& name) {
+  for (const auto& [n, ts] : c)
+    if (n == name) return &ts;
+  return nullptr;
+}
+
+Ty substitute(const Ty& t0, const Substitution& s) {
+  if (s.empty()) return t0;
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Var:
+    case TyNode::Kind::Prim: return t;
+    case TyNode::Kind::Param: {
+      auto it = s.types.find(t->param_id);
+      if (it == s.types.end()) return t;
+      return t->unique ? ty_with_unique(it->second, true) : it->second;
+    }
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Name) {
+        auto it = s.dims.find(d->name);
+        if (it != s.dims.end()) d = it->second;
+      }
+      auto c = std::make_shared<TyNode>(*t);
+      c->dim = d;
+      c->elem = substitute(t->elem, s);
+      return c;
+    }
+    case TyNode::Kind::Record: {
+      auto c = std::make_shared<TyNode>(*t);
+      for (auto& [n, ft] : c->fields) ft = substitute(ft, s);
+      return c;
+    }
+    case TyNode::Kind::Sum: {
+      auto c = std::make_shared<TyNode>(*t);
+      for (auto& [n, ts] : c->constrs)
+        for (auto& pt : ts) pt = substitute(pt, s);
+      return c;
+    }
+    case TyNode::Kind::Function: {
+      auto c = std::make_shared<TyNode>(*t);
+      c->param = substitute(t->param, s);
+      // A named parameter shadows a size of the same name in the result.
+      if (!t->param_name.empty() && s.dims.count(t->param_name)) {
+        Substitution inner = s;
+        inner.dims.erase(t->param_name);
+        c->result = substitute(t->result, inner);
+      } else {
+        c->result = substitute(t->result, s);
+      }
+      return c;
+    }
+  }
+  return t;
+}
+
+namespace {
+
+enum class Ctx { Top, FunParam, Atom };
+
+std::string show_prec(const Ty& t0, Ctx ctx);
+
+std::string show_dim(const DimRef& d0) {
+  DimRef d = dim_resolve(d0);
+  switch (d->kind) {
+    case DimNode::Kind::Constant: return fmt::format("[{}]", d->value);
+    case DimNode::Kind::Name: return fmt::format("[{}]", d->name);
+    default: return "[]";
+  }
+}
+
+std::string show_fields(const Fields& fields) {
+  if (fields.empty()) return "()";
+  if (is_tuple_fields(fields)) {
+    std::string out = "(";
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (i) out += ", ";
+      out += show_prec(fields[i].second, Ctx::Top);
+    }
+    return out + ")";
+  }
+  std::string out = "{";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) out += ", ";
+    out += fields[i].first + ": " + show_prec(fields[i].second, Ctx::Top);
+  }
+  return out + "}";
+}
+
+std::string show_constrs(const Constrs& cs) {
+  std::string out;
+  for (size_t i = 0; i < cs.size(); ++i) {
+    if (i) out += " | ";
+    out += "#" + cs[i].first;
+    for (const auto& p : cs[i].second) out += " " + show_prec(p, Ctx::Atom);
+  }
+  return out;
+}
+
+Prim default_prim(PrimMask m) {
+  if (m & prim_bit(Prim::I32)) return Prim::I32;
+  if (m & prim_bit(Prim::F64)) return Prim::F64;
+  for (int i = 0; i < kNumPrims; ++i)
+    if (m & prim_bit(static_cast<Prim>(i))) return static_cast<Prim>(i);
+  return Prim::I32;
+}
+
+std::string show_prec(const Ty& t0, Ctx ctx) {
+  Ty t = resolve(t0);
+  std::string u = t->unique ? "*" : "";
+  switch (t->kind) {
+    case TyNode::Kind::Var:
+      switch (t->constraint) {
+        case Constraint::Overloaded: return std::string(prim_name(default_prim(t->prims)));
+        case Constraint::HasFields: return show_fields(t->fields);
+        case Constraint::HasConstrs: {
+          std::string s = show_constrs(t->constrs);
+          return ctx == Ctx::Top ? s : "(" + s + ")";
+        }
+        default: return fmt::format("t{}", t->var);
+      }
+    case TyNode::Kind::Prim: return u + std::string(prim_name(t->prim));
+    case TyNode::Kind::Param: return u + t->param_var_name;
+    case TyNode::Kind::Array: {
+      std::string out = u;
+      Ty cur = t;
+      while (cur->kind == TyNode::Kind::Array) {
+        out += show_dim(cur->dim);
+        cur = resolve(cur->elem);
+      }
+      return out + show_prec(cur, Ctx::Atom);
+    }
+    case TyNode::Kind::Record: return u + show_fields(t->fields);
+    case TyNode::Kind::Sum: {
+      std::string s = show_constrs(t->constrs);
+      return ctx == Ctx::Top && u.empty() ? s : u + "(" + s + ")";
+    }
+    case TyNode::Kind::Function: {
+      std::string p = t->param_name.empty()
+                          ? show_prec(t->param, Ctx::FunParam)
+                          : fmt::format("({}: {})", t->param_name, show_prec(t->param, Ctx::Top));
+      std::string s = p + " -> " + show_prec(t->result, Ctx::Top);
+      return ctx == Ctx::Top ? s : "(" + s + ")";
+    }
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string show(const Ty& t) { return show_prec(t, Ctx::Top); }
+
+}  // namespace thorn::types

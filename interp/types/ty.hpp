@@ -1,0 +1,113 @@
+#pragma once
+// The checker's working representation of types. Unlike the immutable
+// `Type` stored on the AST, these contain unification variables (union-find
+// nodes bound in place) and size variables. Each top-level definition is
+// checked in this representation and then "zonked" into `Type`s.
+//
+// Arrays have one dimension per node ([n][m]t is Array(n, Array(m, t))) so a
+// type variable can later turn out to be an array without special cases.
+// Tuples are records with fields "0", "1", ... as in Futhark.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/core/prim.hpp"
+#include "interp/util/source.hpp"
+
+namespace thorn::types {
+
+struct DimNode;
+using DimRef = std::shared_ptr<DimNode>;
+
+struct DimNode {
+  enum class Kind { Var, Constant, Name, Unknown };
+  Kind kind = Kind::Unknown;
+  int64_t value = 0;
+  std::string name;
+  DimRef link;  // Var: what it was unified with
+};
+
+DimRef dim_var();
+DimRef dim_const(int64_t v);
+DimRef dim_name(std::string name);
+DimRef dim_unknown();
+DimRef dim_resolve(DimRef d);
+
+using PrimMask = uint16_t;
+constexpr PrimMask prim_bit(Prim p) { return static_cast<PrimMask>(1u << static_cast<int>(p)); }
+PrimMask numeric_mask();
+PrimMask integral_mask();
+PrimMask float_mask();
+PrimMask all_prims_mask();
+
+struct TyNode;
+using Ty = std::shared_ptr<TyNode>;
+using Fields = std::vector<std::pair<std::string, Ty>>;                // sorted by field_less
+using Constrs = std::vector<std::pair<std::string, std::vector<Ty>>>;  // sorted by name
+
+enum class Constraint {
+  None,
+  Equality,    // must support == (not a function)
+  Overloaded,  // one of `prims`
+  HasFields,   // a record with at least `fields`
+  HasConstrs,  // a sum type with at least `constrs`
+};
+
+struct TyNode {
+  enum class Kind { Var, Prim, Array, Record, Sum, Function, Param };
+  Kind kind = Kind::Prim;
+  bool unique = false;
+
+  // Var
+  Ty link;
+  int var = 0;
+  int level = 0;
+  Constraint constraint = Constraint::None;
+  PrimMask prims = 0;
+  Loc constraint_loc;  // where the constraint arose, for ambiguity errors
+
+  Prim prim = Prim::I32;       // Prim
+  DimRef dim;                  // Array
+  Ty elem;                     // Array
+  Fields fields;               // Record; HasFields constraint
+  Constrs constrs;             // Sum; HasConstrs constraint
+  Ty param, result;            // Function
+  std::string param_name;      // Function: `(n: i64) -> [n]i32`
+  int param_id = -1;           // Param: quantified variable id
+  std::string param_var_name;  // Param
+};
+
+Ty ty_prim(Prim p);
+Ty ty_array(DimRef dim, Ty elem);
+Ty ty_array_n(std::vector<DimRef> dims, Ty elem);  // outermost first
+Ty ty_record(Fields fields);                       // sorts
+Ty ty_tuple(std::vector<Ty> elems);                // 1 element: that type
+Ty ty_unit();
+Ty ty_sum(Constrs constrs);                        // sorts
+Ty ty_function(Ty param, Ty result, std::string param_name = "");
+Ty ty_param(int id, std::string name);
+Ty ty_with_unique(const Ty& t, bool unique);       // copy with the flag set
+
+// Follows Var links (with path compression).
+Ty resolve(Ty t);
+
+bool is_tuple_fields(const Fields& f);  // fields "0".."n-1", n != 1
+const Ty* find_field(const Fields& f, const std::string& name);
+const std::vector<Ty>* find_constr(const Constrs& c, const std::string& name);
+
+// Replaces rigid parameters and named dims; used to instantiate schemes and
+// expand type abbreviations. Unmapped names are kept.
+struct Substitution {
+  std::map<int, Ty> types;         // Param id -> type
+  std::map<std::string, DimRef> dims;  // Dim name -> dim
+  bool empty() const { return types.empty() && dims.empty(); }
+};
+Ty substitute(const Ty& t, const Substitution& s);
+
+// Human-readable form for error messages. Unresolved overloaded variables
+// print as their default type (an integer literal is shown as i32).
+std::string show(const Ty& t);
+
+}  // namespace thorn::types

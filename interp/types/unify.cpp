@@ -1,0 +1,328 @@
+#include "interp/types/unify.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace thorn::types {
+
+namespace {
+
+[[noreturn]] void fail(std::string detail) { throw UnifyFailure{std::move(detail)}; }
+
+bool contains_function(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Function: return true;
+    case TyNode::Kind::Array: return contains_function(t->elem);
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (contains_function(f)) return true;
+      return false;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps)
+          if (contains_function(p)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+std::string describe_prims(PrimMask m) {
+  if (m == numeric_mask()) return "a numeric type";
+  if (m == integral_mask()) return "an integral type";
+  if (m == float_mask()) return "a floating-point type";
+  if (m == all_prims_mask()) return "a primitive type";
+  std::string out;
+  for (int i = 0; i < kNumPrims; ++i)
+    if (m & prim_bit(static_cast<Prim>(i))) {
+      if (!out.empty()) out += ", ";
+      out += std::string(prim_name(static_cast<Prim>(i)));
+    }
+  return "one of " + out;
+}
+
+Ty Unifier::fresh(Loc loc) {
+  auto t = std::make_shared<TyNode>();
+  t->kind = TyNode::Kind::Var;
+  t->var = next_var_id();
+  t->level = level;
+  t->constraint_loc = loc;
+  return t;
+}
+
+Ty Unifier::fresh_overloaded(PrimMask prims, Loc loc) {
+  Ty t = fresh(loc);
+  t->constraint = Constraint::Overloaded;
+  t->prims = prims;
+  return t;
+}
+
+Ty Unifier::fresh_equality(Loc loc) {
+  Ty t = fresh(loc);
+  t->constraint = Constraint::Equality;
+  return t;
+}
+
+Ty Unifier::fresh_with_field(const std::string& field, Ty field_type, Loc loc) {
+  Ty t = fresh(loc);
+  t->constraint = Constraint::HasFields;
+  t->fields = {{field, std::move(field_type)}};
+  return t;
+}
+
+Ty Unifier::fresh_with_constr(const std::string& name, std::vector<Ty> payload, Loc loc) {
+  Ty t = fresh(loc);
+  t->constraint = Constraint::HasConstrs;
+  t->constrs = {{name, std::move(payload)}};
+  return t;
+}
+
+void Unifier::require_prims(const Ty& t, PrimMask prims, Loc loc) {
+  unify(fresh_overloaded(prims, loc), t);
+}
+
+void Unifier::require_equality(const Ty& t, Loc loc) { unify(fresh_equality(loc), t); }
+
+bool Unifier::occurs(const TyNode* var, const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Var:
+      if (t.get() == var) return true;
+      for (const auto& [n, f] : t->fields)
+        if (occurs(var, f)) return true;
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps)
+          if (occurs(var, p)) return true;
+      return false;
+    case TyNode::Kind::Array: return occurs(var, t->elem);
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (occurs(var, f)) return true;
+      return false;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps)
+          if (occurs(var, p)) return true;
+      return false;
+    case TyNode::Kind::Function: return occurs(var, t->param) || occurs(var, t->result);
+    default: return false;
+  }
+}
+
+void Unifier::lower_levels(const Ty& t0, int lvl) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Var:
+      if (t->level > lvl) {
+        t->level = lvl;
+        for (const auto& [n, f] : t->fields) lower_levels(f, lvl);
+        for (const auto& [n, ps] : t->constrs)
+          for (const auto& p : ps) lower_levels(p, lvl);
+      }
+      return;
+    case TyNode::Kind::Array: lower_levels(t->elem, lvl); return;
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) lower_levels(f, lvl);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) lower_levels(p, lvl);
+      return;
+    case TyNode::Kind::Function:
+      lower_levels(t->param, lvl);
+      lower_levels(t->result, lvl);
+      return;
+    default: return;
+  }
+}
+
+// Checks that the concrete type t satisfies var's constraint.
+void Unifier::apply_constraint(const Ty& var, const Ty& t) {
+  switch (var->constraint) {
+    case Constraint::None: return;
+    case Constraint::Equality:
+      if (contains_function(t)) fail(fmt::format("{} is a function type, which has no equality", show(t)));
+      return;
+    case Constraint::Overloaded:
+      if (t->kind != TyNode::Kind::Prim || !(var->prims & prim_bit(t->prim)))
+        fail(fmt::format("{} is not {}", show(t), describe_prims(var->prims)));
+      return;
+    case Constraint::HasFields:
+      if (t->kind != TyNode::Kind::Record)
+        fail(fmt::format("{} is not a record type", show(t)));
+      for (const auto& [name, ft] : var->fields) {
+        const Ty* have = find_field(t->fields, name);
+        if (!have) fail(fmt::format("{} has no field {}", show(t), name));
+        unify(ft, *have);
+      }
+      return;
+    case Constraint::HasConstrs:
+      if (t->kind != TyNode::Kind::Sum) fail(fmt::format("{} is not a sum type", show(t)));
+      for (const auto& [name, payload] : var->constrs) {
+        const auto* have = find_constr(t->constrs, name);
+        if (!have) fail(fmt::format("{} has no constructor #{}", show(t), name));
+        if (have->size() != payload.size())
+          fail(fmt::format("constructor #{} has {} payload(s), not {}", name, have->size(), payload.size()));
+        for (size_t i = 0; i < payload.size(); ++i) unify((*have)[i], payload[i]);
+      }
+      return;
+  }
+}
+
+void Unifier::bind(const Ty& var, const Ty& t) {
+  if (occurs(var.get(), t)) fail(fmt::format("occurs check: {} would be an infinite type", show(t)));
+  lower_levels(t, var->level);
+  // Bind first, so that recursive unification of constraint payloads sees it.
+  auto constraint_holder = std::make_shared<TyNode>(*var);
+  var->link = t;
+  apply_constraint(constraint_holder, t);
+}
+
+// Both unbound: `a` is linked to `b`, which takes the combined constraint.
+void Unifier::merge_vars(const Ty& a, const Ty& b) {
+  if (b->level > a->level) b->level = a->level;
+  Constraint ca = a->constraint, cb = b->constraint;
+  auto kind_clash = [&] {
+    fail(fmt::format("{} and {} cannot be the same type", show(a), show(b)));
+  };
+  auto a_copy = std::make_shared<TyNode>(*a);
+  a->link = b;
+  if (ca == Constraint::None) return;
+  if (cb == Constraint::None) {
+    b->constraint = ca;
+    b->prims = a_copy->prims;
+    b->fields = a_copy->fields;
+    b->constrs = a_copy->constrs;
+    b->constraint_loc = a_copy->constraint_loc;
+    lower_levels(b, b->level);
+    return;
+  }
+  if (ca == Constraint::Equality) return;  // every other constraint implies it (for non-functions)
+  if (cb == Constraint::Equality) {
+    b->constraint = ca;
+    b->prims = a_copy->prims;
+    b->fields = a_copy->fields;
+    b->constrs = a_copy->constrs;
+    return;
+  }
+  if (ca != cb) kind_clash();
+  switch (ca) {
+    case Constraint::Overloaded: {
+      PrimMask m = a_copy->prims & b->prims;
+      if (!m) kind_clash();
+      b->prims = m;
+      return;
+    }
+    case Constraint::HasFields:
+      for (const auto& [name, ft] : a_copy->fields) {
+        if (const Ty* have = find_field(b->fields, name)) {
+          unify(*have, ft);
+        } else {
+          b->fields.emplace_back(name, ft);
+          lower_levels(ft, b->level);
+        }
+      }
+      return;
+    case Constraint::HasConstrs:
+      for (const auto& [name, payload] : a_copy->constrs) {
+        if (const auto* have = find_constr(b->constrs, name)) {
+          if (have->size() != payload.size())
+            fail(fmt::format("constructor #{} used with {} and {} payloads", name, have->size(), payload.size()));
+          auto have_copy = *have;
+          for (size_t i = 0; i < payload.size(); ++i) unify(have_copy[i], payload[i]);
+        } else {
+          b->constrs.emplace_back(name, payload);
+          for (const auto& p : payload) lower_levels(p, b->level);
+        }
+      }
+      std::sort(b->constrs.begin(), b->constrs.end(),
+                [](const auto& x, const auto& y) { return x.first < y.first; });
+      return;
+    default: return;
+  }
+}
+
+void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
+  DimRef a = dim_resolve(a0), b = dim_resolve(b0);
+  if (a == b) return;
+  if (a->kind == DimNode::Kind::Var) {
+    if (b->kind != DimNode::Kind::Unknown) a->link = b;
+    return;
+  }
+  if (b->kind == DimNode::Kind::Var) {
+    if (a->kind != DimNode::Kind::Unknown) b->link = a;
+    return;
+  }
+  // Two rigid sizes that differ: left to the run-time check.
+}
+
+void Unifier::unify(const Ty& expected0, const Ty& actual0) {
+  Ty a = resolve(expected0), b = resolve(actual0);
+  if (a == b) return;
+  if (a->kind == TyNode::Kind::Var && b->kind == TyNode::Kind::Var) {
+    merge_vars(a, b);
+    return;
+  }
+  if (a->kind == TyNode::Kind::Var) {
+    bind(a, b);
+    return;
+  }
+  if (b->kind == TyNode::Kind::Var) {
+    bind(b, a);
+    return;
+  }
+  auto mismatch = [&] { fail(fmt::format("{} and {} do not match", show(a), show(b))); };
+  if (a->kind != b->kind) mismatch();
+  switch (a->kind) {
+    case TyNode::Kind::Prim:
+      if (a->prim != b->prim) mismatch();
+      return;
+    case TyNode::Kind::Param:
+      if (a->param_id != b->param_id) mismatch();
+      return;
+    case TyNode::Kind::Array:
+      unify_dims(a->dim, b->dim);
+      unify(a->elem, b->elem);
+      return;
+    case TyNode::Kind::Record: {
+      if (a->fields.size() != b->fields.size()) mismatch();
+      for (size_t i = 0; i < a->fields.size(); ++i)
+        if (a->fields[i].first != b->fields[i].first) mismatch();
+      for (size_t i = 0; i < a->fields.size(); ++i) unify(a->fields[i].second, b->fields[i].second);
+      return;
+    }
+    case TyNode::Kind::Sum: {
+      if (a->constrs.size() != b->constrs.size()) mismatch();
+      for (size_t i = 0; i < a->constrs.size(); ++i)
+        if (a->constrs[i].first != b->constrs[i].first ||
+            a->constrs[i].second.size() != b->constrs[i].second.size())
+          mismatch();
+      for (size_t i = 0; i < a->constrs.size(); ++i)
+        for (size_t j = 0; j < a->constrs[i].second.size(); ++j)
+          unify(a->constrs[i].second[j], b->constrs[i].second[j]);
+      return;
+    }
+    case TyNode::Kind::Function: {
+      unify(a->param, b->param);
+      // A named parameter's size in the result means "whatever the argument
+      // is"; compared against another function it is just some size.
+      Ty ra = a->result, rb = b->result;
+      if (!a->param_name.empty() || !b->param_name.empty()) {
+        DimRef d = dim_var();
+        Substitution sa, sb;
+        if (!a->param_name.empty()) sa.dims[a->param_name] = d;
+        if (!b->param_name.empty()) sb.dims[b->param_name] = d;
+        ra = substitute(ra, sa);
+        rb = substitute(rb, sb);
+      }
+      unify(ra, rb);
+      return;
+    }
+    case TyNode::Kind::Var: return;  // unreachable
+  }
+}
+
+}  // namespace thorn::types

@@ -1,0 +1,261 @@
+// Generalisation, defaulting and zonking: turning the checker's working
+// types into the immutable `Type`s stored on the AST.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "interp/types/checker_impl.hpp"
+
+namespace thorn::types {
+
+void CheckerImpl::begin_definition() {
+  pending_ = {};
+  u.level = 1;
+}
+
+void CheckerImpl::finish_definition() {
+  Pending p;
+  std::swap(p, pending_);
+  // Futhark's defaulting happens when leaving a top-level definition: every
+  // variable still open is defaulted (1 is i32, 1.0 is f64, others unit).
+  for (auto& [e, t] : p.exprs) default_vars(t);
+  for (auto& [e, t] : p.literals) default_vars(t);
+  for (auto& [pt, t] : p.patterns) default_vars(t);
+  for (auto& [e, ts] : p.instantiations)
+    for (auto& t : ts) default_vars(t);
+  for (auto& [d, t] : p.decls) default_vars(t);
+
+  for (auto& [e, t] : p.exprs) e->type = zonk(t, false);
+  for (auto& [e, t] : p.literals) {
+    Ty r = resolve(t);
+    if (r->kind == TyNode::Kind::Prim) e->prim = r->prim;
+  }
+  for (auto& [pt, t] : p.patterns) pt->type = zonk(t, true);
+  for (auto& [e, ts] : p.instantiations) {
+    e->instantiation.clear();
+    for (auto& t : ts) e->instantiation.push_back(zonk(t, false));
+  }
+  for (auto& [d, t] : p.decls) d->type = zonk(t, true);
+  u.level = 0;
+}
+
+namespace {
+
+void collect_vars(const Ty& t0, int above_level, std::vector<Ty>& out, std::set<const TyNode*>& seen) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Var:
+      if (t->level > above_level && seen.insert(t.get()).second) out.push_back(t);
+      return;
+    case TyNode::Kind::Array: collect_vars(t->elem, above_level, out, seen); return;
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) collect_vars(f, above_level, out, seen);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) collect_vars(p, above_level, out, seen);
+      return;
+    case TyNode::Kind::Function:
+      collect_vars(t->param, above_level, out, seen);
+      collect_vars(t->result, above_level, out, seen);
+      return;
+    default: return;
+  }
+}
+
+std::string invented_name(int n) {
+  std::string s(1, static_cast<char>('a' + n % 26));
+  if (n >= 26) s += std::to_string(n / 26);
+  return s;
+}
+
+}  // namespace
+
+std::vector<int> CheckerImpl::generalise(const Ty& t, const std::vector<std::string>& taken_names) {
+  std::vector<Ty> vars;
+  std::set<const TyNode*> seen;
+  collect_vars(t, u.level, vars, seen);
+  std::vector<int> ids;
+  std::set<std::string> taken(taken_names.begin(), taken_names.end());
+  int next_name = 0;
+  for (const Ty& v : vars) {
+    // As in Futhark, only unconstrained variables become type parameters;
+    // overloaded ones are defaulted instead (there are no type classes).
+    // Equality-constrained ones are generalised too: every non-function
+    // type parameter supports ==.
+    if (v->constraint != Constraint::None && v->constraint != Constraint::Equality) continue;
+    std::string name;
+    do name = invented_name(next_name++);
+    while (taken.count(name));
+    taken.insert(name);
+    int id = new_param_id();
+    v->link = ty_param(id, name);
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+void CheckerImpl::default_vars(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Var:
+      switch (t->constraint) {
+        case Constraint::Overloaded: {
+          Prim p = Prim::I32;
+          if (t->prims & prim_bit(Prim::I32)) p = Prim::I32;
+          else if (t->prims & prim_bit(Prim::F64)) p = Prim::F64;
+          else
+            for (int i = 0; i < kNumPrims; ++i)
+              if (t->prims & prim_bit(static_cast<Prim>(i))) {
+                p = static_cast<Prim>(i);
+                break;
+              }
+          t->link = ty_prim(p);
+          return;
+        }
+        case Constraint::HasFields: {
+          Fields fs = t->fields;
+          t->link = ty_record(fs);
+          for (const auto& [n, f] : fs) default_vars(f);
+          return;
+        }
+        case Constraint::HasConstrs: {
+          Constrs cs = t->constrs;
+          t->link = ty_sum(cs);
+          for (const auto& [n, ps] : cs)
+            for (const auto& p : ps) default_vars(p);
+          return;
+        }
+        default:
+          // Futhark defaults an unconstrained leftover to the unit type.
+          t->link = ty_unit();
+          return;
+      }
+    case TyNode::Kind::Array: default_vars(t->elem); return;
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) default_vars(f);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) default_vars(p);
+      return;
+    case TyNode::Kind::Function:
+      default_vars(t->param);
+      default_vars(t->result);
+      return;
+    default: return;
+  }
+}
+
+Ty CheckerImpl::freeze(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Var: return ty_unit();
+    case TyNode::Kind::Prim:
+    case TyNode::Kind::Param: return t;
+    case TyNode::Kind::Array: {
+      auto c = std::make_shared<TyNode>(*t);
+      DimRef d = dim_resolve(t->dim);
+      c->dim = d->kind == DimNode::Kind::Var ? dim_unknown() : d;
+      c->elem = freeze(t->elem);
+      return c;
+    }
+    case TyNode::Kind::Record: {
+      auto c = std::make_shared<TyNode>(*t);
+      for (auto& [n, f] : c->fields) f = freeze(f);
+      return c;
+    }
+    case TyNode::Kind::Sum: {
+      auto c = std::make_shared<TyNode>(*t);
+      for (auto& [n, ps] : c->constrs)
+        for (auto& p : ps) p = freeze(p);
+      return c;
+    }
+    case TyNode::Kind::Function: {
+      auto c = std::make_shared<TyNode>(*t);
+      c->param = freeze(t->param);
+      c->result = freeze(t->result);
+      return c;
+    }
+  }
+  return t;
+}
+
+namespace {
+
+Dim zonk_dim(const DimRef& d0) {
+  DimRef d = dim_resolve(d0);
+  Dim out;
+  switch (d->kind) {
+    case DimNode::Kind::Constant:
+      out.kind = Dim::Kind::Constant;
+      out.value = d->value;
+      break;
+    case DimNode::Kind::Name:
+      out.kind = Dim::Kind::Name;
+      out.name = d->name;
+      break;
+    default: out.kind = Dim::Kind::Unknown; break;
+  }
+  return out;
+}
+
+TypePtr with_unique(TypePtr t, bool unique) {
+  if (t->unique == unique) return t;
+  auto c = std::make_shared<Type>(*t);
+  c->unique = unique;
+  return c;
+}
+
+}  // namespace
+
+TypePtr CheckerImpl::zonk(const Ty& t0, bool keep_unique) {
+  Ty t = resolve(t0);
+  bool unique = keep_unique && t->unique;
+  TypePtr out;
+  switch (t->kind) {
+    case TyNode::Kind::Var: out = unit_type(); break;
+    case TyNode::Kind::Prim: out = prim_type(t->prim); break;
+    case TyNode::Kind::Param: out = param_type(t->param_id, t->param_var_name); break;
+    case TyNode::Kind::Array: {
+      std::vector<Dim> dims;
+      Ty cur = t;
+      while (cur->kind == TyNode::Kind::Array) {
+        dims.push_back(zonk_dim(cur->dim));
+        cur = resolve(cur->elem);
+      }
+      out = array_type(zonk(cur, false), std::move(dims));
+      break;
+    }
+    case TyNode::Kind::Record: {
+      if (t->fields.empty()) {
+        out = unit_type();
+      } else if (is_tuple_fields(t->fields)) {
+        std::vector<TypePtr> elems;
+        for (const auto& [n, f] : t->fields) elems.push_back(zonk(f, true));
+        out = tuple_type(std::move(elems));
+      } else {
+        std::vector<std::pair<std::string, TypePtr>> fields;
+        for (const auto& [n, f] : t->fields) fields.emplace_back(n, zonk(f, true));
+        out = record_type(std::move(fields));
+      }
+      break;
+    }
+    case TyNode::Kind::Sum: {
+      std::vector<std::pair<std::string, std::vector<TypePtr>>> cs;
+      for (const auto& [n, ps] : t->constrs) {
+        std::vector<TypePtr> payload;
+        for (const auto& p : ps) payload.push_back(zonk(p, true));
+        cs.emplace_back(n, std::move(payload));
+      }
+      out = sum_type(std::move(cs));
+      break;
+    }
+    case TyNode::Kind::Function:
+      out = function_type(zonk(t->param, true), zonk(t->result, true), t->param_name);
+      break;
+  }
+  return with_unique(out, unique);
+}
+
+}  // namespace thorn::types
