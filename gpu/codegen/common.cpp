@@ -35,11 +35,16 @@ StepLayout layout_of(const plan::Step& step) {
                   fmt::format("no GPU skeleton for {} steps", plan::step_kind_name(step.kind)));
   }
   for (const kir::FreeArray& fa : step.element.free_arrays) l.frees.push_back(fa.elem);
+  l.consts = lift_constants(step);
   return l;
 }
 
 std::string env_struct(const StepLayout& l) {
-  std::string s = "struct thorn_env {\n  i32* err;\n  i32 msg_elem, msg_op;\n  i64 segments, n, p1, p2, p3;\n";
+  std::string s;
+  if (!l.consts.values.empty())
+    s += fmt::format("struct thorn_consts {{ u64 v[{}]; }};\n", l.consts.values.size());
+  s += "struct thorn_env {\n  i32* err;\n  i32 msg_elem, msg_op;\n  i64 segments, n, p1, p2, p3;\n";
+  if (!l.consts.values.empty()) s += "  thorn_consts kc;\n";
   for (size_t k = 0; k < l.outs.size(); ++k) s += fmt::format("  {}* out{};\n", mem_type(l.outs[k]), k);
   for (size_t k = 0; k < l.parts.size(); ++k) s += fmt::format("  {}* part{};\n", mem_type(l.parts[k]), k);
   for (size_t k = 0; k < l.frees.size(); ++k) s += fmt::format("  const {}* fa{};\n", mem_type(l.frees[k]), k);
@@ -49,6 +54,7 @@ std::string env_struct(const StepLayout& l) {
 std::string kernel_begin(const std::string& entry, const StepLayout& l, int block_size, bool noalias) {
   std::vector<std::string> params = {"i32* err", "i32 msg_elem", "i32 msg_op", "i64 segments", "i64 n",
                                      "i64 p1", "i64 p2", "i64 p3"};
+  if (!l.consts.values.empty()) params.push_back("thorn_consts kc");
   for (size_t k = 0; k < l.outs.size(); ++k) params.push_back(fmt::format("{}* out{}", mem_type(l.outs[k]), k));
   for (size_t k = 0; k < l.parts.size(); ++k) params.push_back(fmt::format("{}* part{}", mem_type(l.parts[k]), k));
   for (size_t k = 0; k < l.frees.size(); ++k)
@@ -57,13 +63,14 @@ std::string kernel_begin(const std::string& entry, const StepLayout& l, int bloc
   for (size_t i = 0; i < params.size(); ++i) s += (i ? ", " : "") + params[i];
   s += ") {\n  thorn_env env;\n  env.err = err; env.msg_elem = msg_elem; env.msg_op = msg_op;\n"
        "  env.segments = segments; env.n = n; env.p1 = p1; env.p2 = p2; env.p3 = p3;\n";
+  if (!l.consts.values.empty()) s += "  env.kc = kc;\n";
   for (size_t k = 0; k < l.outs.size(); ++k) s += fmt::format("  env.out{0} = out{0};\n", k);
   for (size_t k = 0; k < l.parts.size(); ++k) s += fmt::format("  env.part{0} = part{0};\n", k);
   for (size_t k = 0; k < l.frees.size(); ++k) s += fmt::format("  env.fa{0} = fa{0};\n", k);
   return s;
 }
 
-std::string element_function(const plan::Step& step, bool noalias) {
+std::string element_function(const plan::Step& step, const StepLayout& l, bool noalias) {
   std::vector<Prim> params = function_params(step.element);
   if (params.size() != 2 || params[0] != Prim::I64 || params[1] != Prim::I64)
     throw Error(ErrorKind::Internal,
@@ -72,6 +79,7 @@ std::string element_function(const plan::Step& step, bool noalias) {
   o.name = "thorn_elem";
   o.msg_base = "env.msg_elem";
   o.read_only_cache = noalias;
+  o.lifted = &l.consts;
   return emit_function(step.element, o);
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/codegen/constants.hpp"
 #include "gpu/codegen/skeleton.hpp"
 
 namespace thorn::gpu::cg::detail {
@@ -13,6 +14,7 @@ struct StepLayout {
   std::vector<Prim> outs;   // OUT pointers (the step's writes)
   std::vector<Prim> parts;  // PART pointers (SegRed partials)
   std::vector<Prim> frees;  // FREE pointers (element.free_arrays)
+  LiftedConstants consts;   // the `kc` parameter (absent when empty)
 };
 
 StepLayout layout_of(const plan::Step& step);  // outs from element results / op results, see each kind
@@ -24,7 +26,7 @@ std::string env_struct(const StepLayout& l);
 std::string kernel_begin(const std::string& entry, const StepLayout& l, int block_size, bool noalias);
 
 // The element function as `thorn_elem(env, s, j, out...)`.
-std::string element_function(const plan::Step& step, bool noalias);
+std::string element_function(const plan::Step& step, const StepLayout& l, bool noalias);
 
 // A leading comment naming the skeleton and the step, and the prelude.
 std::string source_header(const plan::Step& step, const std::string& skeleton);

@@ -162,9 +162,17 @@ class Emitter {
 
   void instr(const Instr& in) {
     switch (in.op) {
-      case Opcode::Const:
+      case Opcode::Const: {
+        if (o_.lifted) {
+          auto it = o_.lifted->slot.find(&in);
+          if (it != o_.lifted->slot.end()) {
+            line(fmt::format("{} = {};", reg(in.dst), lifted_expr(in.type, it->second)));
+            return;
+          }
+        }
         line(fmt::format("{} = {};", reg(in.dst), literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type))));
         return;
+      }
       case Opcode::Unary: line(fmt::format("{} = {};", reg(in.dst), unary(in))); return;
       case Opcode::Binary: line(fmt::format("{} = {};", reg(in.dst), binary(in))); return;
       case Opcode::Compare: line(fmt::format("{} = {};", reg(in.dst), compare(in))); return;

@@ -11,6 +11,7 @@
 // host backends do them, f16 rounded after every operation.
 #include <string>
 
+#include "gpu/codegen/constants.hpp"
 #include "interp/flatten/kernel_ir.hpp"
 
 namespace thorn::gpu::cg {
@@ -22,6 +23,7 @@ struct FunctionEmitOptions {
   std::string err = "env.err";               // i32* error flag
   std::string msg_base = "0";                // added to Check message numbers
   bool read_only_cache = false;              // read free arrays with __ldg (no aliasing writes)
+  const LiftedConstants* lifted = nullptr;   // constants read from env.kc (constants.hpp)
 };
 
 std::string emit_function(const kir::Function& f, const FunctionEmitOptions& opts);

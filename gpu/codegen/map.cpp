@@ -21,7 +21,7 @@ KernelSource gen_segmap(const plan::Step& step, const CodegenOptions& opts) {
   ks.entries = {"thorn_map"};
   std::string s = detail::source_header(step, "map");
   s += detail::env_struct(l);
-  s += detail::element_function(step, opts.noalias);
+  s += detail::element_function(step, l, opts.noalias);
 
   // The store of one element's results at flat index i.
   std::string decls, args, stores;

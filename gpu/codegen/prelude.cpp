@@ -16,7 +16,7 @@ typedef float f16;  // registers: a float holding a value exact in half precisio
 typedef float f32;
 typedef double f64;
 typedef unsigned short thorn_half;  // memory: IEEE half bits
-#define THORN_DEV static __device__ __forceinline__
+#define THORN_DEV __device__ __forceinline__
 
 // -- f16 (PTX cvt, round to nearest even)
 THORN_DEV f32 thorn_h2f(thorn_half h) { f32 f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }

@@ -175,10 +175,11 @@ std::string reduce_support(const plan::Step& step, const StepLayout& l, bool noa
   FunctionEmitOptions o;
   o.name = "thorn_op";
   o.msg_base = "env.msg_op";
+  o.lifted = &l.consts;
   s += emit_function(step.op, o);
   s += combine_fn(k);
   s += shuffle_fn(k);
-  s += element_function(step, noalias);
+  s += element_function(step, l, noalias);
   s += elem_acc_fn(step, l, k);
   s += memory_fns(l, m, k);
   s += kTrees;

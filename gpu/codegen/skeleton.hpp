@@ -15,6 +15,7 @@
 //   (i32* err, i32 msg_elem, i32 msg_op,      error flag, Check message bases
 //    i64 segments, i64 n,                     the step's regular shape
 //    i64 p1, i64 p2, i64 p3,                  skeleton parameters (below)
+//    thorn_consts kc,                         lifted constants (constants.hpp); only when any
 //    OUT pointers...,                         the step's `writes`, in order
 //    PART pointers...,                        SegRed: one per reduced value (partials)
 //    FREE pointers...)                        element.free_arrays, bound by `reads`

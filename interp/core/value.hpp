@@ -53,6 +53,12 @@ class Buffer {
   std::shared_ptr<DeviceSide> device;  // null when not on the GPU
   bool host_valid = true;              // false: the device copy is the only current one
   void mark_device_only() { host_valid = false; }
+  // Call after writing through host() (in-place updates): a device copy made
+  // earlier is stale now, and is dropped (gpu/memory/residency.hpp).
+  void host_written() {
+    device.reset();
+    host_valid = true;
+  }
 
  private:
   Prim elem_;

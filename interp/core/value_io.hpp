@@ -42,6 +42,9 @@ struct ValueType {
   bool operator==(const ValueType&) const = default;
 };
 ValueType value_type_of(const Value& v);  // v must be a scalar or an array of a primitive type
+// The corresponding semantic type ([2][3]i32 with constant sizes), made
+// here without the type checker's constructors.
+TypePtr semantic_type(const ValueType& t);
 
 // Reads values one at a time from an in-memory input (all of stdin, a data
 // file, the body of a test block). Errors are Error(ErrorKind::Input) with

@@ -26,6 +26,18 @@ ValueType value_type_of(const Value& v) {
   throw Error(ErrorKind::Input, "only primitive values and arrays of them have a value-format type");
 }
 
+TypePtr semantic_type(const ValueType& t) {
+  auto elem = std::make_shared<Type>();
+  elem->kind = Type::Kind::Prim;
+  elem->prim = t.prim;
+  if (t.shape.empty()) return elem;
+  auto arr = std::make_shared<Type>();
+  arr->kind = Type::Kind::Array;
+  arr->elem = elem;
+  for (int64_t d : t.shape) arr->dims.push_back(Dim{Dim::Kind::Constant, d, ""});
+  return arr;
+}
+
 namespace {
 
 std::string dim_text(const Dim& d) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstring>
 
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/intrinsics.hpp"
@@ -95,13 +96,7 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
         return Value::make_array(a);
       }
       case Expr::Kind::Var: return eval_var(*e, ctx);
-      case Expr::Kind::Apply: {
-        Value fn = eval(*e->a, ctx);
-        std::vector<Value> args;
-        args.reserve(e->list.size());
-        for (const auto& x : e->list) args.push_back(eval(*x, ctx));
-        return apply(fn, std::move(args), e->loc);
-      }
+      case Expr::Kind::Apply: return eval_apply(*e, ctx);
       case Expr::Kind::BinOp: return eval_binop(*e, ctx);
       case Expr::Kind::Negate: {
         Value v = eval(*e->a, ctx);
@@ -226,7 +221,7 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
         Value v = eval(*e->a, ctx);
         if (e->ret_type) {
           SizeScope sizes;
-          check_type_sizes(*e->ret_type, v, sizes, ctx, e->loc, "coerce");
+          check_type_sizes(*e->ret_type, v, sizes, ctx, e->loc, "coerce", resolve_type(e->type, ctx.tenv, ctx.env));
         }
         return v;
       }
@@ -257,6 +252,48 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
     }
     throw Error(ErrorKind::Internal, e->loc, "unknown expression kind");
   }
+}
+
+// ------------------------------------------------------------------ application
+
+namespace {
+// A parameter declared unique (`(xs: *[]t)`) consumes its argument.
+bool unique_param(const Pattern& p) {
+  for (const Pattern* q = &p; q && q->kind == Pattern::Kind::Ascribed; q = q->inner.get())
+    if (q->ascription && q->ascription->kind == TypeExpr::Kind::Unique) return true;
+  return false;
+}
+
+bool is_local_var(const Expr& e) { return e.kind == Expr::Kind::Var && e.name.qualifiers.empty(); }
+
+// Intrinsics whose first argument is consumed (updated in place).
+bool consumes_first(std::string_view name) {
+  return name.rfind("scatter", 0) == 0 || name.rfind("reduce_by_index", 0) == 0;
+}
+}  // namespace
+
+Value Evaluator::eval_apply(const Expr& e, const Ctx& ctx) {
+  Value fn = eval(*e.a, ctx);
+  const Callable* target = fn.kind == Value::Kind::Function ? fn.fn.get() : nullptr;
+  size_t offset = 0;
+  if (target && target->kind == Callable::Kind::Partial) {
+    offset = target->args.size();
+    target = target->fn.get();
+  }
+  std::vector<Value> args(e.list.size());
+  std::vector<size_t> consumed;
+  for (size_t k = 0; k < e.list.size(); ++k) {
+    size_t p = offset + k;
+    if (target && target->kind == Callable::Kind::Closure && p < target->params->size() &&
+        unique_param(*(*target->params)[p]) && is_local_var(*e.list[k])) {
+      consumed.push_back(k);
+      continue;
+    }
+    args[k] = eval(*e.list[k], ctx);
+  }
+  // Consumed arguments are taken last: the other arguments may still read them.
+  for (size_t k : consumed) args[k] = take_variable(*e.list[k], ctx);
+  return apply(fn, std::move(args), e.loc);
 }
 
 // ------------------------------------------------------------------ names
@@ -476,9 +513,10 @@ Value Evaluator::eval_attr(const Expr& e, const Ctx& ctx) {
 // ------------------------------------------------------------------ intrinsics
 
 Value Evaluator::eval_intrinsic(const Expr& e, const Ctx& ctx) {
-  std::vector<Value> args;
-  args.reserve(e.list.size());
-  for (const auto& x : e.list) args.push_back(eval(*x, ctx));
+  std::vector<Value> args(e.list.size());
+  bool consume = !e.list.empty() && consumes_first(e.text) && is_local_var(*e.list[0]);
+  for (size_t k = consume ? 1 : 0; k < e.list.size(); ++k) args[k] = eval(*e.list[k], ctx);
+  if (consume) args[0] = take_variable(*e.list[0], ctx);
   IntrinsicCall call{e.text, e.loc, std::move(args), &e, ctx, *this};
   return call_intrinsic(call);
 }

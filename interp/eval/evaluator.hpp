@@ -118,6 +118,11 @@ class Evaluator {
   Value operator_value(const QualName& op, const Expr* ref, const Ctx& ctx);
 
   // eval_index.cpp
+  // Evaluates a variable that is being consumed (an in-place update, a
+  // unique parameter): a local array variable is moved out of its frame and
+  // marked consumed; anything else is evaluated normally.
+  Value take_variable(const Expr& var, const Ctx& ctx);
+  Value eval_apply(const Expr& e, const Ctx& ctx);
   std::vector<IndexValue> eval_indices(const std::vector<IndexArg>& args, const Ctx& ctx);
   Value eval_update(const Expr& e, const Ctx& ctx);
   Value eval_range(const Expr& e, const Ctx& ctx);
@@ -136,8 +141,10 @@ class Evaluator {
                     SizeScope* sizes, const Ctx& ctx, bool refutable = false);
   // Checks `v` against the sizes of a type expression; binds size names
   // listed in `sizes` on first sight, checks them afterwards.
+  // `what` is "return", "coerce" (messages as Futhark's) or a description;
+  // `shown` is the type named in a coercion's message.
   void check_type_sizes(const TypeExpr& te, const Value& v, SizeScope& sizes, const Ctx& ctx, const Loc& loc,
-                        const char* what);
+                        const char* what, const TypePtr& shown = nullptr);
   // The same on a checked type, for size parameters only reachable through
   // type abbreviations.
   void bind_sizes_from_type(const Type& t, const Value& v, SizeScope& sizes);

@@ -172,6 +172,24 @@ uint64_t const_bits(const Scalar& s) {
   return bits;
 }
 
+Scalar read_lane(Prim t, const std::byte* lanes, int lane) {
+  return with_prim(t, [&](auto tag) -> Scalar {
+    constexpr Prim P = decltype(tag)::value;
+    RegT<P> v;
+    std::memcpy(&v, lanes + size_t(lane) * sizeof v, sizeof v);
+    if constexpr (P == Prim::Bool) return Scalar::boolean(v != 0);
+    else if constexpr (sem::kFloat<P>) return Scalar::floating(P, double(v));
+    else if constexpr (sem::kSigned<P>) return Scalar::signed_int(P, int64_t(v));
+    else return Scalar::unsigned_int(P, uint64_t(v));
+  });
+}
+
+void write_lane(const Scalar& s, std::byte* lanes, int lane) {
+  uint64_t bits = const_bits(s);
+  size_t w = size_t(reg_bytes(s.type));
+  std::memcpy(lanes + size_t(lane) * w, &bits, w);
+}
+
 std::shared_ptr<const Program> compile(const kir::Function& f) { return compile_element(f, 0, 0); }
 
 std::shared_ptr<const Program> compile_element(const kir::Function& f, int64_t segments,

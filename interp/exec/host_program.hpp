@@ -157,5 +157,8 @@ Kernel control_kernel(kir::Opcode op);
 
 // Raw lane bits of a constant in register representation.
 uint64_t const_bits(const Scalar& s);
+// Lane `lane` of a lane array of type t, as a Scalar, and back.
+Scalar read_lane(Prim t, const std::byte* lanes, int lane);
+void write_lane(const Scalar& s, std::byte* lanes, int lane);
 
 }  // namespace thorn::host

@@ -19,6 +19,7 @@ namespace thorn::host {
 namespace {
 
 struct Red {
+  explicit Red(StepEnv& e) : env(e) {}
   StepEnv& env;
   int m = 0;  // map-part outputs
   int k = 0;  // reduced values
@@ -47,7 +48,7 @@ struct Red {
   }
 
   std::vector<std::byte*> ptrs(LaneSlots& s, int lane = 0) const {
-    std::vector<std::byte*> p(size_t(k));
+    std::vector<std::byte*> p(static_cast<size_t>(k));
     for (int r = 0; r < k; ++r) p[size_t(r)] = s.ptr(r) + size_t(lane) * width(r);
     return p;
   }
@@ -60,7 +61,7 @@ struct Red {
     if (commutative) {
       int used = 0;
       auto acc = ptrs(out);
-      std::vector<const std::byte*> x(size_t(k));
+      std::vector<const std::byte*> x(static_cast<size_t>(k));
       for (int64_t j = j0; j < j1; j += kLanes) {
         int n = int(std::min<int64_t>(kLanes, j1 - j));
         run_element_tile(fr, s * size + j, n, size);
@@ -140,7 +141,7 @@ struct Red {
 
 void run_segred(StepEnv& env) {
   const plan::Step& st = env.step;
-  Red red{env};
+  Red red(env);
   red.m = st.num_map_outputs;
   red.k = int(env.op->results().size());
   red.size = st.segment_size;

@@ -121,7 +121,7 @@ void OpApply::apply(const std::byte* const* acc, const std::byte* const* x, int 
 }
 
 void OpApply::combine1(LaneSlots& acc, const LaneSlots& x) {
-  std::vector<const std::byte*> a(size_t(k_)), b(size_t(k_));
+  std::vector<const std::byte*> a(static_cast<size_t>(k_)), b(static_cast<size_t>(k_));
   for (int r = 0; r < k_; ++r) {
     a[size_t(r)] = acc.ptr(r);
     b[size_t(r)] = x.ptr(r);

@@ -9,6 +9,7 @@
 #include "interp/exec/host_executor.hpp"
 #include "interp/exec/host_pool.hpp"
 #include "interp/exec/host_program.hpp"
+#include "interp/exec/host_semantics.hpp"
 #include "interp/flatten/plan.hpp"
 
 namespace thorn::host {

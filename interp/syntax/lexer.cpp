@@ -33,6 +33,10 @@ using x3::lit;
 
 // ---------------------------------------------------------------- X3 rules
 
+// X3's character classes (x3::digit, x3::alpha) assert on bytes >= 0x80 with
+// the standard encoding, so everything here is spelled as explicit sets.
+const auto dec_digit = char_("0-9");
+const auto hex_digit = char_("0-9a-fA-F");
 const auto ident_start = char_("a-zA-Z");
 const auto constituent = char_("a-zA-Z0-9_'");
 const auto identifier = (ident_start >> *constituent) | (lit('_') >> char_("a-zA-Z0-9_") >> *constituent);
@@ -43,11 +47,11 @@ const auto op_char = char_("-+*/%=!><|&^.") - lit("--");
 const auto symbol = op_start >> *op_char;
 const auto qualified_symbol = identifier >> *(lit('.') >> identifier) >> lit('.') >> symbol;
 
-const auto dec_digits = x3::digit >> *(x3::digit | lit('_'));
-const auto hex_digits = x3::xdigit >> *(x3::xdigit | lit('_'));
-const auto exponent = char_("eE") >> -char_("-+") >> +x3::digit;
+const auto dec_digits = dec_digit >> *(dec_digit | lit('_'));
+const auto hex_digits = hex_digit >> *(hex_digit | lit('_'));
+const auto exponent = char_("eE") >> -char_("-+") >> +dec_digit;
 const auto hex_float = lit('0') >> char_("xX") >> hex_digits >> lit('.') >> hex_digits >> char_("pP") >>
-                       -char_("-+") >> x3::digit >> *(x3::digit | lit('_'));
+                       -char_("-+") >> dec_digit >> *(dec_digit | lit('_'));
 const auto hex_int = lit('0') >> char_("xX") >> hex_digits;
 const auto bin_int = lit('0') >> char_("bB") >> char_("01") >> *char_("01_");
 const auto dec_float = dec_digits >> ((lit('.') >> dec_digits >> -exponent) | exponent);
@@ -65,7 +69,7 @@ struct FloatSuffixes : x3::symbols<Prim> {
 // One code point: an escape or a UTF-8 sequence (lead byte plus continuation bytes).
 const auto continuation = char_('\x80', '\xbf');
 const auto escape =
-    lit('\\') >> (+x3::digit | (lit('x') >> +x3::xdigit) | (lit('o') >> +char_("0-7")) | char_);
+    lit('\\') >> (+dec_digit | (lit('x') >> +hex_digit) | (lit('o') >> +char_("0-7")) | char_);
 const auto char_lit = lit('\'') >> (escape | ((char_ - char_("'\\\n")) >> *continuation)) >> lit('\'');
 const auto string_lit = lit('"') >> *(escape | (char_ - char_("\"\\\n"))) >> lit('"');
 

@@ -169,6 +169,7 @@ DeclPtr Parser::module_decl(std::vector<std::string> attrs) {
 
 ModExprPtr Parser::mod_exp() {
   DepthGuard guard(*this);
+  ChainGuard chain(*this);
   Loc start = here();
   ModExprPtr m;
   if (at(Tok::Backslash)) {
@@ -204,6 +205,7 @@ ModExprPtr Parser::mod_exp() {
   } else {
     m = mod_atom();
     while (at(Tok::LParen) || at(Tok::Ident) || at(Tok::LBrace)) {
+      chain.link();
       auto app = make_mod(ModExpr::Kind::Apply, start);
       app->fn = m;
       app->arg = mod_atom();
@@ -212,6 +214,7 @@ ModExprPtr Parser::mod_exp() {
     }
   }
   while (at(Tok::Colon)) {
+    chain.link();
     advance();
     auto asc = make_mod(ModExpr::Kind::Ascribe, start);
     asc->fn = m;
@@ -267,7 +270,9 @@ SigExprPtr Parser::sig_exp() {
     return s;
   }
   SigExprPtr s = sig_atom();
+  ChainGuard chain(*this);
   while (at_keyword("with")) {
+    chain.link();
     advance();
     auto w = make_sig(SigExpr::Kind::With, start);
     w->base = s;

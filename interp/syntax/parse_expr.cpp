@@ -16,7 +16,9 @@ ExprPtr Parser::expression() {
   DepthGuard guard(*this);
   Loc start = here();
   ExprPtr e = exp2();
+  ChainGuard chain(*this);
   while (at(Tok::Colon) || at(Tok::ColonGt)) {
+    chain.link();
     bool coerce = at(Tok::ColonGt);
     advance();
     TypeExprPtr t = type_exp();
@@ -29,6 +31,7 @@ ExprPtr Parser::expression() {
 }
 
 ExprPtr Parser::exp2() {
+  DepthGuard guard(*this);
   Loc start = here();
   ExprPtr first = binop_expr(kLevelBacktick);
   ExprPtr second;
@@ -84,11 +87,14 @@ bool Parser::binop_at(size_t ahead, QualName& name, OpInfo& info, size_t& ntoken
 }
 
 ExprPtr Parser::binop_expr(int min_level) {
+  DepthGuard guard(*this);
   Loc start = here();
   ExprPtr lhs = unary();
+  ChainGuard chain(*this);
   while (true) {
     if (at_keyword("with")) {
       if (kLevelWith < min_level) break;
+      chain.link();
       advance();
       ExprPtr n;
       if (peek().is_left_bracket()) {
@@ -118,6 +124,7 @@ ExprPtr Parser::binop_expr(int min_level) {
     }
     if (peek(ntokens).is(Tok::RParen)) break;  // `(e op)`: a left section, built by paren_expr
     if (info.level < min_level) break;
+    chain.link();
     for (size_t i = 0; i < ntokens; ++i) advance();
     ExprPtr rhs = binop_expr(info.right_assoc ? info.level : info.level + 1);
     auto n = make_expr(K::BinOp, span_from(start));
@@ -327,7 +334,9 @@ ExprPtr Parser::atom() {
   }
 
   // Postfix projections, qualified names and indexing.
+  ChainGuard chain(*this);
   while (true) {
+    if (at(Tok::Dot) || at(Tok::IndexBracket)) chain.link();
     if (at(Tok::Dot)) {
       const Token& f = peek(1);
       if (f.is(Tok::Ident) && e->kind == K::Var && !parenthesized) {
@@ -501,6 +510,7 @@ ExprPtr Parser::let_body() {
 }
 
 ExprPtr Parser::let_expr() {
+  DepthGuard guard(*this);
   Loc start = here();
   advance();  // let
   std::vector<TypeParam> sizes;

@@ -137,12 +137,16 @@ void Parser::expect_keyword(std::string_view kw, std::string_view context) {
 }
 
 Parser::DepthGuard::DepthGuard(Parser& p) : parser(p) {
-  // Each level costs a handful of frames; 200 keeps ASan builds and small
-  // thread stacks safe while being far beyond what real programs nest.
-  if (++parser.depth_ > 200) {
+  if (++parser.depth_ > kMaxDepth) {
     --parser.depth_;
     parser.fail_at(parser.here(), "expression nested too deeply");
   }
+}
+
+void Parser::ChainGuard::link() {
+  if (parser.depth_ + 1 > kMaxDepth) parser.fail_at(parser.here(), "expression nested too deeply");
+  ++parser.depth_;
+  ++links;
 }
 
 // ---------------------------------------------------------------- entry points

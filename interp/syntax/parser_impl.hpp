@@ -99,12 +99,23 @@ class Parser {
   SigExprPtr sig_atom();
   SpecItemPtr spec();
 
-  // Guards recursion depth so that adversarial input (thousands of nested
-  // parentheses) is a syntax error, not a stack overflow.
+  // Guards nesting depth so that adversarial input (thousands of nested
+  // parentheses) is a syntax error, not a stack overflow. The depth also
+  // bounds the depth of the tree produced, which later passes walk
+  // recursively: loops that build left-nested chains (`a + b + c ...`,
+  // `x.a.b...`, `F A B ...`) count each link with a ChainGuard.
+  static constexpr int kMaxDepth = 1000;
   struct DepthGuard {
     explicit DepthGuard(Parser& p);
     ~DepthGuard() { --parser.depth_; }
     Parser& parser;
+  };
+  struct ChainGuard {
+    explicit ChainGuard(Parser& p) : parser(p) {}
+    ~ChainGuard() { parser.depth_ -= links; }
+    void link();
+    Parser& parser;
+    int links = 0;
   };
 
  private:

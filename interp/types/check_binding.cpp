@@ -93,7 +93,7 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     Ty declared = ret_type ? eval_type(ret_type) : nullptr;
     Ty bt = infer(body);
     if (declared) expect(body->loc, declared, bt, "in the function's result (declared return type)");
-    fn = curry(params, ptys, declared ? declared : bt);
+    fn = curry(params, ptys, declared ? declared : ty_with_unique(bt, false));
     for (size_t i = 0; i < tparams.size(); ++i) {
       if (tparams[i].is_size) r.size_params.push_back(tparams[i].name);
       else r.quantified.push_back(ids[i]);
@@ -215,6 +215,7 @@ Ty CheckerImpl::infer_match(Expr& e) {
       return fmt::format("match cases have different types: {} (case 1) and {} (case {})", show(result), show(b),
                          i + 1);
     });
+    result = join_sizes(result, b);
   }
   if (!result) error(e.loc, "match without cases");
   return result;

@@ -9,7 +9,7 @@ namespace thorn::types {
 namespace {
 
 template <class T>
-void bind(ModScope& scope, bool local, std::map<std::string, T> Env::*table, const std::string& name, T value) {
+void bind_name(ModScope& scope, bool local, std::map<std::string, T> Env::*table, const std::string& name, T value) {
   (scope.visible.*table)[name] = value;
   if (!local) (scope.exports.*table)[name] = value;
 }
@@ -35,12 +35,10 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   FunResult r;
   with_scope(scope, [&] {
     begin_definition();
-    bool has_type_params = false;
-    for (const auto& tp : d.type_params) has_type_params |= !tp.is_size;
-    // Functions (and explicitly polymorphic values) are generalised;
-    // constants are not (their literals are defaulted instead).
-    bool generalise_it = !d.params.empty() || has_type_params;
-    r = check_function(d.type_params, d.params, d.ret_type, d.body, d.loc, generalise_it);
+    // Every top-level definition is generalised over its unconstrained type
+    // variables, as in Futhark (`def id = \x -> x` is polymorphic); the
+    // overloaded ones are defaulted instead (`def sum = reduce (+) 0`).
+    r = check_function(d.type_params, d.params, d.ret_type, d.body, d.loc, true);
     pending().decls.emplace_back(&d, r.type);
     finish_definition();
   });
@@ -49,7 +47,7 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   s->type = freeze(r.type);
   s->quantified = r.quantified;
   s->size_params = r.size_params;
-  bind<SchemePtr>(scope, local, &Env::values, d.name, s);
+  bind_name<SchemePtr>(scope, local, &Env::values, d.name, s);
 }
 
 void CheckerImpl::check_type_decl(Decl& d, ModScope& scope, bool local) {
@@ -61,7 +59,7 @@ void CheckerImpl::check_type_decl(Decl& d, ModScope& scope, bool local) {
     if (!d.ret_type) error(d.loc, fmt::format("type \"{}\" has no definition", d.name));
     td->body = freeze(eval_type(d.ret_type));
   });
-  bind<TypeDefPtr>(scope, local, &Env::types, d.name, td);
+  bind_name<TypeDefPtr>(scope, local, &Env::types, d.name, td);
 }
 
 }  // namespace thorn::types

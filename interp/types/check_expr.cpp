@@ -67,7 +67,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
       unify_or(e.loc, then_t, else_t, [&] {
         return fmt::format("if branches have types {} and {}", show(then_t), show(else_t));
       });
-      t = then_t;
+      t = join_sizes(then_t, else_t);
       break;
     }
     case Expr::Kind::Loop: t = infer_loop(e); break;
@@ -106,6 +106,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
           return fmt::format("array elements have different types: {} (element 1) and {} (element {})",
                              show(elem), show(xt), i + 1);
         });
+        elem = join_sizes(elem, xt);
       }
       t = ty_array(dim_const(static_cast<int64_t>(e.list.size())), elem);
       break;

@@ -21,7 +21,7 @@ ModPtr structure(EnvPtr env) {
 }
 
 template <class T>
-void bind(ModScope& scope, bool local, std::map<std::string, T> Env::*table, const std::string& name, T value) {
+void bind_name(ModScope& scope, bool local, std::map<std::string, T> Env::*table, const std::string& name, T value) {
   (scope.visible.*table)[name] = value;
   if (!local) (scope.exports.*table)[name] = value;
 }
@@ -101,14 +101,14 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
       }
     }
   });
-  bind<ModPtr>(scope, local, &Env::mods, d.name, m);
+  bind_name<ModPtr>(scope, local, &Env::mods, d.name, m);
 }
 
 void CheckerImpl::check_module_type_decl(Decl& d, ModScope& scope, bool local) {
   auto s = std::make_shared<SigBinding>();
   s->expr = d.sig;
   s->closure = std::make_shared<Env>(scope.visible);
-  bind<SigPtr>(scope, local, &Env::sigs, d.name, s);
+  bind_name<SigPtr>(scope, local, &Env::sigs, d.name, s);
 }
 
 void CheckerImpl::check_open(Decl& d, ModScope& scope, bool local) {

@@ -11,7 +11,10 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
   switch (s.kind) {
     case SizeExpr::Kind::Constant: return dim_const(s.value);
     case SizeExpr::Kind::Name: return dim_name(s.name.str());
-    case SizeExpr::Kind::Anonymous: return dim_var();
+    case SizeExpr::Kind::Anonymous:
+      // `[]` in an annotation means "some size": the declared type keeps it
+      // unknown rather than learning it from the value.
+      return dim_unknown();
   }
   return dim_var();
 }

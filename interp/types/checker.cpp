@@ -13,7 +13,7 @@ Checker::~Checker() = default;
 
 void Checker::check_decls(std::vector<DeclPtr>& decls) { impl_->check_decls(decls); }
 
-TypePtr Checker::check_expression(ExprPtr& e) { return impl_->check_expression(e); }
+TypePtr Checker::check_expression(ExprPtr& e, bool generalise) { return impl_->check_expression(e, generalise); }
 
 TypePtr Checker::lookup_value(const QualName& name) const {
   auto s = impl_->lookup_top_value(name);
@@ -65,11 +65,15 @@ void CheckerImpl::check_decls(std::vector<DeclPtr>& decls) {
   for (auto& d : decls) check_decl(d, top, false);
 }
 
-TypePtr CheckerImpl::check_expression(ExprPtr& e) {
+TypePtr CheckerImpl::check_expression(ExprPtr& e, bool generalise_it) {
   TypePtr result;
   with_scope(top, [&] {
     begin_definition();
     Ty t = infer(e);
+    if (generalise_it) {
+      u.level = 0;
+      generalise(t, {});
+    }
     default_vars(t);
     finish_definition();
     result = zonk(t, false);
@@ -101,11 +105,12 @@ void CheckerImpl::expect(Loc loc, const Ty& expected, const Ty& actual, const st
   try {
     u.unify(expected, actual);
   } catch (const UnifyFailure& f) {
-    if (expected_text.empty()) expected_text = show(expected);
+    bool described = !expected_text.empty();
+    if (!described) expected_text = show(expected);
     std::string msg = fmt::format("expected {}, got {}", expected_text, show(actual));
     if (!context.empty()) msg = context + ": " + msg;
     std::vector<std::string> notes;
-    if (f.detail.find("do not match") == std::string::npos) notes.push_back("note: " + f.detail);
+    if (!described && f.detail.find("do not match") == std::string::npos) notes.push_back("note: " + f.detail);
     throw Error(ErrorKind::Type, loc, msg, notes);
   }
 }

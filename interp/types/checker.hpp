@@ -36,7 +36,10 @@ class Checker {
   // Checks an expression in the current environment, applies defaulting
   // (1 is i32, 1.0 is f64) and returns its type. The expression may be
   // replaced (a qualified name `r.a` becomes a projection), hence the reference.
-  TypePtr check_expression(ExprPtr& e);
+  // With `generalise` (for the REPL's :type), unconstrained type variables
+  // stay polymorphic (`map` is `(a -> b) -> [n]a -> *[n]b`, not defaulted to
+  // unit); without it the expression is ready to evaluate.
+  TypePtr check_expression(ExprPtr& e, bool generalise = false);
 
   // The type of a top-level value in the current environment (an entry
   // point: its full function type), or null when there is none.

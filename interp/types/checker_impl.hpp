@@ -45,7 +45,7 @@ class CheckerImpl {
 
   // ---- public entry points (checker.cpp)
   void check_decls(std::vector<DeclPtr>& decls);
-  TypePtr check_expression(ExprPtr& e);
+  TypePtr check_expression(ExprPtr& e, bool generalise);
   SchemePtr lookup_top_value(const QualName& name) const;
 
   ModScope top;                              // the session's top-level module

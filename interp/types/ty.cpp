@@ -211,6 +211,46 @@ Ty substitute(const Ty& t0, const Substitution& s) {
   return t;
 }
 
+static bool same_dim(const DimRef& x0, const DimRef& y0) {
+  DimRef x = dim_resolve(x0), y = dim_resolve(y0);
+  if (x == y) return true;
+  if (x->kind != y->kind) return false;
+  if (x->kind == DimNode::Kind::Constant) return x->value == y->value;
+  if (x->kind == DimNode::Kind::Name) return x->name == y->name;
+  return false;
+}
+
+Ty join_sizes(const Ty& a0, const Ty& b0) {
+  Ty a = resolve(a0), b = resolve(b0);
+  if (a == b || a->kind != b->kind) return a;
+  switch (a->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = same_dim(a->dim, b->dim) ? a->dim : dim_unknown();
+      return ty_with_unique(ty_array(d, join_sizes(a->elem, b->elem)), a->unique);
+    }
+    case TyNode::Kind::Record: {
+      if (a->fields.size() != b->fields.size()) return a;
+      Fields fs;
+      for (size_t i = 0; i < a->fields.size(); ++i)
+        fs.emplace_back(a->fields[i].first, join_sizes(a->fields[i].second, b->fields[i].second));
+      return ty_record(std::move(fs));
+    }
+    case TyNode::Kind::Sum: {
+      if (a->constrs.size() != b->constrs.size()) return a;
+      Constrs cs;
+      for (size_t i = 0; i < a->constrs.size(); ++i) {
+        std::vector<Ty> ps;
+        const auto& pa = a->constrs[i].second;
+        const auto& pb = b->constrs[i].second;
+        for (size_t j = 0; j < pa.size() && j < pb.size(); ++j) ps.push_back(join_sizes(pa[j], pb[j]));
+        cs.emplace_back(a->constrs[i].first, std::move(ps));
+      }
+      return ty_sum(std::move(cs));
+    }
+    default: return a;
+  }
+}
+
 namespace {
 
 enum class Ctx { Top, FunParam, Atom };

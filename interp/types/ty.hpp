@@ -106,6 +106,11 @@ struct Substitution {
 };
 Ty substitute(const Ty& t, const Substitution& s);
 
+// After a and b were unified: their common type, with the sizes on which
+// they disagree made unknown (the two branches of an `if` may differ in
+// size; the result has whichever size was taken at run time).
+Ty join_sizes(const Ty& a, const Ty& b);
+
 // Human-readable form for error messages. Unresolved overloaded variables
 // print as their default type (an integer literal is shown as i32).
 std::string show(const Ty& t);

@@ -178,7 +178,12 @@ void Unifier::bind(const Ty& var, const Ty& t) {
   // Bind first, so that recursive unification of constraint payloads sees it.
   auto constraint_holder = std::make_shared<TyNode>(*var);
   var->link = t;
-  apply_constraint(constraint_holder, t);
+  try {
+    apply_constraint(constraint_holder, t);
+  } catch (const UnifyFailure&) {
+    var->link = nullptr;  // keep the variable as it was, for the error message
+    throw;
+  }
 }
 
 // Both unbound: `a` is linked to `b`, which takes the combined constraint.

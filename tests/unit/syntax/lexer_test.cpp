@@ -213,4 +213,8 @@ TEST_CASE("lexer: errors") {
   CHECK(err("#")->message == "expected a constructor name after \"#\"");
   CHECK(err("'\\1114112'"));
   CHECK(err("\xff"));
+  // A non-ASCII byte after a backslash (found by the fuzzer: X3's character
+  // classes assert on such bytes).
+  CHECK(err("\"\\\xc3\xa9\"")->message.find("unknown escape sequence") == 0);
+  CHECK(err("'\\\x85'"));
 }

@@ -75,7 +75,22 @@ TEST_CASE("parser errors: deep nesting is an error, not a crash") {
   CHECK(syntax_error(types)->message == "expression nested too deeply");
   std::string arrays = "def f = " + std::string(100000, '[');
   CHECK(syntax_error(arrays)->message == "expression nested too deeply");
-  // Moderately deep nesting is fine.
+  // Long operator chains build deep trees too (later passes walk them
+  // recursively), so they are bounded the same way.
+  auto repeat = [](std::string_view s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  for (std::string_view chain : {"x + ", "x |> ", "f <| ", "1...", "let x = 1 ", "x with [0] = ", "x : t :> "})
+    CHECK(syntax_error("def f = " + repeat(chain, 50000) + "x")->message == "expression nested too deeply");
+  CHECK(syntax_error("def f = x" + repeat(".a", 50000))->message == "expression nested too deeply");
+  CHECK(syntax_error("def f = x" + repeat("[0]", 50000))->message == "expression nested too deeply");
+  CHECK(syntax_error("module M = F" + repeat(" A", 50000))->message == "expression nested too deeply");
+  CHECK(syntax_error("type t = " + repeat("i32 -> ", 50000) + "i32")->message == "expression nested too deeply");
+  CHECK(syntax_error("def f = " + repeat("{ a = ", 50000))->message == "expression nested too deeply");
+  // Moderately deep nesting and long chains are fine.
+  CHECK(pe(repeat("x + ", 150) + "x").size() > 0);
   std::string ok = std::string(60, '(') + "1" + std::string(60, ')');
   CHECK(pe(ok) == "1");
 }

@@ -1,0 +1,70 @@
+#include "gpu/codegen/constants.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "gpu/codegen/ctypes.hpp"
+
+namespace thorn::gpu::cg {
+
+bool worth_lifting(const Scalar& s) {
+  if (s.type == Prim::Bool) return false;
+  if (is_float(s.type)) return !(s.f == 0.0 || s.f == 1.0 || s.f == -1.0);  // NaN is lifted
+  if (is_unsigned_int(s.type)) return s.u > 1 && s.u != (uint64_t(-1) >> (64 - prim_bytes(s.type) * 8));
+  return s.i < -1 || s.i > 1;
+}
+
+namespace {
+
+void walk(const kir::Block& b, LiftedConstants& lc) {
+  for (const kir::Instr& in : b.instrs) {
+    if (in.op == kir::Opcode::Const && in.imm.type == in.type && worth_lifting(in.imm) &&
+        int(lc.values.size()) < kMaxLiftedConstants) {
+      lc.slot[&in] = int(lc.values.size());
+      lc.values.push_back(in.imm);
+    }
+    for (const kir::Block& nb : in.blocks) walk(nb, lc);
+  }
+}
+
+}  // namespace
+
+LiftedConstants lift_constants(const plan::Step& step) {
+  LiftedConstants lc;
+  walk(step.element.body, lc);
+  walk(step.op.body, lc);
+  return lc;
+}
+
+std::vector<uint64_t> constant_bits(const LiftedConstants& lc) {
+  std::vector<uint64_t> out;
+  for (const Scalar& s : lc.values) {
+    uint64_t bits = 0;
+    switch (s.type) {
+      case Prim::F16:
+      case Prim::F32: {
+        float f = float(s.f);
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        bits = b;
+        break;
+      }
+      case Prim::F64: std::memcpy(&bits, &s.f, 8); break;
+      default: bits = s.u; break;  // integers: sign-extended two's complement; the kernel truncates
+    }
+    out.push_back(bits);
+  }
+  return out;
+}
+
+std::string lifted_expr(Prim t, int slot) {
+  switch (t) {
+    case Prim::F16:
+    case Prim::F32: return fmt::format("__uint_as_float((u32)env.kc.v[{}])", slot);
+    case Prim::F64: return fmt::format("__longlong_as_double((i64)env.kc.v[{}])", slot);
+    default: return fmt::format("(({})env.kc.v[{}])", reg_type(t), slot);
+  }
+}
+
+}  // namespace thorn::gpu::cg

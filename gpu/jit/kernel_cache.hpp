@@ -1,0 +1,78 @@
+#pragma once
+// NVRTC compilation behind two caches (like CuPy's): in memory, keyed by a
+// hash of (source, options, target architecture, NVRTC version), and on
+// disk (disk_cache.hpp) under the same key. Compiles for the device's exact
+// architecture (a cubin via --gpu-architecture=sm_XY), or PTX for the newest
+// architecture NVRTC knows when the device is newer than NVRTC.
+//
+// Statistics per kernel (compile time, cache hits, launches) feed the REPL's
+// :kernels command. THORN_DUMP_KERNELS=DIR writes every kernel source there
+// as <name>-<key>.cu when first requested.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gpu/codegen/skeleton.hpp"
+#include "gpu/driver/nvrtc.hpp"
+#include "gpu/jit/disk_cache.hpp"
+
+namespace thorn::gpu::jit {
+
+// The NVRTC options every thorn kernel is compiled with (the nvrtc tests use
+// the same). No fast math and no FMA contraction: f32/f64 results round like
+// the host backends' (THORN_GPU_FMAD=1 allows contraction).
+std::vector<std::string> compile_options();
+
+// The cache key of a kernel for a target.
+std::string cache_key(const cg::KernelSource& ks, const Nvrtc::Target& target);
+
+// Compiles without any cache; for the nvrtc tests and NVRTC timing.
+NvrtcOutput compile_uncached(const cg::KernelSource& ks, const Nvrtc::Target& target);
+
+struct KernelStats {
+  std::string name;  // KernelSource::name
+  std::string key;
+  std::string target;  // "sm_90"
+  int compiles = 0;    // NVRTC runs
+  double compile_ms = 0;
+  int memory_hits = 0;
+  int disk_hits = 0;
+  double disk_load_ms = 0;
+  uint64_t launches = 0;
+};
+
+class KernelCache {
+ public:
+  static KernelCache& get();  // process-wide, disk cache at DiskCache::default_dir()
+  explicit KernelCache(DiskCache disk) : disk_(std::move(disk)) {}
+
+  // The compiled kernel for a device of compute capability `device_arch`:
+  // from memory, else from disk, else from NVRTC. Throws Error(Gpu) carrying
+  // NVRTC's log when the source does not compile. `stats_out` receives the
+  // kernel's statistics record (stable for the cache's lifetime).
+  std::shared_ptr<const CachedBinary> binary(const cg::KernelSource& ks, int device_arch,
+                                             KernelStats** stats_out = nullptr);
+
+  void note_launch(KernelStats* s, uint64_t n = 1);
+  void note_memory_hit(KernelStats* s);
+  std::vector<KernelStats> stats() const;
+  void forget_memory();  // drops in-memory binaries (tests: forces the disk path)
+  const DiskCache& disk() const { return disk_; }
+
+ private:
+  struct Entry {
+    std::shared_ptr<const CachedBinary> binary;
+    KernelStats stats;
+  };
+  DiskCache disk_;
+  mutable std::mutex mu_;
+  std::map<std::string, std::unique_ptr<Entry>> entries_;
+};
+
+// A table for :kernels.
+std::string format_kernel_stats(const std::vector<KernelStats>& stats);
+
+}  // namespace thorn::gpu::jit

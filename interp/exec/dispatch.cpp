@@ -1,0 +1,38 @@
+#include "interp/exec/dispatch.hpp"
+
+#include "interp/eval/evaluator.hpp"
+#include "interp/exec/reference.hpp"
+
+namespace thorn::exec {
+
+std::string_view soac_name(SoacKind k) {
+  switch (k) {
+    case SoacKind::Map: return "map";
+    case SoacKind::Reduce: return "reduce";
+    case SoacKind::ReduceComm: return "reduce_comm";
+    case SoacKind::Scan: return "scan";
+    case SoacKind::ReduceByIndex: return "reduce_by_index";
+    case SoacKind::Scatter: return "scatter";
+    case SoacKind::Filter: return "filter";
+    case SoacKind::Partition: return "partition";
+    case SoacKind::Partition2: return "partition2";
+    case SoacKind::Iota: return "iota";
+    case SoacKind::Replicate: return "replicate";
+    case SoacKind::Transpose: return "transpose";
+    case SoacKind::Concat: return "concat";
+    case SoacKind::Flatten: return "flatten";
+    case SoacKind::Unflatten: return "unflatten";
+    case SoacKind::Rotate: return "rotate";
+    case SoacKind::Zip: return "zip";
+    case SoacKind::Unzip: return "unzip";
+  }
+  return "?";
+}
+
+Value dispatch(SoacCall& call, eval::Evaluator& ev) {
+  // Only the reference backend exists so far; the host and GPU backends are
+  // selected here by ev.options().backend once they do.
+  return ev.with_loc(call.loc, [&] { return reference::run(call, ev); });
+}
+
+}  // namespace thorn::exec

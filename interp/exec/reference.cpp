@@ -1,0 +1,335 @@
+#include "interp/exec/reference.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "interp/eval/evaluator.hpp"
+#include "interp/eval/value_ops.hpp"
+
+namespace thorn::exec::reference {
+
+namespace {
+
+using eval::Evaluator;
+using eval::IndexValue;
+
+[[noreturn]] void fail(const std::string& msg) { throw Error(ErrorKind::Runtime, msg); }
+
+const ArrayValue& arr(const Value& v, std::string_view what) {
+  if (v.kind != Value::Kind::Array) throw Error(ErrorKind::Internal, fmt::format("{}: expected an array", what));
+  return *v.array;
+}
+
+void check_same_length(std::string_view op, int64_t n, int64_t m) {
+  if (n != m) fail(fmt::format("{}: size mismatch: {} vs {}", op, n, m));
+}
+
+// An empty array whose rows look like `row` (so inner sizes and tuple
+// structure survive): one row stacked, then sliced away.
+Value empty_like_row(const Value& row) {
+  Value one = array_from_rows({row});
+  IndexValue none;
+  none.is_slice = true;
+  none.start = 0;
+  none.end = 0;
+  return eval::index_array(*one.array, {none});
+}
+
+Value empty_like(const ArrayValue& a) {
+  IndexValue none;
+  none.is_slice = true;
+  none.start = 0;
+  none.end = 0;
+  return eval::index_array(a, {none});
+}
+
+Value rows_to_array(std::vector<Value>& rows, const std::function<Value()>& empty) {
+  if (rows.empty()) return empty();
+  return array_from_rows(rows);
+}
+
+IndexValue fixed(int64_t i) {
+  IndexValue x;
+  x.index = i;
+  return x;
+}
+
+// ------------------------------------------------------------------ SOACs
+
+Value run_map(SoacCall& call, Evaluator& ev) {
+  const Value& f = call.args.at(0);
+  size_t k = call.args.size() - 1;
+  int64_t n = arr(call.args.at(1), "map").outer();
+  for (size_t j = 2; j <= k; ++j) check_same_length("map", n, arr(call.args[j], "map").outer());
+  std::vector<Value> results;
+  results.reserve(size_t(n));
+  for (int64_t i = 0; i < n; ++i) {
+    std::vector<Value> xs;
+    xs.reserve(k);
+    for (size_t j = 1; j <= k; ++j) xs.push_back(array_row(*call.args[j].array, i));
+    results.push_back(ev.apply(f, std::move(xs), call.loc));
+  }
+  return rows_to_array(results, [&] {
+    TypePtr t = call.result_type ? call.result_type() : nullptr;
+    if (t && t->kind == Type::Kind::Array) return eval::empty_array_of_type(*t);
+    return array_from_rows({});
+  });
+}
+
+Value run_reduce(SoacCall& call, Evaluator& ev) {
+  const Value& op = call.args.at(0);
+  Value acc = call.args.at(1);
+  const ArrayValue& xs = arr(call.args.at(2), "reduce");
+  for (int64_t i = 0; i < xs.outer(); ++i) acc = ev.apply2(op, std::move(acc), array_row(xs, i), call.loc);
+  return acc;
+}
+
+Value run_scan(SoacCall& call, Evaluator& ev) {
+  const Value& op = call.args.at(0);
+  Value acc = call.args.at(1);
+  const ArrayValue& xs = arr(call.args.at(2), "scan");
+  if (xs.outer() == 0) return Value::make_array(copy_array(xs));
+  std::vector<Value> out;
+  out.reserve(size_t(xs.outer()));
+  for (int64_t i = 0; i < xs.outer(); ++i) {
+    acc = ev.apply2(op, std::move(acc), array_row(xs, i), call.loc);
+    out.push_back(acc);
+  }
+  return array_from_rows(out);
+}
+
+// Reads an index of the given dimensionality from is[j].
+std::vector<IndexValue> index_at(const ArrayValue& is, int64_t j, int dims) {
+  Value x = array_row(is, j);
+  std::vector<IndexValue> idx;
+  if (dims == 1) {
+    idx.push_back(fixed(x.scalar.as_i64()));
+  } else {
+    for (const auto& c : *x.elems) idx.push_back(fixed(c.scalar.as_i64()));
+  }
+  return idx;
+}
+
+bool in_bounds(const std::vector<IndexValue>& idx, const std::vector<int64_t>& shape) {
+  if (idx.size() > shape.size()) return false;
+  for (size_t d = 0; d < idx.size(); ++d)
+    if (idx[d].index < 0 || idx[d].index >= shape[d]) return false;
+  return true;
+}
+
+Value run_reduce_by_index(SoacCall& call, Evaluator& ev) {
+  Value dest = std::move(call.args.at(0));
+  const Value& op = call.args.at(1);
+  const ArrayValue& is = arr(call.args.at(3), "reduce_by_index");
+  const ArrayValue& vs = arr(call.args.at(4), "reduce_by_index");
+  check_same_length("reduce_by_index", is.outer(), vs.outer());
+  std::vector<int64_t> shape = arr(dest, "reduce_by_index").shape;
+  for (int64_t j = 0; j < is.outer(); ++j) {
+    auto idx = index_at(is, j, call.index_dims);
+    if (!in_bounds(idx, shape)) continue;
+    Value old = eval::index_array(*dest.array, idx);
+    Value updated = ev.apply2(op, std::move(old), array_row(vs, j), call.loc);
+    dest = eval::update_array(std::move(dest), idx, updated);
+  }
+  return dest;
+}
+
+Value run_scatter(SoacCall& call, Evaluator&) {
+  Value dest = std::move(call.args.at(0));
+  const ArrayValue& is = arr(call.args.at(1), "scatter");
+  const ArrayValue& vs = arr(call.args.at(2), "scatter");
+  check_same_length("scatter", is.outer(), vs.outer());
+  std::vector<int64_t> shape = arr(dest, "scatter").shape;
+  for (int64_t j = 0; j < is.outer(); ++j) {
+    auto idx = index_at(is, j, call.index_dims);
+    if (!in_bounds(idx, shape)) continue;
+    dest = eval::update_array(std::move(dest), idx, array_row(vs, j));
+  }
+  return dest;
+}
+
+// Partitions by predicates: classes 0..k-1 in order, then the rest.
+std::vector<Value> run_partition(SoacCall& call, Evaluator& ev, size_t npreds) {
+  const ArrayValue& xs = arr(call.args.at(npreds), "partition");
+  std::vector<std::vector<Value>> classes(npreds + 1);
+  for (int64_t i = 0; i < xs.outer(); ++i) {
+    Value x = array_row(xs, i);
+    size_t c = 0;
+    while (c < npreds && !ev.apply1(call.args[c], x, call.loc).scalar.b) ++c;
+    classes[c].push_back(std::move(x));
+  }
+  std::vector<Value> out;
+  for (auto& rows : classes) out.push_back(rows_to_array(rows, [&] { return empty_like(xs); }));
+  return out;
+}
+
+// ------------------------------------------------------------------ array primitives
+
+Value run_iota(SoacCall& call) {
+  int64_t n = call.args.at(0).scalar.as_i64();
+  if (n < 0) fail(fmt::format("Range 0..1..<{} is invalid.", n));
+  auto out = make_prim_array(Prim::I64, {n});
+  auto* data = out->buffer->data<int64_t>();
+  for (int64_t i = 0; i < n; ++i) data[i] = i;
+  return Value::make_array(out);
+}
+
+Value run_replicate(SoacCall& call) {
+  int64_t n = call.args.at(0).scalar.as_i64();
+  const Value& x = call.args.at(1);
+  if (n < 0) fail(fmt::format("Range 0..1..<{} is invalid.", n));
+  if (n == 0) return empty_like_row(x);
+  if (x.kind == Value::Kind::Scalar) {
+    auto out = make_prim_array(x.scalar.type, {n});
+    size_t width = size_t(prim_bytes(x.scalar.type));
+    std::byte* dst = out->buffer->host();
+    for (int64_t i = 0; i < n; ++i) store_scalar(dst + size_t(i) * width, x.scalar);
+    return Value::make_array(out);
+  }
+  std::vector<Value> rows(size_t(n), x);
+  return array_from_rows(rows);
+}
+
+// Swaps the two outer dimensions of a storage array with shape [n][m]...
+ArrayPtr transpose_storage(const ArrayValue& a) {
+  int64_t n = a.shape.at(0), m = a.shape.at(1);
+  int64_t inner = 1;
+  for (size_t k = 2; k < a.shape.size(); ++k) inner *= a.shape[k];
+  std::vector<int64_t> shape = a.shape;
+  std::swap(shape[0], shape[1]);
+  auto out = std::make_shared<ArrayValue>();
+  out->shape = shape;
+  out->elem = a.elem;
+  switch (a.elem.kind) {
+    case ElemShape::Kind::Prim: {
+      auto buf = make_prim_array(a.buffer->elem(), shape);
+      size_t block = size_t(inner) * size_t(prim_bytes(a.buffer->elem()));
+      const std::byte* src = a.buffer->host() + size_t(a.offset) * size_t(prim_bytes(a.buffer->elem()));
+      std::byte* dst = buf->buffer->host();
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < m; ++j) std::memcpy(dst + size_t(j * n + i) * block, src + size_t(i * m + j) * block, block);
+      return buf;
+    }
+    case ElemShape::Kind::Tuple:
+    case ElemShape::Kind::Record:
+      for (const auto& c : a.components) out->components.push_back(transpose_storage(*c));
+      return out;
+    case ElemShape::Kind::Boxed: {
+      auto values = std::make_shared<std::vector<Value>>(size_t(n * m * inner));
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < m; ++j)
+          for (int64_t k = 0; k < inner; ++k)
+            (*values)[size_t((j * n + i) * inner + k)] = (*a.boxed)[size_t(a.offset + (i * m + j) * inner + k)];
+      out->boxed = std::move(values);
+      return out;
+    }
+  }
+  return out;
+}
+
+// The same storage seen with another (outer) shape; `to` replaces the
+// first `from_dims` dimensions.
+ArrayPtr reshape_outer(const ArrayValue& a, size_t from_dims, const std::vector<int64_t>& to) {
+  auto out = std::make_shared<ArrayValue>(a);
+  std::vector<int64_t> shape = to;
+  shape.insert(shape.end(), a.shape.begin() + long(from_dims), a.shape.end());
+  out->shape = shape;
+  out->components.clear();
+  for (const auto& c : a.components) out->components.push_back(reshape_outer(*c, from_dims, to));
+  return out;
+}
+
+Value run_concat(SoacCall& call) {
+  const ArrayValue& xs = arr(call.args.at(0), "concat");
+  const ArrayValue& ys = arr(call.args.at(1), "concat");
+  if (ys.outer() == 0) return Value::make_array(copy_array(xs));
+  if (xs.outer() == 0) return Value::make_array(copy_array(ys));
+  std::vector<Value> rows;
+  rows.reserve(size_t(xs.outer() + ys.outer()));
+  for (int64_t i = 0; i < xs.outer(); ++i) rows.push_back(array_row(xs, i));
+  for (int64_t i = 0; i < ys.outer(); ++i) rows.push_back(array_row(ys, i));
+  return array_from_rows(rows);
+}
+
+Value run_rotate(SoacCall& call) {
+  int64_t r = call.args.at(0).scalar.as_i64();
+  const ArrayValue& xs = arr(call.args.at(1), "rotate");
+  int64_t n = xs.outer();
+  if (n == 0) return Value::make_array(copy_array(xs));
+  int64_t shift = ((r % n) + n) % n;
+  std::vector<Value> rows;
+  rows.reserve(size_t(n));
+  for (int64_t i = 0; i < n; ++i) rows.push_back(array_row(xs, (i + shift) % n));
+  return array_from_rows(rows);
+}
+
+Value run_zip(SoacCall& call) {
+  int64_t n = arr(call.args.at(0), "zip").outer();
+  auto out = std::make_shared<ArrayValue>();
+  out->shape = {n};
+  out->elem.kind = ElemShape::Kind::Tuple;
+  for (const Value& x : call.args) {
+    const ArrayValue& a = arr(x, "zip");
+    check_same_length("zip", n, a.outer());
+    // A component must have the outer shape as its prefix; a rank>1 array
+    // is a component whose elements are arrays.
+    out->components.push_back(x.array);
+    out->elem.children.push_back(a.elem);
+  }
+  return Value::make_array(std::move(out));
+}
+
+Value run_unzip(SoacCall& call) {
+  const ArrayValue& xs = arr(call.args.at(0), "unzip");
+  if (xs.elem.kind != ElemShape::Kind::Tuple && xs.elem.kind != ElemShape::Kind::Record)
+    throw Error(ErrorKind::Internal, "unzip of an array that is not of tuples");
+  std::vector<Value> parts;
+  for (const auto& c : xs.components) parts.push_back(Value::make_array(c));
+  Value t;
+  t.kind = Value::Kind::Tuple;
+  t.elems = std::make_shared<const std::vector<Value>>(std::move(parts));
+  return t;
+}
+
+}  // namespace
+
+Value run(SoacCall& call, Evaluator& ev) {
+  switch (call.kind) {
+    case SoacKind::Map: return run_map(call, ev);
+    case SoacKind::Reduce:
+    case SoacKind::ReduceComm: return run_reduce(call, ev);
+    case SoacKind::Scan: return run_scan(call, ev);
+    case SoacKind::ReduceByIndex: return run_reduce_by_index(call, ev);
+    case SoacKind::Scatter: return run_scatter(call, ev);
+    case SoacKind::Filter: return run_partition(call, ev, 1)[0];
+    case SoacKind::Partition: return Value::tuple(run_partition(call, ev, 1));
+    case SoacKind::Partition2: return Value::tuple(run_partition(call, ev, 2));
+    case SoacKind::Iota: return run_iota(call);
+    case SoacKind::Replicate: return run_replicate(call);
+    case SoacKind::Transpose: {
+      const ArrayValue& a = arr(call.args.at(0), "transpose");
+      if (a.shape.size() < 2) throw Error(ErrorKind::Internal, "transpose of an array of rank < 2");
+      return Value::make_array(transpose_storage(a));
+    }
+    case SoacKind::Concat: return run_concat(call);
+    case SoacKind::Flatten: {
+      const ArrayValue& a = arr(call.args.at(0), "flatten");
+      if (a.shape.size() < 2) throw Error(ErrorKind::Internal, "flatten of an array of rank < 2");
+      return Value::make_array(reshape_outer(a, 2, {a.shape[0] * a.shape[1]}));
+    }
+    case SoacKind::Unflatten: {
+      int64_t n = call.args.at(0).scalar.as_i64(), m = call.args.at(1).scalar.as_i64();
+      const ArrayValue& a = arr(call.args.at(2), "unflatten");
+      if (n < 0 || m < 0 || n * m != a.outer())
+        fail(fmt::format("Cannot unflatten array of shape [{}] to array of shape [{}][{}]", a.outer(), n, m));
+      return Value::make_array(reshape_outer(a, 1, {n, m}));
+    }
+    case SoacKind::Rotate: return run_rotate(call);
+    case SoacKind::Zip: return run_zip(call);
+    case SoacKind::Unzip: return run_unzip(call);
+  }
+  throw Error(ErrorKind::Internal, "unknown SOAC");
+}
+
+}  // namespace thorn::exec::reference

@@ -1,0 +1,1 @@
+def i = xs[i, j:k:2] ++ xs[::-1] ++ xs[:, 0] ++ f [1,2,] ++ (g x)[0].a.1 ++ r with a.b = 1 ++ ys with [i] = v

@@ -1,0 +1,108 @@
+// map_every_opcode: a SegMap whose element function exercises the whole
+// kernel IR, so that one NVRTC compilation checks the code generator's
+// output for every operator on every type it applies to.
+#include "interp/flatten/kernel_ir_builder.hpp"
+#include "tests/gpu/support/steps.hpp"
+
+namespace thorn::gpu::test {
+
+using kir::BinOp;
+using kir::CmpOp;
+using kir::Reg;
+using kir::UnOp;
+
+namespace {
+
+bool unop_applies(UnOp op, Prim t) {
+  switch (op) {
+    case UnOp::Not: return t == Prim::Bool;
+    case UnOp::IsNan:
+    case UnOp::IsInf:
+    case UnOp::ToBits: return is_float(t);
+    case UnOp::FromBits: return t == Prim::U16 || t == Prim::U32 || t == Prim::U64;
+    case UnOp::Popc:
+    case UnOp::Clz:
+    case UnOp::Ctz:
+    case UnOp::Complement: return is_integral(t);
+    case UnOp::Neg:
+    case UnOp::Abs:
+    case UnOp::Signum: return is_numeric(t);
+    default: return is_float(t);
+  }
+}
+
+bool binop_applies(BinOp op, Prim t) {
+  switch (op) {
+    case BinOp::LogAnd:
+    case BinOp::LogOr: return t == Prim::Bool;
+    case BinOp::And:
+    case BinOp::Or:
+    case BinOp::Xor: return is_integral(t) || t == Prim::Bool;
+    case BinOp::Shl:
+    case BinOp::Shr:
+    case BinOp::LShr:
+    case BinOp::Quot:
+    case BinOp::Rem: return is_integral(t);
+    case BinOp::Atan2:
+    case BinOp::Hypot: return is_float(t);
+    default: return is_numeric(t);
+  }
+}
+
+}  // namespace
+
+plan::Step map_every_opcode(int64_t segments, int64_t n) {
+  plan::Step st;
+  st.kind = plan::StepKind::SegMap;
+  st.segments = segments;
+  st.segment_size = n;
+  st.element.name = "every_opcode";
+  kir::Builder b(st.element);
+  int fx = b.free_array(Prim::F64, "x"), fi = b.free_array(Prim::I64, "i");
+  Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+  Reg nn = b.i64(n);
+  b.check(b.compare(CmpOp::Lt, j, nn), "every_opcode: j out of bounds");
+  Reg flat = b.binary(BinOp::Add, b.binary(BinOp::Mul, s, nn), j);
+  Reg x = b.read(fx, flat), ix = b.read(fi, flat);
+  Reg acc = b.constant(Scalar::floating(Prim::F64, 0.0));
+  auto fold = [&](Reg r) { acc = b.binary(BinOp::Add, acc, b.convert(Prim::F64, r)); };
+
+  for (int ti = 0; ti < kNumPrims; ++ti) {
+    Prim t = Prim(ti);
+    Reg v = b.convert(t, x), w = b.convert(t, ix);
+    for (int op = 0; op <= int(UnOp::FromBits); ++op)
+      if (unop_applies(UnOp(op), t)) fold(b.unary(UnOp(op), v));
+    for (int op = 0; op <= int(BinOp::LogOr); ++op)
+      if (binop_applies(BinOp(op), t)) fold(b.binary(BinOp(op), v, w));
+    for (int op = 0; op <= int(CmpOp::Ge); ++op) fold(b.compare(CmpOp(op), v, w));
+    for (int ui = 0; ui < kNumPrims; ++ui) fold(b.convert(Prim(ui), v));
+    fold(b.select(b.compare(CmpOp::Lt, v, w), v, w));
+    fold(b.constant(t == Prim::Bool ? Scalar::boolean(true)
+                    : is_float(t)   ? Scalar::floating(t, 2.5)
+                    : is_signed_int(t) ? Scalar::signed_int(t, -7)
+                                       : Scalar::unsigned_int(t, 7)));
+  }
+  // Structured control flow: If with results, For with carried values, While.
+  Reg half = b.constant(Scalar::floating(Prim::F64, 0.5));
+  std::vector<Reg> r = b.if_(
+      b.compare(CmpOp::Lt, x, half),
+      [&] { return std::vector<Reg>{b.binary(BinOp::Mul, acc, b.constant(Scalar::floating(Prim::F64, 2.0))), ix}; },
+      [&] { return std::vector<Reg>{b.binary(BinOp::Add, acc, half), b.i64(3)}; });
+  Reg trips = b.binary(BinOp::And, r[1], b.i64(7));
+  std::vector<Reg> looped = b.for_(trips, {r[0], r[1]}, [&](Reg i, const std::vector<Reg>& c) {
+    // swap the carried values' roles every iteration: exercises the parallel assignment
+    Reg f = b.binary(BinOp::Add, c[0], b.convert(Prim::F64, i));
+    return std::vector<Reg>{f, b.binary(BinOp::Add, c[1], i)};
+  });
+  std::vector<Reg> w = b.while_(
+      {b.i64(0), looped[0]},
+      [&](const std::vector<Reg>& c) { return b.compare(CmpOp::Lt, c[0], b.i64(5)); },
+      [&](const std::vector<Reg>& c) {
+        return std::vector<Reg>{b.binary(BinOp::Add, c[0], b.i64(1)),
+                                b.binary(BinOp::Mul, c[1], b.constant(Scalar::floating(Prim::F64, 0.5)))};
+      });
+  b.ret({b.binary(BinOp::Add, w[1], b.convert(Prim::F64, looped[1]))});
+  return st;
+}
+
+}  // namespace thorn::gpu::test

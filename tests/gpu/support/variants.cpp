@@ -1,0 +1,83 @@
+#include "tests/gpu/support/variants.hpp"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "tests/gpu/support/steps.hpp"
+
+namespace thorn::gpu::test {
+
+namespace {
+
+const Prim kTypes[] = {Prim::I32, Prim::I64, Prim::F32, Prim::F64, Prim::F16, Prim::U8, Prim::Bool};
+
+void add(std::vector<cg::KernelSource>& out, std::set<std::string>& seen, cg::KernelSource ks,
+         const std::string& tag) {
+  if (!seen.insert(ks.source).second) return;  // identical text: one compilation covers both
+  ks.name = tag;
+  out.push_back(std::move(ks));
+}
+
+}  // namespace
+
+std::vector<cg::KernelSource> all_kernel_variants() {
+  std::vector<cg::KernelSource> out;
+  std::set<std::string> seen;
+  cg::CodegenOptions opts;
+  cg::CodegenOptions noalias = opts;
+  noalias.noalias = true;
+  const int64_t segs = 1000, n = 3000;
+
+  // SegMap
+  for (Prim t : kTypes) {
+    std::string tn(prim_name(t));
+    if (t != Prim::Bool) add(out, seen, cg::gen_segmap(map_axpy(t, segs, n), opts), "map axpy " + tn);
+    add(out, seen, cg::gen_segmap(map_convert(t, Prim::F64, segs, n), noalias), "map convert " + tn + "->f64");
+    add(out, seen, cg::gen_segmap(map_convert(Prim::F32, t, segs, n), opts), "map convert f32->" + tn);
+  }
+  add(out, seen, cg::gen_segmap(map_axpy(Prim::F32, 1, 1), opts), "map axpy f32 n=1 (literal n)");
+  add(out, seen, cg::gen_segmap(map_every_opcode(segs, n), opts), "map every opcode");
+
+  // SegRed: every strategy, ordered and strided, single and tuple operators, redomap.
+  const cg::RedStrategy strategies[] = {cg::RedStrategy::ThreadPerSegment, cg::RedStrategy::Small,
+                                        cg::RedStrategy::Large};
+  struct OpCase {
+    RedOp op;
+    std::vector<Prim> types;
+  };
+  const OpCase cases[] = {
+      {RedOp::Sum, {Prim::I32, Prim::I64, Prim::F32, Prim::F64, Prim::F16, Prim::U8, Prim::Bool}},
+      {RedOp::Max, {Prim::I32, Prim::I64, Prim::F32, Prim::F64, Prim::F16, Prim::U8, Prim::Bool}},
+      {RedOp::Mss, {Prim::I32, Prim::I64, Prim::F32, Prim::F64, Prim::F16}},
+      {RedOp::Mat2, {Prim::I32, Prim::U8, Prim::F64}},
+      {RedOp::Affine, {Prim::I64, Prim::F32}},
+  };
+  for (const OpCase& c : cases)
+    for (Prim t : c.types)
+      for (bool comm : {true, false})
+        for (int maps : {0, 1, 2}) {
+          if (maps > 0 && c.op != RedOp::Sum && c.op != RedOp::Mss) continue;
+          plan::Step st = segred(t, c.op, comm, maps, segs, n);
+          for (cg::RedStrategy s : strategies)
+            for (bool ordered : {true, false}) {
+              if (!ordered && (!comm || s != cg::RedStrategy::Large)) continue;
+              add(out, seen, cg::gen_segred(st, s, ordered, maps ? noalias : opts),
+                  fmt::format("segred {} {} {} {}{} maps={}", cg::red_strategy_name(s), red_op_name(c.op),
+                              prim_name(t), comm ? "comm" : "noncomm",
+                              s == cg::RedStrategy::Large ? (ordered ? " ordered" : " strided") : "", maps));
+            }
+        }
+
+  // Scatter
+  for (Prim t : kTypes)
+    for (int k : {1, 2})
+      add(out, seen, cg::gen_scatter(scatter(t, k, segs, n, 500), opts),
+          fmt::format("scatter {} k={}", prim_name(t), k));
+
+  // Transpose
+  for (int bytes : {1, 2, 4, 8}) add(out, seen, cg::gen_transpose(bytes), fmt::format("transpose {}B", bytes));
+  return out;
+}
+
+}  // namespace thorn::gpu::test
