@@ -1,5 +1,6 @@
 #include "interp/core/value_builder.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -85,11 +86,8 @@ void ValueBuilder::set_dim(int depth, int64_t n, const char* at) {
   }
 }
 
-void ValueBuilder::element_at_depth(const char* at, size_t length, int depth) {
+void ValueBuilder::count_element() {
   if (!stack_.empty()) stack_.back().count++;
-  (void)at;
-  (void)length;
-  (void)depth;
 }
 
 void ValueBuilder::open(const char* at) {
@@ -106,7 +104,7 @@ void ValueBuilder::close(const char* at) {
   Level level = stack_.back();
   stack_.pop_back();
   set_dim(int(stack_.size()), level.count, level.open_at);
-  element_at_depth(level.open_at, size_t(at - level.open_at) + 1, int(stack_.size()));
+  count_element();
 }
 
 // ------------------------------------------------------------ scalars
@@ -183,7 +181,7 @@ void ValueBuilder::number(const char* begin, const char* end) {
     }
     lit.magnitude = m;
   }
-  element_at_depth(begin, lit.length, int(stack_.size()));
+  count_element();
   store(lit);
 }
 
@@ -201,7 +199,7 @@ void ValueBuilder::named_float(const char* begin, const char* end) {
   bool inf = s.substr(4) == "inf";
   double v = inf ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
   lit.real = lit.negative ? -v : v;
-  element_at_depth(begin, lit.length, int(stack_.size()));
+  count_element();
   store(lit);
 }
 
@@ -211,7 +209,7 @@ void ValueBuilder::boolean(const char* begin, const char* end) {
   lit.begin = begin;
   lit.length = size_t(end - begin);
   lit.truth = lit.text() == "true";
-  element_at_depth(begin, lit.length, int(stack_.size()));
+  count_element();
   store(lit);
 }
 
@@ -297,7 +295,7 @@ void ValueBuilder::string(const char* begin, const char* end) {
   set_dim(depth, int64_t(bytes.size()), begin);
   for (char c : bytes) data_.push_back(std::byte(static_cast<unsigned char>(c)));
   count_ += int64_t(bytes.size());
-  element_at_depth(begin, size_t(end - begin), depth);
+  count_element();
 }
 
 void ValueBuilder::empty(const char* begin, const char* end) {
@@ -344,7 +342,7 @@ void ValueBuilder::empty(const char* begin, const char* end) {
                      std::string_view(begin, length)));
   }
   for (size_t k = 0; k < shape.size(); ++k) set_dim(depth + int(k), shape[k], begin);
-  element_at_depth(begin, length, depth);
+  count_element();
 }
 
 // ------------------------------------------------------------ result

@@ -44,7 +44,7 @@ class ValueBuilder {
   };
   struct Literal;  // a decoded scalar literal
 
-  void element_at_depth(const char* at, size_t length, int depth);
+  void count_element();  // one more element in the innermost open array
   void set_dim(int depth, int64_t n, const char* at);
   void store(const Literal& lit);
   void require_rank(int rank, const char* at, size_t length);

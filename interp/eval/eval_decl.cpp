@@ -196,7 +196,9 @@ ModulePtr Evaluator::eval_module_expr(const ModExpr& m, const EnvPtr& env, const
       EnvPtr inner = extend_scope(f->env, bound);
       if (f->params.size() > 1)
         return functor(std::vector<std::string>(f->params.begin() + 1, f->params.end()), f->body, inner, f->tenv);
-      return eval_module_expr(*f->body, inner, f->tenv);
+      // The checker checks a copy of the body per application (`instance`);
+      // only that copy carries types.
+      return eval_module_expr(m.instance ? *m.instance : *f->body, inner, f->tenv);
     }
   }
   throw Error(ErrorKind::Internal, m.loc, "unknown module expression");

@@ -415,8 +415,15 @@ Value value_of_pattern_names(const Pattern& p, const EnvPtr& env, const Loc& loc
     }
     case Pattern::Kind::Record: {
       std::vector<std::pair<std::string, Value>> fs;
-      for (const auto& [name, q] : p.fields)
-        fs.emplace_back(name, q ? value_of_pattern_names(*q, env, loc) : value_of_pattern_names(Pattern{.kind = Pattern::Kind::Id, .name = name}, env, loc));
+      for (const auto& [name, q] : p.fields) {
+        if (q) {
+          fs.emplace_back(name, value_of_pattern_names(*q, env, loc));
+        } else {
+          Pattern id;
+          id.name = name;
+          fs.emplace_back(name, value_of_pattern_names(id, env, loc));
+        }
+      }
       return Value::record(std::move(fs));
     }
     case Pattern::Kind::Ascribed: return value_of_pattern_names(*p.inner, env, loc);

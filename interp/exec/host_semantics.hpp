@@ -113,13 +113,12 @@ template <Prim P> inline RegT<P> div(RegT<P> a, RegT<P> b) {
     }
   }
 }
-// `%`: the remainder of `/`, with the sign of the divisor (floats too).
+// `%`: the remainder of `/`, with the sign of the divisor for integers;
+// C's fmod for floats, as Futhark's compiled code (and our reference) do.
 template <Prim P> inline RegT<P> mod(RegT<P> a, RegT<P> b) {
   using T = RegT<P>;
   if constexpr (kFloat<P>) {
-    T r = std::fmod(a, b);
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    return fix<P>(r);
+    return fix<P>(T(std::fmod(a, b)));
   } else {
     if (b == 0) return 0;
     if constexpr (kSigned<P>) {
@@ -221,7 +220,7 @@ template <Prim P> inline RegT<P> abs(RegT<P> a) {
 }
 template <Prim P> inline RegT<P> signum(RegT<P> a) {
   using T = RegT<P>;
-  if constexpr (kFloat<P>) return a > 0 ? T(1) : a < 0 ? T(-1) : a;  // keeps ±0 and NaN
+  if constexpr (kFloat<P>) return a > 0 ? T(1) : a < 0 ? T(-1) : a == 0 ? T(0) : a;  // NaN stays
   else if constexpr (kSigned<P>) return T(a > 0 ? 1 : a < 0 ? -1 : 0);
   else return T(a != 0);
 }
@@ -241,18 +240,19 @@ template <class T> inline int32_t ctz(T a) {
   return int32_t(__builtin_ctzll(x));
 }
 
-// Futhark's conversions, exactly as Scalar::convert_to does them (so the
-// host backend agrees with the reference): float -> integer truncates
-// toward zero through 64 bits, saturating out-of-range values, then wraps.
+// Futhark's conversions, exactly as the reference does them
+// (eval::scalar_convert, Scalar::convert_to): float -> integer truncates
+// toward zero through 64 bits, saturating out-of-range finite values, then
+// wraps; NaN and infinities become 0.
 inline int64_t float_to_i64(double v) {
-  if (std::isnan(v)) return 0;
+  if (!std::isfinite(v)) return 0;
   if (v >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
   if (v <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
   return int64_t(v);
 }
 inline uint64_t float_to_u64(double v) {
+  if (!std::isfinite(v)) return 0;
   if (v <= -1.0) return uint64_t(float_to_i64(v));
-  if (std::isnan(v)) return 0;
   if (v >= 1.8446744073709552e19) return std::numeric_limits<uint64_t>::max();
   return uint64_t(v);
 }

@@ -74,7 +74,20 @@ ExprPtr make_expr(Expr::Kind kind, const Loc& loc) {
 
 // ---------------------------------------------------------------- cursor
 
-Parser::Parser(const SourceFile* file) : file_(file), toks_(lex(file)) {}
+Parser::Parser(const SourceFile* file) : file_(file), toks_(lex(file)) {
+  // SourceFile::line() scans from the start of the file; spans need line
+  // lengths often, so compute them once.
+  uint32_t len = 0;
+  for (char c : file->text) {
+    if (c == '\n') {
+      line_lengths_.push_back(len);
+      len = 0;
+    } else {
+      ++len;
+    }
+  }
+  line_lengths_.push_back(len);
+}
 
 const Token& Parser::peek(size_t ahead) const {
   size_t i = pos_ + ahead;
@@ -103,10 +116,9 @@ Loc Parser::span_from(const Loc& start) const {
   Loc loc = start;
   if (last.line == start.line && last.end_col >= start.col) {
     loc.end_col = last.end_col;
-  } else if (start.file) {
+  } else if (start.line >= 1 && start.line <= line_lengths_.size()) {
     // Multi-line node: underline the rest of its first line.
-    uint32_t len = static_cast<uint32_t>(start.file->line(start.line).size());
-    loc.end_col = std::max(start.end_col, len);
+    loc.end_col = std::max(start.end_col, line_lengths_[start.line - 1]);
   }
   return loc;
 }

@@ -121,6 +121,7 @@ class Parser {
  private:
   const SourceFile* file_;
   std::vector<Token> toks_;
+  std::vector<uint32_t> line_lengths_;  // [line - 1]: bytes, for multi-line spans
   size_t pos_ = 0;
   int depth_ = 0;
 };

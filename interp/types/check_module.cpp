@@ -31,6 +31,9 @@ struct SigView {
   std::vector<SpecItemPtr> items;
   EnvPtr closure;  // where its type expressions are evaluated
   bool functor = false;
+  // `with t = u` refinements (of unparameterised types), evaluated where the
+  // module type expression appears.
+  std::vector<std::pair<std::string, Ty>> refinements;
 };
 
 }  // namespace
@@ -57,11 +60,13 @@ static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out) {
         else out.items.push_back(item);
       }
       return;
-    case SigExpr::Kind::With:
-      // `S with t = u`: abstract types are transparent here, so the
-      // refinement adds nothing to check.
+    case SigExpr::Kind::With: {
+      Ty refined;
+      if (s->with_params.empty()) refined = c.freeze(c.eval_type(s->with_type));
       flatten_sig(c, s->base, out);
+      if (refined) out.refinements.emplace_back(s->with_name.str(), refined);
       return;
+    }
     case SigExpr::Kind::Arrow: out.functor = true; return;
   }
 }
@@ -223,6 +228,8 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
           td->params = item->type_params;
           td->param_ids = bind_type_params(item->type_params, g.frame());
           td->body = item->type ? freeze(eval_type(item->type)) : ty_param(new_param_id(), item->name);
+          for (const auto& [name, refined] : v.refinements)
+            if (name == item->name) td->body = refined;
           env->types[item->name] = td;
           break;
         }
@@ -260,6 +267,23 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
           if (it == env->types.end())
             error(loc, fmt::format("module does not define type \"{}\" required by its module type", item->name));
           result->types[item->name] = it->second;
+          // A definition in the module type (or a `with` refinement) must
+          // agree with the module's.
+          std::vector<Ty> required;
+          if (item->type && item->type_params.empty()) {
+            Frame f;
+            f.opened = std::make_shared<Env>(*result);
+            FrameGuard g(*this, std::move(f));
+            required.push_back(eval_type(item->type));
+          }
+          for (const auto& [name, refined] : v.refinements)
+            if (name == item->name) required.push_back(refined);
+          for (const Ty& want : required)
+            if (it->second->params.empty())
+              unify_or(loc, want, it->second->body, [&] {
+                return fmt::format("type \"{}\" is {}, but its module type requires {}", item->name,
+                                   show(it->second->body), show(want));
+              });
           break;
         }
         case SpecItem::Kind::Module: {

@@ -37,7 +37,7 @@ class Checker {
   // (1 is i32, 1.0 is f64) and returns its type. The expression may be
   // replaced (a qualified name `r.a` becomes a projection), hence the reference.
   // With `generalise` (for the REPL's :type), unconstrained type variables
-  // stay polymorphic (`map` is `(a -> b) -> [n]a -> *[n]b`, not defaulted to
+  // stay polymorphic (`map` is `(a -> b) -> []a -> *[]b`, not defaulted to
   // unit); without it the expression is ready to evaluate.
   TypePtr check_expression(ExprPtr& e, bool generalise = false);
 

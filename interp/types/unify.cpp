@@ -188,66 +188,60 @@ void Unifier::bind(const Ty& var, const Ty& t) {
 
 // Both unbound: `a` is linked to `b`, which takes the combined constraint.
 void Unifier::merge_vars(const Ty& a, const Ty& b) {
-  if (b->level > a->level) b->level = a->level;
   Constraint ca = a->constraint, cb = b->constraint;
-  auto kind_clash = [&] {
+  bool trivial_a = ca == Constraint::None || ca == Constraint::Equality;
+  bool trivial_b = cb == Constraint::None || cb == Constraint::Equality;
+  // Clashes are found before anything is linked, so the error message shows
+  // both variables as they were.
+  if (!trivial_a && !trivial_b &&
+      (ca != cb || (ca == Constraint::Overloaded && !(a->prims & b->prims))))
     fail(fmt::format("{} and {} cannot be the same type", show(a), show(b)));
-  };
+
+  if (b->level > a->level) b->level = a->level;
   auto a_copy = std::make_shared<TyNode>(*a);
   a->link = b;
-  if (ca == Constraint::None) return;
-  if (cb == Constraint::None) {
+  auto adopt = [&] {  // b takes a's (stronger) constraint
     b->constraint = ca;
     b->prims = a_copy->prims;
     b->fields = a_copy->fields;
     b->constrs = a_copy->constrs;
     b->constraint_loc = a_copy->constraint_loc;
-    lower_levels(b, b->level);
-    return;
-  }
-  if (ca == Constraint::Equality) return;  // every other constraint implies it (for non-functions)
-  if (cb == Constraint::Equality) {
-    b->constraint = ca;
-    b->prims = a_copy->prims;
-    b->fields = a_copy->fields;
-    b->constrs = a_copy->constrs;
-    return;
-  }
-  if (ca != cb) kind_clash();
-  switch (ca) {
-    case Constraint::Overloaded: {
-      PrimMask m = a_copy->prims & b->prims;
-      if (!m) kind_clash();
-      b->prims = m;
-      return;
+  };
+  if (ca == Constraint::None) {
+    // nothing to add
+  } else if (cb == Constraint::None || (cb == Constraint::Equality && !trivial_a)) {
+    adopt();
+  } else if (ca == Constraint::Equality) {
+    // every other constraint implies it (for non-functions)
+  } else if (ca == Constraint::Overloaded) {
+    b->prims &= a_copy->prims;
+  } else if (ca == Constraint::HasFields) {
+    for (const auto& [name, ft] : a_copy->fields) {
+      if (const Ty* have = find_field(b->fields, name)) {
+        Ty h = *have;
+        unify(h, ft);
+      } else {
+        b->fields.emplace_back(name, ft);
+      }
     }
-    case Constraint::HasFields:
-      for (const auto& [name, ft] : a_copy->fields) {
-        if (const Ty* have = find_field(b->fields, name)) {
-          unify(*have, ft);
-        } else {
-          b->fields.emplace_back(name, ft);
-          lower_levels(ft, b->level);
-        }
+  } else if (ca == Constraint::HasConstrs) {
+    for (const auto& [name, payload] : a_copy->constrs) {
+      if (const auto* have = find_constr(b->constrs, name)) {
+        if (have->size() != payload.size())
+          fail(fmt::format("constructor #{} used with {} and {} payloads", name, have->size(), payload.size()));
+        auto have_copy = *have;
+        for (size_t i = 0; i < payload.size(); ++i) unify(have_copy[i], payload[i]);
+      } else {
+        b->constrs.emplace_back(name, payload);
       }
-      return;
-    case Constraint::HasConstrs:
-      for (const auto& [name, payload] : a_copy->constrs) {
-        if (const auto* have = find_constr(b->constrs, name)) {
-          if (have->size() != payload.size())
-            fail(fmt::format("constructor #{} used with {} and {} payloads", name, have->size(), payload.size()));
-          auto have_copy = *have;
-          for (size_t i = 0; i < payload.size(); ++i) unify(have_copy[i], payload[i]);
-        } else {
-          b->constrs.emplace_back(name, payload);
-          for (const auto& p : payload) lower_levels(p, b->level);
-        }
-      }
-      std::sort(b->constrs.begin(), b->constrs.end(),
-                [](const auto& x, const auto& y) { return x.first < y.first; });
-      return;
-    default: return;
+    }
+    std::sort(b->constrs.begin(), b->constrs.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
   }
+  // The constraint's component types now live at b's level.
+  for (const auto& [n, f] : b->fields) lower_levels(f, b->level);
+  for (const auto& [n, ps] : b->constrs)
+    for (const auto& p : ps) lower_levels(p, b->level);
 }
 
 void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {

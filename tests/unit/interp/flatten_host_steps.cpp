@@ -148,7 +148,7 @@ TEST_CASE("host SegRed: sums on every shape, fast and generic operators, serial 
           int64_t sum = 0;
           for (int64_t j = 0; j < sh.size; ++j) sum += xs[size_t(g * sh.size + j)];
           REQUIRE_MESSAGE(out[size_t(g)] == sum, "shape [" << sh.segments << "][" << sh.size << "] segment " << g
-                                                           << (fast ? " fast" : " generic"));
+                                                           << std::string(fast ? " fast" : " generic"));
         }
       }
     }
@@ -333,7 +333,7 @@ TEST_CASE("host SegHist: the seed's cases, out-of-bounds bins, batched and paral
             if (is[i] >= 0 && is[i] < hsz.bins) expect[size_t(g * hsz.bins + is[i])] += vs[i];
           }
         REQUIRE_MESSAGE(contents<int32_t>(bufs[2]) == expect,
-                        "hist [" << hsz.segs << "][" << hsz.size << "] bins " << hsz.bins << (fast ? " fast" : " generic"));
+                        "hist [" << hsz.segs << "][" << hsz.size << "] bins " << hsz.bins << std::string(fast ? " fast" : " generic"));
       }
     }
   }

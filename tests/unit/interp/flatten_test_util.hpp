@@ -46,7 +46,7 @@ inline std::vector<std::vector<Scalar>> run_lanes(const kir::Function& f,
     for (int l = 0; l < n; ++l) host::write_lane(rows[size_t(l)][p], lanes, l);
   }
   host::run(fr, host::Lanes{nullptr, n});
-  std::vector<std::vector<Scalar>> out(size_t(n));
+  std::vector<std::vector<Scalar>> out(static_cast<size_t>(n));
   for (int l = 0; l < n; ++l)
     for (size_t r = 0; r < prog->results().size(); ++r)
       out[size_t(l)].push_back(host::read_lane(prog->result_type(r), fr.regs[size_t(prog->results()[r])], l));

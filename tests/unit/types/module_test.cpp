@@ -177,3 +177,20 @@ module i8: (numeric with t = i8) = {
   CHECK(error_message("module type S = { type t  val f: t -> t }\nmodule M: (S with t = i32) = { type t = i32 }") ==
         "module does not define value \"f\" required by its module type");
 }
+
+TEST_CASE("type refinements in module types") {
+  CHECK(error_message("module type S = { type t }\nmodule M: S with t = i32 = { type t = f32 }") ==
+        "type \"t\" is f32, but its module type requires i32");
+  CHECK(error_message("module M: { type t = i32 } = { type t = bool }") ==
+        "type \"t\" is bool, but its module type requires i32");
+  // In a functor body, a refined parameter type is known.
+  Session s;
+  s.decls(R"(
+module type S = { type t  val one: t }
+module F (P: S with t = f32) = { def two: P.t = P.one + 1.0 }
+module G = F { type t = f32  def one: f32 = 1 }
+)");
+  CHECK(s.value_type("G.two") == "f32");
+  CHECK(error_message("module type S = { type t  val one: t }\nmodule F (P: S) = { def two = P.one + 1 }")
+            .find("in left operand of +: expected a numeric type, got t") == 0);
+}

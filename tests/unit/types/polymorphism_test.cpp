@@ -147,8 +147,8 @@ def empty = []
 
 TEST_CASE(":type of polymorphic expressions") {
   Session s;
-  CHECK(s.type_of("map", true) == "(a -> b) -> [n]a -> *[n]b");
+  CHECK(s.type_of("map", true) == "(a -> b) -> []a -> *[]b");
   CHECK(s.type_of("\\x -> x", true) == "a -> a");
   CHECK(s.type_of("\\x -> x + 1", true) == "i32 -> i32");
-  CHECK(s.type_of("map", false) == "(() -> ()) -> [n]() -> *[n]()");
+  CHECK(s.type_of("map", false) == "(() -> ()) -> []() -> *[]()");
 }

@@ -30,6 +30,27 @@ def zip [n] 'a 'b (as: [n]a) (bs: [n]b): *[n](a, b) = __intrinsic "zip" as bs
 def unzip [n] 'a 'b (xs: [n](a, b)): ([n]a, [n]b) = __intrinsic "unzip" xs
 def (++) 't (xs: []t) (ys: []t): *[]t = __intrinsic "concat" xs ys
 def filter [n] 'a (p: a -> bool) (as: [n]a): *[]a = __intrinsic "filter" p as
+def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a): *[n][m]a = __intrinsic "tabulate_2d" n m f
+def flatten [n] [m] 't (xs: [n][m]t): []t = __intrinsic "flatten" xs
+def transpose [n] [m] 't (a: [n][m]t): [m][n]t = __intrinsic "transpose" a
+def scatter 't [k] [n] (dest: *[k]t) (is: [n]i64) (vs: [n]t): *[k]t = __intrinsic "scatter" dest is vs
+def reduce_by_index 'a [k] [n] (dest: *[k]a) (f: a -> a -> a) (ne: a) (is: [n]i64) (as: [n]a): *[k]a =
+  __intrinsic "hist" dest f ne is as
+def copy 't (x: t): *t = __intrinsic "copy" x
+def map2 'a 'b 'x [n] (f: a -> b -> x) (as: [n]a) (bs: [n]b): *[n]x = map (\(a, b) -> f a b) (zip as bs)
+def (|>) '^a '^b (x: a) (f: a -> b): b = f x
+def (<|) '^a '^b (f: a -> b) (x: a): b = f x
+module i64 = {
+  type t = i64
+  def i32 (x: i32): i64 = __intrinsic "sext_i32_i64" x
+  def sum (xs: []i64): i64 = reduce (+) 0 xs
+}
+module f32 = {
+  type t = f32
+  def sqrt (x: f32): f32 = __intrinsic "sqrt32" x
+  def i64 (x: i64): f32 = __intrinsic "sitofp_i64_f32" x
+  def sum (xs: []f32): f32 = reduce (+) 0 xs
+}
 module i32 = {
   type t = i32
   def max (x: i32) (y: i32): i32 = if x < y then y else x
@@ -40,6 +61,7 @@ module f64 = {
   type t = f64
   def sqrt (x: f64): f64 = __intrinsic "sqrt64" x
   def i32 (x: i32): f64 = __intrinsic "sitofp_i32_f64" x
+  def i64 (x: i64): f64 = __intrinsic "sitofp_i64_f64" x
 }
 )";
 

@@ -1,0 +1,53 @@
+// The dispatch threshold (gpu/executor.hpp: should_offload).
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "gpu/driver/dynlib.hpp"
+#include "gpu/executor.hpp"
+#include "gpu/memory/residency.hpp"
+
+namespace thorn::gpu {
+
+namespace {
+
+int64_t instructions(const kir::Block& b) {
+  int64_t n = 0;
+  for (const kir::Instr& in : b.instrs) {
+    ++n;
+    for (const kir::Block& nb : in.blocks) n += 8 * instructions(nb);  // loops run more than once
+  }
+  return n;
+}
+
+}  // namespace
+
+int64_t gpu_threshold() {
+  std::string v = env_or_empty("THORN_GPU_THRESHOLD");
+  return v.empty() ? int64_t(1) << 18 : std::atoll(v.c_str());
+}
+
+OffloadDecision should_offload(const plan::Plan& plan, const std::vector<BufferPtr>& buffers) {
+  OffloadDecision d;
+  d.threshold = gpu_threshold();
+  for (const plan::Step& s : plan.steps) {
+    // One unit: an element through about four IR instructions.
+    int64_t per = 1 + instructions(s.element.body) / 4;
+    if (s.kind == plan::StepKind::SegRed || s.kind == plan::StepKind::SegScan || s.kind == plan::StepKind::SegHist)
+      per += instructions(s.op.body) / 4;
+    d.work += s.segments * s.segment_size * per;
+  }
+  for (size_t i = 0; i < plan.buffers.size() && i < buffers.size(); ++i)
+    if (plan.buffers[i].is_input && buffers[i] && !current_device_copy(*buffers[i]))
+      d.upload_bytes += int64_t(buffers[i]->bytes());
+  // Moving a byte over PCIe costs about an eighth of a unit of host work:
+  // data already on the device makes small nests worth offloading, and a
+  // cheap map over freshly read input rarely is.
+  int64_t net = d.work - d.upload_bytes / 8;
+  d.offload = net >= d.threshold;
+  d.why = fmt::format("work {} - transfer {} B / 8 {} threshold {}", d.work, d.upload_bytes,
+                      d.offload ? ">=" : "<", d.threshold);
+  return d;
+}
+
+}  // namespace thorn::gpu

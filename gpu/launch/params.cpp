@@ -1,0 +1,169 @@
+#include "gpu/launch/params.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "gpu/driver/dynlib.hpp"
+
+namespace thorn::gpu::launch {
+
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int log2_exact(int64_t v) { return std::countr_zero(uint64_t(v)); }
+
+int64_t pow2_ceil(int64_t v) { return v <= 1 ? 1 : int64_t(std::bit_ceil(uint64_t(v))); }
+
+// Blocks of `block` threads one SM holds at once, by threads and block count.
+int blocks_per_sm(const DeviceProps& dev, int block) {
+  return std::max(1, std::min(dev.max_threads_per_sm / block, dev.max_blocks_per_sm));
+}
+
+// The widest warp tile (a power of two <= 32 columns, at most `want`) whose
+// shared memory, 32 x (w + 1) accumulators per warp, fits the budget that
+// keeps `block`-thread blocks at full occupancy; if even w = 1 does not fit
+// the budget, the 48 KiB a block can always have, at lower occupancy.
+// Returns log2(w), or -1 when nothing fits.
+int tile_log_width(const DeviceProps& dev, int block, int acc_bytes, int64_t want, size_t* smem) {
+  const int warps = block / 32;
+  const size_t static_smem = size_t(32) * size_t(acc_bytes);  // the block tree's per-warp values
+  size_t occupancy_budget = size_t(dev.shared_per_sm) / size_t(blocks_per_sm(dev, block));
+  size_t hard_budget = size_t(dev.shared_per_block);
+  for (size_t budget : {std::min(occupancy_budget, hard_budget), hard_budget}) {
+    if (budget <= static_smem) continue;
+    for (int lw = 5; lw >= 0; --lw) {
+      if ((int64_t(1) << lw) > pow2_ceil(std::max<int64_t>(want, 1)) && lw > 0) continue;
+      size_t need = size_t(warps) * 32 * size_t((1 << lw) + 1) * size_t(acc_bytes);
+      if (need + static_smem <= budget) {
+        *smem = need;
+        return lw;
+      }
+    }
+  }
+  return -1;
+}
+
+int64_t env_int(const char* name, int64_t dflt) {
+  std::string v = env_or_empty(name);
+  return v.empty() ? dflt : std::atoll(v.c_str());
+}
+
+}  // namespace
+
+int64_t full_occupancy_blocks(const DeviceProps& dev, int block) {
+  return int64_t(dev.sm_count) * blocks_per_sm(dev, block);
+}
+
+Grid grid_stride(const DeviceProps& dev, int64_t total, int block) {
+  Grid g;
+  g.threads = block;
+  g.blocks = std::max<int64_t>(1, std::min(ceil_div(total, block), 2 * full_occupancy_blocks(dev, block)));
+  return g;
+}
+
+// Strategy choice (notes-segred.md §2, "Choice at run time"):
+//
+//   segments >= tps_segments            thread-per-segment ("loop-in-map")
+//   else n <= block/2                   small (several segments per block)
+//   else                                large (one or more blocks per segment)
+//
+// tps_segments defaults to half the threads the device holds at full
+// occupancy (SMs x max threads per SM / 2: 135168 on an H100). The notes
+// found the prototype's threshold best at 2^14 segments on a 15-SM GTX 780 Ti
+// (30720 resident threads, i.e. about half) and that it chose "small" for
+// [2^14][2^6] where loop-in-map was faster; scaling by the device's resident
+// threads keeps that ratio on any GPU. Tune with THORN_SEGRED_TPS_SEGMENTS.
+//
+// Large: (5.1) blocks_per_segment = ceil(full-occupancy blocks / segments),
+// guarded by ceil(n / block) so no block is idle; (5.2) chunking =
+// ceil(n / (blocks_per_segment * block)). One block per segment needs no
+// second pass; [1][N] uses the whole GPU and a second pass of one block.
+SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bool commutative, int acc_bytes) {
+  SegRedLaunch L;
+  const int64_t tps_segments =
+      env_int("THORN_SEGRED_TPS_SEGMENTS", int64_t(dev.sm_count) * dev.max_threads_per_sm / 2);
+  std::string forced = env_or_empty("THORN_SEGRED_STRATEGY");
+  cg::RedStrategy s;
+  if (forced == "tps") s = cg::RedStrategy::ThreadPerSegment;
+  else if (forced == "small") s = cg::RedStrategy::Small;
+  else if (forced == "large") s = cg::RedStrategy::Large;
+  else if (n == 0 || n == 1 || segments >= tps_segments) s = cg::RedStrategy::ThreadPerSegment;
+  else if (n <= kBlock / 2) s = cg::RedStrategy::Small;
+  else s = cg::RedStrategy::Large;
+  if (s == cg::RedStrategy::Small && pow2_ceil(n) > kBlock) s = cg::RedStrategy::Large;  // forced small on wide segments
+  L.strategy = s;
+
+  switch (s) {
+    case cg::RedStrategy::ThreadPerSegment: {
+      size_t smem = 0;
+      int lw = tile_log_width(dev, kTpsBlock, acc_bytes, n, &smem);
+      if (lw < 0) lw = 0, smem = size_t(4) * 32 * 2 * size_t(acc_bytes);  // launch will report it
+      L.grid = {ceil_div(segments, kTpsBlock), kTpsBlock, smem};
+      L.p1 = lw;
+      L.why = fmt::format("thread-per-segment: {} segments >= {} (tile width {})", segments, tps_segments, 1 << lw);
+      break;
+    }
+    case cg::RedStrategy::Small: {
+      int64_t g = pow2_ceil(n);
+      L.p1 = log2_exact(g);
+      L.grid = {ceil_div(segments, kBlock / g), kBlock, 0};
+      L.why = fmt::format("small: segment size {} <= {}: {} segments per block of {}", n, kBlock / 2, kBlock / g,
+                          kBlock);
+      break;
+    }
+    case cg::RedStrategy::Large: {
+      L.ordered = !commutative;
+      int block = kBlock;
+      size_t smem = 0;
+      int64_t gps = ceil_div(full_occupancy_blocks(dev, block), std::max<int64_t>(segments, 1));
+      gps = std::max<int64_t>(1, std::min(gps, ceil_div(n, block)));
+      int64_t chunk = ceil_div(n, gps * block);
+      if (L.ordered) {
+        int lw = tile_log_width(dev, block, acc_bytes, chunk, &smem);
+        while (lw < 0 && block > 32) {  // huge accumulators: fewer warps per block
+          block /= 2;
+          gps = std::max<int64_t>(1, std::min(ceil_div(full_occupancy_blocks(dev, block), std::max<int64_t>(segments, 1)),
+                                              ceil_div(n, block)));
+          chunk = ceil_div(n, gps * block);
+          lw = tile_log_width(dev, block, acc_bytes, chunk, &smem);
+        }
+        L.p3 = std::max(lw, 0);
+      }
+      L.p1 = gps;
+      L.p2 = chunk;
+      L.grid = {segments * gps, block, smem};
+      L.second_pass = gps > 1;
+      if (L.second_pass) L.combine = {segments, kBlock, 0};
+      L.why = fmt::format("large ({}): {} block(s) per segment, {} element(s) per thread{}",
+                          L.ordered ? "ordered chunks" : "strided", gps, chunk,
+                          L.second_pass ? ", second pass over partials" : "");
+      break;
+    }
+  }
+  if (!forced.empty()) L.why += " [forced by THORN_SEGRED_STRATEGY]";
+  return L;
+}
+
+int transpose_log_tile_h(int64_t rows, int64_t cols) {
+  // Square 32x32 tiles unless a dimension is below 32: then the tile takes
+  // that dimension's power-of-two ceiling and is wider (or taller) instead.
+  if (rows < 32) return log2_exact(pow2_ceil(std::max<int64_t>(rows, 2)));
+  if (cols < 32) return 10 - log2_exact(pow2_ceil(std::max<int64_t>(cols, 2)));
+  return 5;
+}
+
+Grid transpose_grid(const DeviceProps& dev, int64_t batches, int64_t rows, int64_t cols) {
+  int lth = transpose_log_tile_h(rows, cols);
+  int64_t th = int64_t(1) << lth, tw = int64_t(1) << (10 - lth);
+  int64_t tiles = batches * ceil_div(rows, th) * ceil_div(cols, tw);
+  Grid g;
+  g.threads = 256;
+  g.blocks = std::max<int64_t>(1, std::min(tiles, 4 * full_occupancy_blocks(dev, 256)));
+  return g;
+}
+
+}  // namespace thorn::gpu::launch

@@ -1,0 +1,98 @@
+// thorn run: like `futhark run`. Loads a program, reads the entry point's
+// arguments from stdin (text and binary values, freely mixed), and prints
+// each result on its own line (a tuple result gives one line per component).
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "interp/cli/commands.hpp"
+#include "interp/cli/entry_points.hpp"
+#include "interp/cli/session_setup.hpp"
+#include "interp/core/value_io.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "Usage: thorn run [options...] FILE\n"
+    "\n"
+    "Run an entry point of FILE (default: main) with arguments read from standard\n"
+    "input as Futhark values (text or binary), and print its results, one per line,\n"
+    "as `futhark run` does.\n"
+    "\n"
+    "  -e, --entry-point NAME  the entry point to run (default: main)\n"
+    "  -b, --binary-output     write the results in Futhark's binary format\n"
+    "  -w, --no-warnings       accepted for compatibility (thorn prints none)\n";
+
+}  // namespace
+
+int cmd_run(const Args& args_in) {
+  ArgScanner args("run", args_in);
+  CommonOptions common;
+  std::string entry_name = "main";
+  bool binary = false;
+  std::vector<std::string> files;
+  while (args.next()) {
+    if (args.is("-h", "--help")) {
+      std::cout << kHelp << kCommonOptionsHelp;
+      return 0;
+    } else if (args.is("-e", "--entry-point") || args.is("", "--entry")) {
+      entry_name = args.value();
+    } else if (args.is("-b", "--binary-output")) {
+      args.no_value();
+      binary = true;
+    } else if (args.is("-w", "--no-warnings")) {
+      args.no_value();
+    } else if (take_common_option(args, common)) {
+    } else if (args.positional()) {
+      files.push_back(args.arg());
+    } else {
+      args.unknown();
+    }
+  }
+  if (files.size() != 1) args.fail("expects exactly one program file");
+
+#ifndef THORN_HAVE_SESSION
+  (void)binary;
+  return evaluator_missing("run");
+#else
+  try {
+    auto session = open_session(common);
+    session->load_file(files[0]);
+    auto entry = session->entry(entry_name);
+    if (!entry) {
+      std::cerr << unknown_entry_message(*session, files[0], entry_name) << "\n";
+      return 1;
+    }
+    std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    std::vector<Value> arguments = read_arguments(input, "<stdin>", *entry);
+    std::vector<Value> results = session->call(entry_name, std::move(arguments));
+
+    std::string out;
+    for (size_t k = 0; k < results.size(); ++k) {
+      if (binary) {
+        if (!has_value_format(results[k]))
+          throw Error(ErrorKind::Input, fmt::format("result {} cannot be written in the binary format", k + 1));
+        write_binary_value(out, results[k]);
+      } else {
+        TypePtr type = k < entry->results.size() ? entry->results[k] : TypePtr();
+        out += format_value(results[k], type, ValueStyle::Data);
+        out += '\n';
+      }
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    return 0;
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::cerr << e.render() << "\n";
+    return 1;
+  }
+#endif
+}
+
+}  // namespace thorn::cli

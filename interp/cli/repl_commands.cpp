@@ -1,0 +1,126 @@
+// The `:` commands of thorn repl.
+#include "interp/cli/repl.hpp"
+
+#ifdef THORN_HAVE_SESSION
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "interp/core/value_io.hpp"
+#include "interp/types/type.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::cli {
+
+const std::vector<Repl::Command>& Repl::command_table() {
+  static const std::vector<Command> table{
+      {"load", "FILE", "load a program, replacing the session (no FILE: the last one)", &Repl::cmd_load},
+      {"reload", "", "load the last program again, dropping entered definitions", &Repl::cmd_reload},
+      {"type", "EXPR", "show the type of an expression", &Repl::cmd_type},
+      {"time", "EXPR", "evaluate an expression and show how long it took", &Repl::cmd_time},
+      {"backend", "NAME", "switch backend: reference, host or gpu (keeps definitions)", &Repl::cmd_backend},
+      {"validate", "on|off", "check offloaded nests against the reference backend", &Repl::cmd_validate},
+      {"plan", "EXPR", "show the flattened plan of an expression", &Repl::cmd_plan},
+      {"kernels", "", "list the compiled GPU kernels", &Repl::cmd_kernels},
+      {"help", "", "this list", &Repl::cmd_help},
+      {"quit", "", "leave (so does Ctrl-D)", &Repl::cmd_quit},
+  };
+  return table;
+}
+
+void Repl::cmd_load(const std::string& arg) {
+  std::optional<std::string> file = arg.empty() ? loaded_ : std::optional<std::string>(arg);
+  if (!file) {
+    std::cout << "No file given and none loaded before.\n";
+    return;
+  }
+  std::cout << fmt::format("Loading {}\n", *file);
+  rebuild(options_, file, false);
+}
+
+void Repl::cmd_reload(const std::string& arg) {
+  if (!arg.empty()) {
+    std::cout << ":reload takes no argument; use :load FILE.\n";
+    return;
+  }
+  if (!loaded_) {
+    std::cout << "No program loaded.\n";
+    return;
+  }
+  cmd_load("");
+}
+
+void Repl::cmd_type(const std::string& arg) {
+  if (arg.empty()) {
+    std::cout << "Usage: :type EXPR\n";
+    return;
+  }
+  TypePtr t = session_->type_of(arg);
+  std::cout << fmt::format("{} : {}\n", arg, t ? to_string(t) : "?");
+}
+
+void Repl::cmd_time(const std::string& arg) {
+  if (arg.empty()) {
+    std::cout << "Usage: :time EXPR\n";
+    return;
+  }
+  auto start = std::chrono::steady_clock::now();
+  Session::Outcome outcome = session_->eval_input(arg, source_name());
+  auto stop = std::chrono::steady_clock::now();
+  if (outcome.is_expression) {
+    std::cout << format_value(outcome.value, outcome.type, ValueStyle::Repl) << "\n";
+  } else {
+    declarations_.push_back(arg);
+  }
+  double ms = std::chrono::duration<double, std::milli>(stop - start).count();
+  std::cout << fmt::format("Time: {:.3f} ms ({} backend).\n", ms, options_.backend);
+}
+
+void Repl::cmd_backend(const std::string& arg) {
+  if (arg.empty()) {
+    std::cout << fmt::format("Backend: {} ({}).\n", options_.backend, backend_description(options_.backend));
+    return;
+  }
+  const auto& names = backend_names();
+  if (std::find(names.begin(), names.end(), arg) == names.end()) {
+    std::cout << fmt::format("Unknown backend '{}'; choose reference, host or gpu.\n", arg);
+    return;
+  }
+  CommonOptions wanted = options_;
+  wanted.backend = arg;
+  if (rebuild(wanted, loaded_, true)) {
+    if (options_.backend != arg) return;  // open_session printed why it fell back
+    std::cout << fmt::format("Backend: {} ({}).\n", options_.backend, backend_description(options_.backend));
+  }
+}
+
+void Repl::cmd_validate(const std::string& arg) {
+  if (arg != "on" && arg != "off") {
+    std::cout << fmt::format("Validation is {}; use :validate on|off.\n", options_.validate ? "on" : "off");
+    return;
+  }
+  CommonOptions wanted = options_;
+  wanted.validate = arg == "on";
+  if (rebuild(wanted, loaded_, true)) std::cout << fmt::format("Validation is {}.\n", arg);
+}
+
+void Repl::cmd_plan(const std::string&) { std::cout << ":plan is not available yet.\n"; }
+
+void Repl::cmd_kernels(const std::string&) { std::cout << ":kernels is not available yet.\n"; }
+
+void Repl::cmd_help(const std::string&) {
+  std::cout << "Enter an expression to evaluate it, or a declaration to add it to the session.\n"
+               "An input whose brackets or expression are left open continues on the next line.\n"
+               "Commands (any unambiguous prefix works, e.g. :t for :type):\n";
+  for (const Command& c : command_table())
+    std::cout << fmt::format("  :{:<16} {}\n", fmt::format("{} {}", c.name, c.args), c.help);
+}
+
+void Repl::cmd_quit(const std::string&) { quit_ = true; }
+
+}  // namespace thorn::cli
+
+#endif

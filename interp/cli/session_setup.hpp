@@ -1,0 +1,49 @@
+#pragma once
+// What every command that runs Futhark code shares: the --backend and
+// --validate options, and opening a Session with them.
+//
+// Backends: `reference` (sequential, the semantic oracle), `host`
+// (flattened plans on the CPU cores) and `gpu` (JIT-compiled CUDA kernels).
+// An unknown name is a usage error. A known backend that cannot be used
+// here (not built yet, no GPU) falls back to `reference` with a one-line
+// notice on stderr, so scripts keep working on machines without a GPU.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/cli/args.hpp"
+
+#if __has_include("interp/eval/session.hpp")
+#include "interp/eval/session.hpp"
+#define THORN_HAVE_SESSION 1
+#endif
+
+namespace thorn::cli {
+
+struct CommonOptions {
+  std::string backend = "reference";
+  bool validate = false;
+};
+
+// Consumes --backend NAME and --validate when `args` is at one of them.
+bool take_common_option(ArgScanner& args, CommonOptions& options);
+
+// Help text lines for the common options.
+extern const char* const kCommonOptionsHelp;
+
+const std::vector<std::string>& backend_names();
+
+// One line on where code of this backend runs, for banners and --version.
+std::string backend_description(const std::string& backend);
+
+#ifdef THORN_HAVE_SESSION
+// A Session with the chosen backend, or the reference backend after a
+// notice when the chosen one is unavailable. `options.backend` is updated
+// to the backend actually used.
+std::unique_ptr<Session> open_session(CommonOptions& options);
+#endif
+
+// Printed by the commands that need the evaluator when it is not built.
+int evaluator_missing(const char* command);
+
+}  // namespace thorn::cli

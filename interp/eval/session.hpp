@@ -1,0 +1,82 @@
+#pragma once
+// A Session ties the pipeline together for the command-line tools: parse
+// (interp/syntax) → check (interp/types) → evaluate (interp/eval). It owns
+// the prelude (loaded once, at construction), the loaded program, and the
+// REPL's declarations.
+//
+// Every user error is thrown as thorn::Error; a failing input or load leaves
+// the session as it was.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interp/core/value.hpp"
+#include "interp/types/type.hpp"
+#include "interp/util/error.hpp"
+#include "interp/util/source.hpp"
+
+namespace thorn {
+
+struct SessionOptions {
+  std::string backend = "reference";  // where SOACs run: reference (host and gpu when connected)
+  bool validate = false;              // run offloaded nests on the reference backend too, and compare
+};
+
+class Session {
+ public:
+  // Loads the prelude (parse, check, evaluate). Throws Error when the
+  // backend is not available in this build.
+  explicit Session(SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Replaces the user program with this file (like `futhark repl`'s :load).
+  // Imports are resolved relative to the importing file, ".fut" implied,
+  // each file loaded once.
+  void load_file(const std::string& path);
+  // Loads the last file given to load_file again (after it changed on disk).
+  void reload();
+  // The file given to load_file last, if any.
+  std::optional<std::string> loaded_file() const;
+
+  // One REPL input: declarations join the session; an expression is checked
+  // and evaluated.
+  struct Outcome {
+    bool is_expression = false;
+    Value value;                       // the expression's value
+    TypePtr type;                      // the expression's type
+    std::vector<std::string> defined;  // names the declarations defined
+  };
+  Outcome eval_input(const std::string& text, const std::string& source_name = "[repl]");
+
+  // The type of an expression, without evaluating it (`:type`);
+  // unconstrained type variables stay polymorphic.
+  TypePtr type_of(const std::string& text);
+
+  // A top-level function (or constant) of the loaded program: its parameter
+  // types and its result types (a tuple result gives one per component, as
+  // `futhark run` prints them).
+  struct Entry {
+    std::string name;
+    std::vector<TypePtr> params;
+    std::vector<TypePtr> results;
+    Loc loc;
+  };
+  std::optional<Entry> entry(const std::string& name) const;
+  // The loaded file's entry points: its `entry` declarations, or `main`.
+  std::vector<std::string> entry_names() const;
+
+  // Calls a top-level function of the loaded program; the results are split
+  // like Entry::results.
+  std::vector<Value> call(const std::string& name, std::vector<Value> args);
+
+  const SessionOptions& options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace thorn

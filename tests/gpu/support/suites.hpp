@@ -1,0 +1,35 @@
+#pragma once
+// The differential test suites (notes-segred.md §5), run against any
+// backend that executes plans: the real GPU (tests/gpu/differential.cpp) or
+// the kernel emulator (tests/gpu/emulated.cpp).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "interp/core/value.hpp"
+#include "interp/flatten/plan.hpp"
+
+namespace thorn::gpu::test {
+
+using Runner = std::function<void(const plan::Plan&, std::vector<BufferPtr>&)>;
+
+struct SuiteOptions {
+  int log_n = 20;            // the sweep [2^k][2^(log_n - k)]
+  int block = 256;           // the launch block size the thresholds refer to
+  bool all_strategies = true;  // also force each SegRed strategy on every shape
+  bool verbose = false;
+  std::string filter;        // only cases whose name contains this
+};
+
+struct SuiteResult {
+  int cases = 0;
+  int failures = 0;
+  std::vector<std::string> messages;
+};
+
+SuiteResult run_segred_suite(const Runner& run, const SuiteOptions& o);
+SuiteResult run_map_scatter_suite(const Runner& run, const SuiteOptions& o);
+// Errors: a failing Check inside a kernel reaches the caller as Error(Runtime).
+SuiteResult run_error_suite(const Runner& run, const SuiteOptions& o);
+
+}  // namespace thorn::gpu::test
