@@ -18,10 +18,13 @@ typedef double f64;
 typedef unsigned short thorn_half;  // memory: IEEE half bits
 #define THORN_DEV __device__ __forceinline__
 
-// -- f16 (PTX cvt, round to nearest even)
+// -- f16 (PTX cvt, round to nearest even). THORN_EMULATE: the host-side
+// kernel emulator of the tests (tests/gpu/emulator) supplies these.
+#ifndef THORN_EMULATE
 THORN_DEV f32 thorn_h2f(thorn_half h) { f32 f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 THORN_DEV thorn_half thorn_f2h(f32 f) { thorn_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
 THORN_DEV thorn_half thorn_d2h(f64 d) { thorn_half h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d)); return h; }
+#endif
 // Rounds a float result to half precision. Exact for + - * / sqrt: a float
 // carries more than twice the half's precision, so double rounding is harmless.
 THORN_DEV f16 thorn_rh(f32 f) { return thorn_h2f(thorn_f2h(f)); }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpu/driver/dynlib.hpp"
+#include "gpu/driver/testing.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::gpu {
@@ -21,6 +22,12 @@ bool bind_any(const DynLib& lib, Fn*& out, std::initializer_list<const char*> na
 }  // namespace
 
 CudaDriver::CudaDriver() {
+  if (const testing::Hooks* h = testing::installed(); h && h->driver) {
+    api_ = *h->driver;
+    path_ = h->driver_name;
+    loaded_ = true;
+    return;
+  }
   std::vector<std::string> candidates;
   std::string forced = env_or_empty("THORN_LIBCUDA");
   if (!forced.empty()) {

@@ -8,6 +8,7 @@
 #include "gpu/driver/cuda.hpp"
 #include "gpu/driver/dynlib.hpp"
 #include "gpu/driver/nvrtc.hpp"
+#include "gpu/driver/testing.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::gpu {
@@ -106,7 +107,8 @@ struct DeviceInit {
       return;
     }
     const Nvrtc& nvrtc = Nvrtc::get();
-    if (!nvrtc.loaded()) {
+    const testing::Hooks* hooks = testing::installed();
+    if (!nvrtc.loaded() && !(hooks && hooks->compile)) {
       why = nvrtc.why();
       return;
     }
@@ -180,6 +182,7 @@ void Device::synchronize() const {
 std::string availability() {
   DeviceInit& init = device_init();
   if (!init.device) return init.why;
+  if (!Nvrtc::get().loaded()) return init.device->props().describe();  // a test's compiler stands in
   return fmt::format("{}, NVRTC {}", init.device->props().describe(), Nvrtc::get().version_string());
 }
 

@@ -19,6 +19,10 @@
 #include "gpu/driver/nvrtc.hpp"
 #include "gpu/jit/disk_cache.hpp"
 
+namespace thorn::gpu::testing {
+struct Hooks;
+}
+
 namespace thorn::gpu::jit {
 
 // The NVRTC options every thorn kernel is compiled with (the nvrtc tests use
@@ -67,6 +71,8 @@ class KernelCache {
     std::shared_ptr<const CachedBinary> binary;
     KernelStats stats;
   };
+  std::shared_ptr<const CachedBinary> emulated(const cg::KernelSource& ks, const testing::Hooks& hooks,
+                                               KernelStats** stats_out);
   DiskCache disk_;
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<Entry>> entries_;

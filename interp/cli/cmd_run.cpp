@@ -65,7 +65,7 @@ int cmd_run(const Args& args_in) {
     session->load_file(files[0]);
     auto entry = session->entry(entry_name);
     if (!entry) {
-      std::cerr << unknown_entry_message(*session, files[0], entry_name) << "\n";
+      std::cerr << "thorn: " << unknown_entry_message(*session, files[0], entry_name) << "\n";
       return 1;
     }
     std::string input{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};

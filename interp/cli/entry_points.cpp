@@ -69,8 +69,8 @@ std::string unknown_entry_message(const Session& session, const std::string& pat
   std::vector<std::string> names = entry_names_of(session, path);
   std::string listed;
   for (const auto& n : names) listed += (listed.empty() ? "" : ", ") + n;
-  if (listed.empty()) return fmt::format("thorn: {} has no entry point named '{}' (and no other entry points)", path, name);
-  return fmt::format("thorn: {} has no entry point named '{}'; its entry points are: {}", path, name, listed);
+  if (listed.empty()) return fmt::format("{} has no entry point named '{}' (and no other entry points)", path, name);
+  return fmt::format("{} has no entry point named '{}'; its entry points are: {}", path, name, listed);
 }
 #endif
 

@@ -21,7 +21,8 @@ void Repl::banner() const {
   std::cout << "Run :help for a list of commands.\n\n";
 }
 
-std::string Repl::source_name() const { return fmt::format("[repl]:{}", counter_); }
+// Inputs are named like their prompt, so errors read "[3]:1:5: ...".
+std::string Repl::source_name() const { return fmt::format("[{}]", counter_); }
 
 void Repl::report(const std::exception& e) const {
   std::cout.flush();
@@ -43,7 +44,13 @@ int Repl::run(const std::optional<std::string>& initial_file) {
     }
   }
   while (!quit_) {
-    auto line = reader_.read(fmt::format("[{}]> ", counter_));
+    std::optional<std::string> line;
+    if (pending_) {
+      line = std::move(pending_);
+      pending_.reset();
+    } else {
+      line = reader_.read(fmt::format("[{}]> ", counter_));
+    }
     if (!line) break;
     std::string text = *line;
     size_t first = text.find_first_not_of(" \t");
@@ -70,9 +77,17 @@ static bool ended_early(const Error& e) {
   return e.kind == ErrorKind::Syntax && e.message.rfind("unexpected end of input", 0) == 0;
 }
 
+// A blank line gives up on the input (and reports why it is incomplete); a
+// command line does too, and then runs as the next input.
 std::optional<std::string> Repl::read_continuation(std::string text) {
   auto more = reader_.read("..> ");
   if (!more) return std::nullopt;
+  size_t first = more->find_first_not_of(" \t");
+  if (first == std::string::npos) return std::nullopt;
+  if ((*more)[first] == ':') {
+    pending_ = std::move(more);
+    return std::nullopt;
+  }
   return text + "\n" + *more;
 }
 
@@ -115,7 +130,8 @@ void Repl::command(const std::string& line) {
     size_t b = line.find_last_not_of(" \t\r");
     if (a != std::string::npos) arg = line.substr(a, b - a + 1);
   }
-  // As in futhark repl, any unambiguous prefix names a command (:t is :type).
+  // As in futhark repl, any unambiguous prefix names a command; a single
+  // letter names the first command in :help's order (:t is :type).
   std::vector<const Command*> matches;
   for (const Command& c : command_table()) {
     if (name == c.name) {
@@ -124,6 +140,7 @@ void Repl::command(const std::string& line) {
     }
     if (!name.empty() && std::string_view(c.name).substr(0, name.size()) == name) matches.push_back(&c);
   }
+  if (name.size() == 1 && matches.size() > 1) matches.resize(1);
   if (matches.empty()) {
     std::cout << fmt::format("Unknown command ':{}'; :help lists the commands.\n", name);
     return;

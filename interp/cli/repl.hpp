@@ -64,6 +64,7 @@ class Repl {
   std::optional<std::string> loaded_;       // the file of :load
   std::vector<std::string> declarations_;   // entered since the last load, for rebuilds
   LineReader reader_;
+  std::optional<std::string> pending_;     // a line read ahead that starts the next input
   int counter_ = 0;
   bool quit_ = false;
 };

@@ -29,6 +29,11 @@ Buffer::Buffer(Prim elem, int64_t count) : elem_(elem), count_(count) {
   std::memset(host_, 0, n);
 }
 
+Buffer::Buffer(Prim elem, int64_t count, NoInit) : elem_(elem), count_(count) {
+  if (count < 0) throw Error(ErrorKind::Internal, fmt::format("negative buffer size {}", count));
+  host_ = static_cast<std::byte*>(::operator new(padded_bytes(bytes()), std::align_val_t(kAlign)));
+}
+
 Buffer::~Buffer() { ::operator delete(host_, std::align_val_t(kAlign)); }
 
 std::byte* Buffer::host() {

@@ -31,6 +31,10 @@ struct Value;
 class Buffer {
  public:
   Buffer(Prim elem, int64_t count);            // zero-initialised host buffer
+  // Uninitialised host buffer, for outputs that are about to be written
+  // completely (the host executor, delayed arrays): skips a pass over memory.
+  struct NoInit {};
+  Buffer(Prim elem, int64_t count, NoInit);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;

@@ -53,13 +53,35 @@ void ValueBuilder::fail(const char* at, size_t length, std::string message) cons
               fmt::format("{}: {}", what_, message));
 }
 
+// The value starting at `at` as written (up to its closing bracket, or the
+// end of the token), cut short when long, for "got ..." in messages.
 std::string ValueBuilder::snippet(const char* at) const {
   const char* end = base_ + reader_.input_.size();
-  std::string out;
+  if (at >= end) return "the end of the input";
   const char* p = at;
-  while (p < end && *p != '\n' && *p != '\r' && out.size() < 40) out += *p++;
-  if (p < end && *p != '\n' && *p != '\r') out += "...";
-  if (out.empty()) out = "the end of the input";
+  if (*p == '[' || std::string_view(p, size_t(end - p)).substr(0, 6) == "empty(") {
+    int depth = 0;
+    for (; p < end; ++p) {
+      if (*p == '[' || *p == '(') ++depth;
+      if ((*p == ']' || *p == ')') && --depth == 0) {
+        ++p;
+        break;
+      }
+    }
+  } else {
+    while (p < end && !std::isspace(static_cast<unsigned char>(*p)) && *p != ',' && *p != ']') ++p;
+  }
+  std::string out;
+  bool cut = false;
+  for (const char* q = at; q < p; ++q) {
+    if (out.size() >= 40) {
+      cut = true;
+      break;
+    }
+    out += (*q == '\n' || *q == '\r' || *q == '\t') ? ' ' : *q;
+  }
+  if (cut) out += "...";
+  if (out.empty()) out = std::string(1, *at);
   return out;
 }
 

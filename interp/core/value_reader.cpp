@@ -131,7 +131,11 @@ bool ValueReader::at_end() {
 
 Loc ValueReader::position() {
   skip_blanks();
-  return loc_at(pos_);
+  if (pos_ < input_.size()) return loc_at(pos_);
+  // At the end: just after the last thing written, not on a blank last line.
+  size_t end = input_.size();
+  while (end > 0 && std::isspace(static_cast<unsigned char>(input_[end - 1]))) --end;
+  return loc_at(end);
 }
 
 // Positions are computed only when an error needs one. The SourceFile made
@@ -203,7 +207,7 @@ Value ValueReader::read_impl(const Type* expected, std::string_view what, ValueT
 
   skip_blanks();
   if (pos_ >= input_.size()) {
-    throw Error(ErrorKind::Input, loc_at(pos_, 0),
+    throw Error(ErrorKind::Input, position(),
                 expected_text.empty() ? fmt::format("{}: expected a value, but the input ended", what)
                                       : fmt::format("{}: expected a value of type {}, but the input ended", what,
                                                     expected_text));

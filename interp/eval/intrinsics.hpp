@@ -6,7 +6,8 @@
 //    sqrt cbrt exp log log2 log10 log1p sin cos tan asin acos atan sinh cosh
 //    tanh asinh acosh atanh gamma lgamma erf erfc floor ceil round trunc
 //    recip isnan isinf to_bits from_bits (1 argument); min max pow mul_hi
-//    atan2 hypot copysign nextafter ldexp (2); mad_hi fma mad lerp (3);
+//    atan2 hypot copysign nextafter ldexp get_bit (2); mad_hi fma mad lerp
+//    set_bit (3);
 //  - conversions to_i8 ... to_f64, to_bool (1);
 //  - copy (a deep copy: the result aliases nothing);
 //  - SOACs and array primitives, all sent through exec::dispatch (see

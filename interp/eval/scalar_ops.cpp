@@ -341,6 +341,11 @@ std::optional<Scalar> unary(std::string_view n, const Scalar& a) {
 }
 
 std::optional<Scalar> binary(std::string_view n, const Scalar& a, const Scalar& b) {
+  if (n == "get_bit" && is_integral(b.type)) {  // get_bit bit x
+    int64_t bit = a.as_i64();
+    if (bit < 0 || bit >= bits_of(b.type)) return Scalar::i32(0);
+    return Scalar::i32(int32_t((raw_bits(b) >> bit) & 1));
+  }
   Prim t = a.type;
   bool flt = is_float(t);
   if (n == "min" || n == "max") {
@@ -372,6 +377,14 @@ std::optional<Scalar> binary(std::string_view n, const Scalar& a, const Scalar& 
 }
 
 std::optional<Scalar> ternary(std::string_view n, const Scalar& a, const Scalar& b, const Scalar& c) {
+  if (n == "set_bit" && is_integral(b.type)) {  // set_bit bit x value
+    int64_t bit = a.as_i64();
+    if (bit < 0 || bit >= bits_of(b.type)) return b;
+    uint64_t mask = uint64_t(1) << bit;
+    uint64_t x = raw_bits(b);
+    x = (c.as_i64() & 1) ? (x | mask) : (x & ~mask);
+    return make_int(b.type, x);
+  }
   Prim t = a.type;
   if (n == "mad_hi" && is_integral(t)) return scalar_binop(BuiltinOp::Add, mul_hi(a, b), c);
   if (!is_float(t)) return std::nullopt;

@@ -29,6 +29,8 @@ std::string_view soac_name(SoacKind k) {
   return "?";
 }
 
+bool backend_available(std::string_view name) { return name == "reference"; }
+
 Value dispatch(SoacCall& call, eval::Evaluator& ev) {
   // Only the reference backend exists so far; the host and GPU backends are
   // selected here by ev.options().backend once they do.

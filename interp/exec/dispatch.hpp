@@ -60,6 +60,9 @@ struct SoacCall {
   std::function<TypePtr()> result_type;
 };
 
+// Whether a backend of this name can run in this build ("reference" always).
+bool backend_available(std::string_view name);
+
 // Runs the call on the selected backend. Errors are thrown as
 // Error(ErrorKind::Runtime) with the call's location.
 Value dispatch(SoacCall& call, eval::Evaluator& ev);

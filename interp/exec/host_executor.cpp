@@ -96,6 +96,9 @@ void check_step(const plan::Step& s, std::vector<BufferPtr>& bufs) {
 
 void execute_step(const plan::Step& step, std::vector<BufferPtr>& buffers, const ExecOptions& options) {
   check_step(step, buffers);
+  // Buffers may be delayed or on the GPU: bring every one this step touches
+  // to the host now, on this thread (worker threads must not trigger it).
+  for (int id : step.writes) buffers[size_t(id)]->host();
   StepEnv env(step, buffers, options);
   switch (step.kind) {
     case plan::StepKind::SegMap: run_segmap(env); break;
@@ -116,7 +119,7 @@ void execute(const plan::Plan& p, std::vector<BufferPtr>& buffers, const ExecOpt
     if (d.is_input)
       throw Error(ErrorKind::Internal, p.loc,
                   fmt::format("host executor: input buffer b{} ({}) is not bound", i, d.name));
-    buffers[i] = std::make_shared<Buffer>(d.elem, d.count);
+    buffers[i] = std::make_shared<Buffer>(d.elem, d.count, Buffer::NoInit{});
   }
   for (const plan::Step& s : p.steps) execute_step(s, buffers, options);
 }

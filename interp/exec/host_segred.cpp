@@ -125,6 +125,13 @@ struct Red {
       int n = int(nseg * size);
       run_element_tile(fr, sb * size, n, size);
       write_map_outputs(fr, sb * size, n);
+      if (env.fast.ok) {
+        for (int r = 0; r < k; ++r) {
+          env.fast.reduce_rows[size_t(r)](value(fr, r), nseg, int(size), acc.ptr(r));
+          store_lanes(types[size_t(r)], env.write_buffer(size_t(m + r)), sb, acc.ptr(r), nseg);
+        }
+        continue;
+      }
       for (int r = 0; r < k; ++r) gather_lanes(types[size_t(r)], acc.ptr(r), value(fr, r), 0, int(size), nseg);
       for (int64_t j = 1; j < size; ++j) {
         for (int r = 0; r < k; ++r)
@@ -160,7 +167,8 @@ void run_segred(StepEnv& env) {
     return;
   }
 
-  if (size * 8 <= kLanes && segments > 1) {
+  // Typed row loops stay efficient up to half a tile per row.
+  if (size * (env.fast.ok ? 2 : 8) <= kLanes && segments > 1) {
     int64_t per_tile = kLanes / size;
     int64_t tasks = par ? int64_t(env.threads) * 4 : 1;
     int64_t chunk = (segments + tasks - 1) / tasks;

@@ -126,6 +126,14 @@ struct Scan {
       int nseg = int(std::min<int64_t>(per_tile, s1 - sb));
       int n = int(nseg * size);
       run_element_tile(fr, sb * size, n, size);
+      if (env.fast.ok) {
+        for (int r = 0; r < k; ++r) {
+          std::memcpy(out.ptr(r), value(fr, r), size_t(n) * width(r));
+          env.fast.scan_rows[size_t(r)](out.ptr(r), nseg, int(size));
+          store_lanes(types[size_t(r)], env.write_buffer(size_t(r)), sb * size, out.ptr(r), n);
+        }
+        continue;
+      }
       for (int r = 0; r < k; ++r) {
         gather_lanes(types[size_t(r)], acc.ptr(r), value(fr, r), 0, int(size), nseg);
         scatter_lanes(types[size_t(r)], out.ptr(r), 0, int(size), acc.ptr(r), nseg);
@@ -158,7 +166,8 @@ void run_segscan(StepEnv& env) {
   ThreadPool& pool = ThreadPool::instance();
   bool par = env.parallel(env.total());
 
-  if (size * 8 <= kLanes && segments > 1) {
+  // Typed row loops stay efficient up to half a tile per row.
+  if (size * (env.fast.ok ? 2 : 8) <= kLanes && segments > 1) {
     int64_t per_tile = kLanes / size;
     int64_t tasks = par ? int64_t(env.threads) * 4 : 1;
     int64_t chunk = (segments + tasks - 1) / tasks;

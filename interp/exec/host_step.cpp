@@ -57,10 +57,35 @@ void combine_fn(std::byte* acc, const std::byte* x, int n) {
 }
 
 template <Prim P, class Op>
+void reduce_rows_fn(const std::byte* vals, int rows, int size, std::byte* out) {
+  using T = RegT<P>;
+  const T* v = reinterpret_cast<const T*>(vals);
+  T* o = reinterpret_cast<T*>(out);
+  for (int s = 0; s < rows; ++s) {
+    const T* row = v + size_t(s) * size_t(size);
+    T a = row[0];
+    for (int j = 1; j < size; ++j) a = Op::template f<P>(a, row[j]);
+    o[s] = a;
+  }
+}
+
+template <Prim P, class Op>
+void scan_rows_fn(std::byte* vals, int rows, int size) {
+  using T = RegT<P>;
+  T* v = reinterpret_cast<T*>(vals);
+  for (int s = 0; s < rows; ++s) {
+    T* row = v + size_t(s) * size_t(size);
+    for (int j = 1; j < size; ++j) row[j] = Op::template f<P>(row[j - 1], row[j]);
+  }
+}
+
+template <Prim P, class Op>
 void set_fns(FastOp& f) {
   f.scan.push_back(&scan_fn<P, Op>);
   f.hist.push_back(&hist_fn<P, Op>);
   f.combine.push_back(&combine_fn<P, Op>);
+  f.reduce_rows.push_back(&reduce_rows_fn<P, Op>);
+  f.scan_rows.push_back(&scan_rows_fn<P, Op>);
 }
 
 bool add_fast(FastOp& f, kir::BinOp op, Prim t) {

@@ -36,10 +36,16 @@ struct FastOp {
   using HistFn = void (*)(std::byte* hist, const int64_t* bins, const std::byte* vals, int n,
                           int64_t nbins);
   using CombineFn = void (*)(std::byte* acc, const std::byte* x, int n);  // acc[l] op= x[l]
+  // Rows of `size` consecutive lanes: out[s] = fold of row s (reduce_rows),
+  // or each row scanned in place (scan_rows).
+  using ReduceRowsFn = void (*)(const std::byte* vals, int rows, int size, std::byte* out);
+  using ScanRowsFn = void (*)(std::byte* vals, int rows, int size);
   bool ok = false;
   std::vector<ScanFn> scan;
   std::vector<HistFn> hist;
   std::vector<CombineFn> combine;
+  std::vector<ReduceRowsFn> reduce_rows;
+  std::vector<ScanRowsFn> scan_rows;
 };
 FastOp recognise_fast_op(const kir::Function& op);
 

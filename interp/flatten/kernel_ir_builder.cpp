@@ -171,4 +171,74 @@ std::vector<Reg> Builder::while_(
   return dsts;
 }
 
+namespace {
+
+struct Inliner {
+  Function& f;
+  const Function& callee;
+  const std::vector<int>& array_map;
+  std::vector<Reg> rename;  // callee register -> caller register
+  std::vector<int> message_map;
+
+  Reg map(Reg r) {
+    if (r < 0) return r;
+    Reg& m = rename[size_t(r)];
+    if (m < 0) m = f.new_reg(callee.reg_types[size_t(r)]);
+    return m;
+  }
+
+  Block block(const Block& b) {
+    Block out;
+    for (Reg r : b.params) out.params.push_back(map(r));
+    for (const Instr& in : b.instrs) out.instrs.push_back(instr(in));
+    for (Reg r : b.results) out.results.push_back(map(r));
+    return out;
+  }
+
+  Instr instr(const Instr& in) {
+    Instr c = in;
+    c.dst = map(in.dst);
+    c.a = map(in.a);
+    c.b = map(in.b);
+    c.c = map(in.c);
+    for (Reg& r : c.dsts) r = map(r);
+    for (Reg& r : c.args) r = map(r);
+    if (in.op == Opcode::Read) c.aux = array_map.at(size_t(in.aux));
+    if (in.op == Opcode::Check) {
+      int& m = message_map[size_t(in.aux)];
+      if (m < 0)
+        m = f.add_message(callee.messages[size_t(in.aux)],
+                          size_t(in.aux) < callee.message_locs.size() ? callee.message_locs[size_t(in.aux)] : Loc{});
+      c.aux = m;
+    }
+    c.blocks.clear();
+    for (const Block& b : in.blocks) c.blocks.push_back(block(b));
+    return c;
+  }
+};
+
+}  // namespace
+
+std::vector<Reg> Builder::inline_call(const Function& callee, const std::vector<Reg>& args,
+                                      const std::vector<int>& array_map) {
+  Inliner in{f_, callee, array_map, std::vector<Reg>(callee.reg_types.size(), kNoReg),
+             std::vector<int>(callee.messages.size(), -1)};
+  for (size_t k = 0; k < callee.body.params.size() && k < args.size(); ++k)
+    in.rename[size_t(callee.body.params[k])] = args[k];
+  for (const Instr& i : callee.body.instrs) cur_->instrs.push_back(in.instr(i));
+  std::vector<Reg> out;
+  for (Reg r : callee.body.results) out.push_back(in.map(r));
+  return out;
+}
+
+void Builder::append(std::vector<Instr> instrs) {
+  for (Instr& i : instrs) cur_->instrs.push_back(std::move(i));
+}
+
+Block Builder::capture(const BlockFn& fn) {
+  Block b;
+  b.results = in_block(b, fn);
+  return b;
+}
+
 }  // namespace thorn::kir

@@ -45,6 +45,18 @@ class Builder {
   // A counted loop: body(i, carried) -> next carried.
   std::vector<Reg> for_(Reg count, const std::vector<Reg>& init,
                         const std::function<std::vector<Reg>(Reg, const std::vector<Reg>&)>& body);
+  // Copies `callee`'s body into the current block with its parameters bound
+  // to `args`; callee free array k becomes this function's array
+  // array_map[k], its Check messages are appended. Returns its results.
+  std::vector<Reg> inline_call(const Function& callee, const std::vector<Reg>& args,
+                               const std::vector<int>& array_map);
+
+  // Appends already-built instructions (registers of this function).
+  void append(std::vector<Instr> instrs);
+  // Runs fn with a fresh block as the current one and returns what it built
+  // (the block's results are fn's return value).
+  Block capture(const BlockFn& fn);
+
   // while cond(carried) do body(carried).
   std::vector<Reg> while_(const std::vector<Reg>& init,
                           const std::function<Reg(const std::vector<Reg>&)>& cond,

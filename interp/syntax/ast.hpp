@@ -46,13 +46,15 @@ struct QualName {
 
 // ---------------------------------------------------------------- types
 
-// A size in a type expression: `[n]`, `[3]`, `[]` (anonymous), `[n+1]` is not
-// Futhark (sizes are names or constants).
+// A size in a type expression: `[n]`, `[3]`, `[]` (anonymous). Futhark also
+// allows arbitrary size expressions (`[n*m]t`, used by its own prelude);
+// the parser keeps those as Kind::Expr for the checker to accept or reject.
 struct SizeExpr {
-  enum class Kind { Anonymous, Constant, Name };
+  enum class Kind { Anonymous, Constant, Name, Expr };
   Kind kind = Kind::Anonymous;
   int64_t value = 0;
   QualName name;
+  ExprPtr expr;  // Kind::Expr
   Loc loc;
 };
 

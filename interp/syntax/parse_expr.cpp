@@ -116,9 +116,11 @@ ExprPtr Parser::binop_expr(int min_level) {
     OpInfo info;
     size_t ntokens = 0;
     if (!binop_at(0, name, info, ntokens)) {
-      if (at(Tok::Backtick)) {
+      if (at(Tok::Backtick)) {  // a malformed `f`
         advance();
-        fail_expected("a function name between backticks");
+        if (!at(Tok::Ident)) fail_expected("a function name between backticks");
+        qual_name();
+        fail_expected("\"`\" to close the infix function name");
       }
       break;
     }

@@ -2,6 +2,8 @@
 // TypeExpApply / TypeExpAtom layering: `->` is lowest and right
 // associative; `*t` and sum types are terms; application juxtaposes size
 // arguments `[n]` and atom types; `[n]t` is an atom whose element is a term.
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "interp/syntax/parser_impl.hpp"
@@ -186,17 +188,24 @@ SizeExpr Parser::size_exp() {
   expect(Tok::LBracket);
   SizeExpr s;
   const Token& t = peek();
+  // A qualified name `a.b.c` spans 2k-1 tokens; look past it for the `]`.
+  size_t name_end = 0;
+  if (t.is(Tok::Ident)) {
+    name_end = 1;
+    while (peek(name_end).is(Tok::Dot) && peek(name_end + 1).is(Tok::Ident)) name_end += 2;
+  }
   if (t.is(Tok::RBracket)) {
     s.kind = SizeExpr::Kind::Anonymous;
-  } else if (t.is(Tok::IntLit) && !t.is_char) {
+  } else if (t.is(Tok::IntLit) && !t.is_char && t.int_value <= INT64_MAX && peek(1).is(Tok::RBracket)) {
     advance();
     s.kind = SizeExpr::Kind::Constant;
     s.value = static_cast<int64_t>(t.int_value);
-  } else if (t.is(Tok::Ident)) {
+  } else if (name_end && peek(name_end).is(Tok::RBracket)) {
     s.kind = SizeExpr::Kind::Name;
     s.name = qual_name();
   } else {
-    fail_expected("a size (a name or an integer constant) or \"]\"");
+    s.kind = SizeExpr::Kind::Expr;
+    s.expr = expression();
   }
   expect(Tok::RBracket, "to close the size");
   s.loc = span_from(start);

@@ -201,6 +201,7 @@ std::string to_string(const SizeExpr& s) {
     case SizeExpr::Kind::Anonymous: return "[]";
     case SizeExpr::Kind::Constant: return fmt::format("[{}]", s.value);
     case SizeExpr::Kind::Name: return "[" + s.name.str() + "]";
+    case SizeExpr::Kind::Expr: return "[" + str(s.expr) + "]";
   }
   return "[?]";
 }

@@ -195,7 +195,7 @@ TEST_CASE("malformed input errors") {
   CHECK(e.find("expected ',' or ']', but the input ended") != std::string::npos);
 
   e = error_of("[1 2]", array(Prim::I32, 1));
-  CHECK(e.find("1:4: input error: argument 1: expected ',' or ']', got 2]") != std::string::npos);
+  CHECK(e.find("1:4: input error: argument 1: expected ',' or ']', got 2") != std::string::npos);
 
   e = error_of("", prim(Prim::I32));
   CHECK(e.find("expected a value of type i32, but the input ended") != std::string::npos);

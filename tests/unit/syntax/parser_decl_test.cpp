@@ -58,6 +58,10 @@ TEST_CASE("parser: type declarations and type expressions") {
   // As in Futhark, an array element type extends over a following application.
   CHECK(pt("#c [2]f32 bool") == "(#c [2](f32 bool))");
   CHECK(pt("?[n][m].[n][m]i32") == "?[n][m].[n][m]i32");
+  CHECK(pt("[n*m]t") == "[(n * m)]t");  // size expressions, as in Futhark's prelude
+  CHECK(pt("[M.n]t") == "[M.n]t");
+  CHECK(parse_type(src("[n+1]i32"))->size.kind == SizeExpr::Kind::Expr);
+  CHECK(parse_type(src("[M.n]i32"))->size.kind == SizeExpr::Kind::Name);
   auto t = parse_type(src("[0]i32"));
   CHECK(t->kind == TypeExpr::Kind::Array);
   CHECK(t->size.kind == SizeExpr::Kind::Constant);
@@ -151,4 +155,50 @@ TEST_CASE("parser: repl input") {
     CHECK(e.kind == ErrorKind::Syntax);
     CHECK(e.message == "unexpected end of input; expected an expression");
   }
+}
+
+TEST_CASE("parser: prelude-style modules (operator specs, refined signatures, qualified operators)") {
+  const char* text = R"(
+module type numeric = {
+  type t
+  val +: t -> t -> t
+  val ==: t -> t -> bool
+  val <: t -> t -> bool
+  val sum [n]: [n]t -> t
+  val mul_hi: (x: t) -> (y: t) -> t
+}
+module i8: (numeric with t = i8) = {
+  type t = i8
+  def (x: i8) + (y: i8) = intrinsics.add8 (x, y)
+  def (x: i8) != (y: i8) = !(x == y)
+  def to_i32(x: i8) = intrinsics.sext_i8_i32 x
+  def set_bit (bit: i32) (x: t) (b: i32) =
+    ((x & i32 (!(1 intrinsics.<< bit))) | i32 (b intrinsics.<< bit))
+  def lowest = highest + 1i8
+}
+module bool: from_prim with t = bool = { type t = bool }
+def concat_to [n] [m] 't (k: i64) (xs: [n]t) (ys: [m]t): *[k]t = xs ++ ys :> [k]t
+def copy 't (a: t): *t = ([a])[0]
+)";
+  Program p = parse_program(src(text));
+  REQUIRE(p.decls.size() == 5);
+  const auto& sig = *p.decls[0]->sig;
+  REQUIRE(sig.specs.size() == 6);
+  CHECK(sig.specs[1]->name == "+");
+  CHECK(sig.specs[2]->name == "==");
+  CHECK(sig.specs[3]->name == "<");
+  CHECK(sig.specs[4]->type_params.size() == 1);
+  CHECK(to_string(*sig.specs[5]->type) == "((x: t) -> ((y: t) -> t))");
+  const auto& mod = *p.decls[1];
+  CHECK(to_string(*mod.sig) == "(numeric with t = i8)");
+  const auto& defs = mod.module->decls;
+  REQUIRE(defs.size() == 6);
+  CHECK(defs[1]->name == "+");
+  CHECK(to_string(*defs[2]->body) == "(!(x == y))");
+  CHECK(defs[3]->name == "to_i32");
+  CHECK(to_string(*defs[4]->body) ==
+        "((x & (i32 (!(1 intrinsics.<< bit)))) | (i32 (b intrinsics.<< bit)))");
+  CHECK(to_string(*p.decls[2]->sig) == "(from_prim with t = bool)");
+  CHECK(to_string(*p.decls[3]->body) == "((xs ++ ys) :> [k]t)");
+  CHECK(to_string(*p.decls[4]->body) == "([a][0])");
 }

@@ -34,7 +34,8 @@ TEST_CASE("parser errors: expected X, got Y, with positions") {
   CHECK(err("x = 1") == "1:1: unexpected \"x\"; expected a declaration");
   CHECK(err("def f = 1 2 3\n)") == "2:1: unexpected \")\"; expected a declaration");
   CHECK(err("def f (x: ) = x") == "1:11: unexpected \")\"; expected a type");
-  CHECK(err("def f (x: [n+1]i32) = x") == "1:13: unexpected \"+\"; expected \"]\" to close the size");
+  CHECK(err("def f (x: [n+]i32) = x") == "1:14: unexpected \"]\"; expected an expression");
+  CHECK(err("def f (x: [n i32) = x") == "1:17: unexpected \")\"; expected \"]\" to close the size");
   CHECK(err("type t = ") == "1:9: unexpected end of input; expected a type");
   CHECK(err("module M = ") == "1:11: unexpected end of input; expected a module expression");
   CHECK(err("module type S = { def x = 1 }") ==
@@ -45,7 +46,8 @@ TEST_CASE("parser errors: expected X, got Y, with positions") {
   CHECK(err("def (!) x = x") == "1:6: \"!\" is a prefix operator and cannot be defined as an infix operator");
   CHECK(err("def f = __intrinsic x") == "1:9: \"__intrinsic\" must be followed by a string literal naming the intrinsic");
   CHECK(err("def f = #[attr x") == "1:16: unexpected \"x\"; expected \"]\" to close the attribute");
-  CHECK(err("def f = 1 `g 2") == "1:12: unexpected \"g\"; expected a function name between backticks");
+  CHECK(err("def f = 1 `g 2") == "1:14: unexpected \"2\"; expected \"`\" to close the infix function name");
+  CHECK(err("def f = 1 ` 2") == "1:13: unexpected \"2\"; expected a function name between backticks");
   CHECK(err("(", true) == "1:2: unexpected end of input; expected an expression");
   CHECK(err("", true) == "1:1: unexpected end of input; expected an expression");
   CHECK(err("1 2 )", true) == "1:5: unexpected \")\"; expected end of input after the expression");

@@ -1,0 +1,312 @@
+#include "interp/eval/session.hpp"
+
+#include <pthread.h>
+
+#include <exception>
+#include <functional>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "interp/core/value_io.hpp"
+#include "interp/eval/evaluator.hpp"
+#include "interp/eval/loader.hpp"
+#include "interp/exec/dispatch.hpp"
+#include "interp/syntax/parser.hpp"
+#include "interp/types/checker.hpp"
+
+namespace thorn {
+
+extern const std::vector<std::pair<std::string_view, std::string_view>> kPreludeSources;
+
+namespace {
+
+// Evaluation recurses on the native stack (deeply nested expressions,
+// functions calling functions); it runs on a thread with a large stack so
+// that the evaluator's own depth limit, not a segfault, is what stops it.
+constexpr size_t kEvalStackBytes = size_t(512) << 20;
+
+void run_with_big_stack(const std::function<void()>& body) {
+  struct Job {
+    const std::function<void()>* body;
+    std::exception_ptr error;
+  } job{&body, nullptr};
+  auto trampoline = [](void* p) -> void* {
+    auto* j = static_cast<Job*>(p);
+    try {
+      (*j->body)();
+    } catch (...) {
+      j->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kEvalStackBytes);
+  pthread_t thread;
+  int rc = pthread_create(&thread, &attr, trampoline, &job);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    body();  // no thread (resource limits): run here, with the ordinary stack
+    return;
+  }
+  pthread_join(thread, nullptr);
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+template <class F>
+auto on_big_stack(F&& f) -> decltype(f()) {
+  using R = decltype(f());
+  if constexpr (std::is_void_v<R>) {
+    run_with_big_stack(std::function<void()>(f));
+  } else {
+    std::optional<R> result;
+    run_with_big_stack([&] { result.emplace(f()); });
+    return std::move(*result);
+  }
+}
+
+std::optional<std::string> read_prelude(const std::string& path) {
+  const std::string prefix = "[prelude]/";
+  if (path.rfind(prefix, 0) != 0) return std::nullopt;
+  std::string name = path.substr(prefix.size());
+  for (const auto& [file, text] : kPreludeSources)
+    if (file == name) return std::string(text);
+  return std::nullopt;
+}
+
+void collect_defined(const Decl& d, std::vector<std::string>& out) {
+  switch (d.kind) {
+    case Decl::Kind::Value:
+    case Decl::Kind::Type:
+    case Decl::Kind::Module:
+    case Decl::Kind::ModuleType: out.push_back(d.name); return;
+    case Decl::Kind::Local:
+      if (d.inner) collect_defined(*d.inner, out);
+      return;
+    default: return;
+  }
+}
+
+std::string cwd_dir() { return ""; }
+
+}  // namespace
+
+struct Session::Impl {
+  SessionOptions options;
+  eval::Evaluator ev;
+  Checker checker;
+  Checker::State prelude_state;
+  eval::EnvPtr prelude_env;
+  eval::ProgramLoader prelude_loader{read_prelude};
+
+  // The user's program and REPL declarations on top of the prelude.
+  struct User {
+    Checker::State checker_state;
+    eval::ScopeBuilder scope;
+    std::shared_ptr<eval::ProgramLoader> loader;
+    std::shared_ptr<Program> program;
+    std::string dir;  // where the REPL's imports are resolved
+  };
+  User user;
+  std::optional<std::string> last_path;
+  // Closures point into the AST; everything ever evaluated stays alive.
+  std::vector<std::shared_ptr<const void>> keep_alive;
+
+  explicit Impl(SessionOptions o) : options(std::move(o)), ev(eval::EvalOptions{options.backend, options.validate}) {}
+
+  User fresh_user() {
+    User u;
+    u.checker_state = prelude_state;
+    u.scope.outer = prelude_env;
+    u.loader = std::make_shared<eval::ProgramLoader>(eval::ProgramLoader::read_disk);
+    u.dir = cwd_dir();
+    return u;
+  }
+
+  void load_prelude() {
+    std::shared_ptr<Program> root = prelude_loader.load("[prelude]/prelude.fut");
+    keep_alive.push_back(root);
+    checker.check_decls(root->decls);
+    eval::ScopeBuilder scope;
+    for (const auto& d : root->decls) ev.eval_decl(*d, scope, nullptr);
+    prelude_env = scope.env();
+    ev.prelude_env = prelude_env;
+    checker.mark_prelude();
+    prelude_state = checker.save();
+    user = fresh_user();
+  }
+
+  const eval::Binding* user_binding(const std::string& name) const {
+    auto it = user.scope.visible->values.find(name);
+    return it == user.scope.visible->values.end() ? nullptr : &it->second;
+  }
+
+  // Evaluates declarations into a copy of the user scope; commits only when
+  // all of them succeed.
+  void eval_decls(std::vector<DeclPtr>& decls, User& target) {
+    eval::ScopeBuilder scope = target.scope;
+    for (const auto& d : decls) ev.eval_decl(*d, scope, nullptr);
+    target.scope = scope;
+  }
+};
+
+Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
+  if (!exec::backend_available(impl_->options.backend))
+    throw Error(ErrorKind::Usage, fmt::format("the {} backend is not available in this build", impl_->options.backend));
+  impl_->ev.format_value = [](const Value& v, const TypePtr& t) { return format_value(v, t, ValueStyle::Data); };
+  on_big_stack([&] { impl_->load_prelude(); });
+}
+
+Session::~Session() = default;
+
+const SessionOptions& Session::options() const { return impl_->options; }
+
+std::optional<std::string> Session::loaded_file() const { return impl_->last_path; }
+
+void Session::load_file(const std::string& path) {
+  Impl& s = *impl_;
+  s.last_path = path;
+  Impl::User u = s.fresh_user();
+  Checker::State before = s.checker.save();
+  try {
+    on_big_stack([&] {
+      s.checker.restore(s.prelude_state);
+      u.program = u.loader->load(eval::ProgramLoader::resolve("", path));
+      s.keep_alive.push_back(u.program);
+      s.checker.check_decls(u.program->decls);
+      s.eval_decls(u.program->decls, u);
+    });
+  } catch (...) {
+    s.checker.restore(before);
+    throw;
+  }
+  u.dir = eval::ProgramLoader::dir_of(path);
+  u.checker_state = s.checker.save();
+  s.user = std::move(u);
+}
+
+void Session::reload() {
+  if (!impl_->last_path) throw Error(ErrorKind::Usage, "no file has been loaded");
+  load_file(*impl_->last_path);
+}
+
+Session::Outcome Session::eval_input(const std::string& text, const std::string& source_name) {
+  Impl& s = *impl_;
+  const SourceFile* file = register_source(source_name, text);
+  Checker::State before = s.checker.save();
+  Outcome out;
+  try {
+    on_big_stack([&] {
+      ReplInput input = parse_repl_input(file);
+      if (!input.decls.empty()) {
+        auto decls = std::make_shared<std::vector<DeclPtr>>(std::move(input.decls));
+        s.keep_alive.push_back(decls);
+        s.user.loader->link_imports(*decls, s.user.dir);
+        s.checker.check_decls(*decls);
+        s.eval_decls(*decls, s.user);
+        for (const auto& d : *decls) collect_defined(*d, out.defined);
+        return;
+      }
+      ExprPtr e = input.expr;
+      out.type = s.checker.check_expression(e);
+      s.keep_alive.push_back(e);
+      out.is_expression = true;
+      out.value = s.ev.eval(*e, eval::Ctx{s.user.scope.env(), nullptr});
+    });
+  } catch (...) {
+    s.checker.restore(before);
+    throw;
+  }
+  if (out.is_expression) s.checker.restore(before);  // an expression defines nothing
+  s.user.checker_state = s.checker.save();
+  return out;
+}
+
+TypePtr Session::type_of(const std::string& text) {
+  Impl& s = *impl_;
+  const SourceFile* file = register_source("[type]", text);
+  Checker::State before = s.checker.save();
+  TypePtr t;
+  try {
+    ExprPtr e = parse_expression(file);
+    t = s.checker.check_expression(e, /*generalise=*/true);
+    s.keep_alive.push_back(e);
+  } catch (...) {
+    s.checker.restore(before);
+    throw;
+  }
+  s.checker.restore(before);
+  return t;
+}
+
+namespace {
+int param_count_of(const eval::Binding& b) {
+  if (b.value.kind == Value::Kind::Function && b.value.fn->kind == Callable::Kind::Closure)
+    return int(b.value.fn->params->size());
+  return 0;
+}
+}  // namespace
+
+std::optional<Session::Entry> Session::entry(const std::string& name) const {
+  const eval::Binding* b = impl_->user_binding(name);
+  if (!b) return std::nullopt;
+  QualName qn;
+  qn.name = name;
+  TypePtr t = impl_->checker.lookup_value(qn);
+  if (!t) return std::nullopt;
+  Entry e;
+  e.name = name;
+  int n = param_count_of(*b);
+  for (int k = 0; k < n && t && t->kind == Type::Kind::Function; ++k) {
+    e.params.push_back(t->param);
+    t = t->result;
+  }
+  if (t && t->kind == Type::Kind::Tuple) {
+    e.results = t->elems;
+  } else if (t) {
+    e.results.push_back(t);
+  }
+  if (b->value.kind == Value::Kind::Function) e.loc = b->value.fn->loc;
+  return e;
+}
+
+std::vector<std::string> Session::entry_names() const {
+  std::vector<std::string> names;
+  const auto& program = impl_->user.program;
+  if (!program) return names;
+  std::function<void(const Decl&)> visit = [&](const Decl& d) {
+    if (d.kind == Decl::Kind::Value && d.entry) names.push_back(d.name);
+  };
+  for (const auto& d : program->decls) visit(*d);
+  if (names.empty() && impl_->user_binding("main")) names.push_back("main");
+  return names;
+}
+
+std::vector<Value> Session::call(const std::string& name, std::vector<Value> args) {
+  Impl& s = *impl_;
+  const eval::Binding* b = s.user_binding(name);
+  if (!b) throw Error(ErrorKind::Usage, fmt::format("no top-level definition named {}", name));
+  int n = param_count_of(*b);
+  if (int(args.size()) != n)
+    throw Error(ErrorKind::Usage, fmt::format("{} takes {} argument{}, but was given {}", name, n, n == 1 ? "" : "s",
+                                              args.size()));
+  Value fn = b->value;
+  Loc loc = fn.kind == Value::Kind::Function ? fn.fn->loc : Loc{};
+  Value result = on_big_stack([&]() -> Value {
+    if (b->lazy) {
+      return s.ev.eval(*b->lazy->body, eval::Ctx{b->lazy_env, b->lazy_tenv});
+    }
+    if (n == 0) return fn;
+    return s.ev.apply(fn, std::move(args), loc);
+  });
+  std::vector<Value> out;
+  if (result.kind == Value::Kind::Tuple) {
+    for (const auto& v : *result.elems) out.push_back(v);
+  } else {
+    out.push_back(std::move(result));
+  }
+  return out;
+}
+
+}  // namespace thorn

@@ -1,0 +1,165 @@
+#include "interp/flatten/delayed.hpp"
+
+#include "interp/exec/host_executor.hpp"
+#include "interp/flatten/kernel_ir_builder.hpp"
+
+namespace thorn::flatten {
+
+int64_t Producer::count() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+bool prim_leaves(const ElemShape& e, std::vector<Prim>& out) {
+  switch (e.kind) {
+    case ElemShape::Kind::Prim: out.push_back(e.prim); return true;
+    case ElemShape::Kind::Tuple:
+    case ElemShape::Kind::Record:
+      for (const ElemShape& c : e.children) {
+        if (c.kind != ElemShape::Kind::Prim) return false;
+        out.push_back(c.prim);
+      }
+      return true;
+    case ElemShape::Kind::Boxed: return false;
+  }
+  return false;
+}
+
+namespace {
+
+// Shared by the leaf buffers of one delayed array.
+struct Group {
+  ProducerPtr producer;
+  std::vector<std::weak_ptr<Buffer>> leaves;
+  bool done = false;
+};
+
+class DelayedSide : public Buffer::DeviceSide {
+ public:
+  explicit DelayedSide(std::shared_ptr<Group> g) : group_(std::move(g)) {}
+
+  // Materialises every leaf of the group at once; `host` is the requesting
+  // buffer's memory.
+  void download(std::byte* host, size_t) override {
+    std::shared_ptr<Group> g = group_;  // keeps the group alive while leaves let go of it
+    if (g->done) return;
+    g->done = true;
+    std::vector<BufferPtr> outs;
+    std::vector<BufferPtr> live;
+    const Producer& p = *g->producer;
+    for (size_t k = 0; k < g->leaves.size(); ++k) {
+      BufferPtr b = g->leaves[k].lock();
+      if (b) {
+        b->host_valid = true;  // host() must not come back here
+        live.push_back(b);
+      } else {
+        b = std::make_shared<Buffer>(p.leaves[k], p.count(), Buffer::NoInit{});  // a leaf nobody holds
+      }
+      outs.push_back(b);
+    }
+    try {
+      run_producer(p, outs);
+    } catch (...) {
+      // Leave the array delayed: a later access fails the same way instead
+      // of reading garbage.
+      g->done = false;
+      for (const BufferPtr& b : live) b->host_valid = false;
+      throw;
+    }
+    // The other leaves are plain host buffers now. The requesting buffer
+    // keeps this side until its host() returns (it owns us).
+    for (const BufferPtr& b : live)
+      if (b->host() != host) b->device.reset();
+  }
+
+  const std::shared_ptr<Group>& group() const { return group_; }
+
+ private:
+  std::shared_ptr<Group> group_;
+};
+
+}  // namespace
+
+Value make_delayed_array(ProducerPtr p) {
+  auto g = std::make_shared<Group>();
+  g->producer = p;
+  auto side = std::make_shared<DelayedSide>(g);
+  std::vector<ArrayPtr> leaf_arrays;
+  for (Prim t : p->leaves) {
+    auto b = std::make_shared<Buffer>(t, p->count(), Buffer::NoInit{});
+    b->device = side;
+    b->host_valid = false;
+    g->leaves.push_back(b);
+    leaf_arrays.push_back(make_prim_array(b, p->shape));
+  }
+  if (p->elem_shape.kind == ElemShape::Kind::Prim) return Value::make_array(leaf_arrays[0]);
+  auto a = std::make_shared<ArrayValue>();
+  a->shape = p->shape;
+  a->elem = p->elem_shape;
+  a->components = std::move(leaf_arrays);
+  return Value::make_array(a);
+}
+
+ProducerPtr delayed_producer(const ArrayValue& a) {
+  const ArrayValue* leaf = &a;
+  if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
+    if (a.components.empty()) return nullptr;
+    leaf = a.components[0].get();
+  } else if (a.elem.kind != ElemShape::Kind::Prim) {
+    return nullptr;
+  }
+  if (!leaf->buffer || leaf->buffer->host_valid || leaf->offset != 0) return nullptr;
+  auto* side = dynamic_cast<DelayedSide*>(leaf->buffer->device.get());
+  if (!side || side->group()->done) return nullptr;
+  const Group& g = *side->group();
+  if (leaf->shape != g.producer->shape || a.shape != g.producer->shape) return nullptr;
+  // Every component must be this group's leaf, in order.
+  if (leaf != &a) {
+    if (a.components.size() != g.leaves.size()) return nullptr;
+    for (size_t k = 0; k < a.components.size(); ++k) {
+      const ArrayValue& c = *a.components[k];
+      if (c.offset != 0 || c.shape != g.producer->shape || !c.buffer || c.buffer != g.leaves[k].lock())
+        return nullptr;
+    }
+  }
+  return g.producer;
+}
+
+void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
+  int64_t n = p.count();
+  if (n == 0) return;
+  plan::Plan pl;
+  pl.source = p.what;
+  pl.loc = p.loc;
+  plan::Step st;
+  st.kind = plan::StepKind::SegMap;
+  st.loc = p.loc;
+  st.segments = 1;
+  st.segment_size = n;
+  st.fused = p.what;
+  kir::Builder b(st.element);
+  st.element.name = "materialise";
+  b.param(Prim::I64);
+  kir::Reg j = b.param(Prim::I64);
+  std::vector<int> arrays;
+  for (size_t k = 0; k < p.reads.size(); ++k) {
+    arrays.push_back(b.free_array(p.elem.free_arrays[k].elem, p.elem.free_arrays[k].name));
+    st.reads.push_back(int(k));
+  }
+  b.ret(b.inline_call(p.elem, {j}, arrays));
+  std::vector<BufferPtr> bufs;
+  for (size_t k = 0; k < p.reads.size(); ++k) {
+    pl.buffers.push_back({p.reads[k]->elem(), p.reads[k]->count(), p.elem.free_arrays[k].name, true});
+    bufs.push_back(p.reads[k]);
+  }
+  for (size_t k = 0; k < outs.size(); ++k) {
+    st.writes.push_back(int(pl.buffers.size()));
+    pl.buffers.push_back({outs[k]->elem(), outs[k]->count(), "out", true});
+    bufs.push_back(outs[k]);
+  }
+  pl.steps.push_back(std::move(st));
+  host::execute(pl, bufs);
+}
+
+}  // namespace thorn::flatten

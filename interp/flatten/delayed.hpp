@@ -1,0 +1,58 @@
+#pragma once
+// Delayed arrays: producer–consumer fusion at run time.
+//
+// The host backend does not compute `map f xs` (nor iota, replicate,
+// transpose) when it is called: it returns an ordinary array value whose
+// leaf buffers are *delayed*. A delayed buffer's data does not exist yet;
+// it is described by a Producer, a kernel IR function from a flat element
+// index to the element's leaf values. Two things can happen next:
+//
+//  - a later SOAC consumes the array whole (`reduce (+) 0 (map f xs)`,
+//    `scan`, `hist`, another `map`): the flattener inlines the producer into
+//    the consumer's element function, and the array is never written;
+//  - anything else touches the data (the evaluator indexes it, prints it,
+//    passes it to the reference backend): Buffer::host() calls the
+//    residency hook (value.hpp's Buffer::DeviceSide), which runs the
+//    producer once, filling all leaf buffers together.
+//
+// The mechanism is the one value.hpp already has for GPU residency, so the
+// evaluator needs no changes: a delayed buffer is "not on the host yet".
+// The producer holds references to its input buffers, which keeps them
+// from being updated in place underneath it (storage_unique fails).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/core/value.hpp"
+#include "interp/flatten/kernel_ir.hpp"
+#include "interp/util/source.hpp"
+
+namespace thorn::flatten {
+
+struct Producer {
+  kir::Function elem;            // (i: i64) -> one value per leaf, in leaf order
+  std::vector<BufferPtr> reads;  // bound to elem.free_arrays
+  std::vector<int64_t> shape;    // full shape of the array (every leaf has it)
+  ElemShape elem_shape;          // Prim, or Tuple/Record of Prim
+  std::vector<Prim> leaves;      // leaf types, in order
+  std::string what;              // "map", "iota", ... for :plan
+  Loc loc;
+  int64_t count() const;         // product of shape
+};
+using ProducerPtr = std::shared_ptr<const Producer>;
+
+// An array value whose leaf buffers are delayed on `p`.
+Value make_delayed_array(ProducerPtr p);
+
+// The producer of `a` if `a` is a whole, not yet materialised delayed array
+// (offset 0, the producer's full shape); null otherwise.
+ProducerPtr delayed_producer(const ArrayValue& a);
+
+// Leaf prim types of an element shape of Prim or Tuple/Record of Prim;
+// false when the shape has other structure.
+bool prim_leaves(const ElemShape& e, std::vector<Prim>& out);
+
+// Runs a producer into the given leaf buffers (one per leaf, count() each).
+void run_producer(const Producer& p, const std::vector<BufferPtr>& outs);
+
+}  // namespace thorn::flatten

@@ -1,0 +1,739 @@
+// Lowering of expressions (see lower.hpp).
+#include "interp/flatten/lower.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "interp/eval/scalar_ops.hpp"
+#include "interp/flatten/delayed.hpp"
+
+namespace thorn::flatten {
+
+using kir::Reg;
+
+Sym Sym::tuple(std::vector<Sym> xs) {
+  if (xs.size() == 1) return std::move(xs[0]);
+  Sym s;
+  s.kind = Kind::Tuple;
+  s.elems = std::move(xs);
+  return s;
+}
+
+Lowerer::Lowerer(kir::Function& f, eval::Evaluator& ev) : f_(f), b_(f), ev_(ev) {}
+
+ScopePtr Lowerer::root_scope(eval::EnvPtr env) const {
+  auto s = std::make_shared<Scope>();
+  s->env = std::move(env);
+  s->owner = this;
+  return s;
+}
+
+std::shared_ptr<Scope> Lowerer::child_scope(ScopePtr parent) const {
+  auto s = std::make_shared<Scope>();
+  s->parent = std::move(parent);
+  s->owner = this;
+  return s;
+}
+
+// A value found in a scope built by another Lowerer (a lambda captured by
+// an operator, say) may name that function's registers: only plan-time
+// constants and functions can cross over.
+static bool portable(const Sym& s) {
+  switch (s.kind) {
+    case Sym::Kind::Scalar: return s.known.has_value();
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record:
+      for (const Sym& e : s.elems)
+        if (!portable(e)) return false;
+      return true;
+    case Sym::Kind::Function:
+      for (const Sym& e : s.fn->args)
+        if (!portable(e)) return false;
+      return true;
+    default: return false;
+  }
+}
+
+Sym Lowerer::import(const Sym& s) {
+  if (!portable(s)) throw Fallback("an operator that depends on the mapped element");
+  return localise(s);
+}
+
+Sym Lowerer::localise(const Sym& s) {
+  switch (s.kind) {
+    case Sym::Kind::Scalar: return constant(*s.known);
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record: {
+      Sym out = s;
+      for (Sym& e : out.elems) e = localise(e);
+      return out;
+    }
+    case Sym::Kind::Function: {
+      auto fn = std::make_shared<SymFn>(*s.fn);
+      for (Sym& e : fn->args) e = localise(e);
+      Sym out = s;
+      out.fn = fn;
+      return out;
+    }
+    default: return s;
+  }
+}
+
+Sym Lowerer::constant(const Scalar& s) { return Sym::scalar(b_.constant(s), s.type, s); }
+
+// ------------------------------------------------------------------ values
+
+int Lowerer::array_index(const BufferPtr& buf) {
+  auto it = array_ids_.find(buf.get());
+  if (it != array_ids_.end()) return it->second;
+  buf->host();  // materialise a delayed (or device) buffer now, on this thread
+  int id = b_.free_array(buf->elem(), fmt::format("in{}", reads_.size()));
+  reads_.push_back(buf);
+  array_ids_[buf.get()] = id;
+  return id;
+}
+
+Sym Lowerer::view_of(const ArrayValue& a) {
+  auto arr = std::make_shared<SymArr>();
+  arr->dims = a.shape;
+  arr->elem = a.elem;
+  if (a.elem.kind == ElemShape::Kind::Prim) {
+    arr->leaves.push_back({array_index(a.buffer), a.offset, a.elem.prim});
+  } else if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
+    for (size_t k = 0; k < a.components.size(); ++k) {
+      const ArrayValue& c = *a.components[k];
+      if (c.elem.kind != ElemShape::Kind::Prim || c.shape != a.shape)
+        throw Fallback("arrays of tuples with array or nested components");
+      arr->leaves.push_back({array_index(c.buffer), c.offset, c.elem.prim});
+    }
+  } else {
+    throw Fallback("arrays of sum types or functions");
+  }
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = arr;
+  return s;
+}
+
+// The element function of a delayed array, inlined at flat index `flat`.
+static Sym producer_element(Lowerer& lw, const ProducerPtr& p, const std::vector<int>& arrays, Reg flat) {
+  std::vector<Reg> regs = lw.b().inline_call(p->elem, {flat}, arrays);
+  if (p->elem_shape.kind == ElemShape::Kind::Prim) return Sym::scalar(regs[0], p->leaves[0]);
+  Sym s;
+  s.kind = p->elem_shape.kind == ElemShape::Kind::Record ? Sym::Kind::Record : Sym::Kind::Tuple;
+  for (size_t k = 0; k < regs.size(); ++k) s.elems.push_back(Sym::scalar(regs[k], p->leaves[k]));
+  if (s.kind == Sym::Kind::Record) s.names = std::make_shared<std::vector<std::string>>(p->elem_shape.names);
+  return s;
+}
+
+// A generated array over dims[from..] of a producer whose flat index so far is `base`.
+static Sym producer_dims(Lowerer& lw, const ProducerPtr& p, std::vector<int> arrays, size_t from, Reg base) {
+  auto arr = std::make_shared<SymArr>();
+  arr->dims.assign(p->shape.begin() + long(from), p->shape.end());
+  arr->fused = p->what;
+  int64_t stride = 1;
+  for (size_t k = from + 1; k < p->shape.size(); ++k) stride *= p->shape[k];
+  Lowerer* l = &lw;
+  arr->gen = [l, p, arrays, from, base, stride](Reg i) -> Sym {
+    kir::Builder& b = l->b();
+    Reg flat = i;
+    if (stride != 1) flat = b.binary(kir::BinOp::Mul, i, b.i64(stride));
+    if (base != kir::kNoReg) flat = b.binary(kir::BinOp::Add, base, flat);
+    if (from + 1 == p->shape.size()) return producer_element(*l, p, arrays, flat);
+    return producer_dims(*l, p, arrays, from + 1, flat);
+  };
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = arr;
+  return s;
+}
+
+Sym Lowerer::producer_array(const ArrayValue& a) {
+  ProducerPtr p = delayed_producer(a);
+  std::vector<int> arrays;
+  for (const BufferPtr& r : p->reads) arrays.push_back(array_index(r));
+  fused.push_back(p->what);
+  if (p->shape.empty()) throw Fallback("a delayed scalar");
+  return producer_dims(*this, p, arrays, 0, kir::kNoReg);
+}
+
+Sym Lowerer::array_of(const Value& v) {
+  const ArrayValue& a = v.arr();
+  if (delayed_producer(a)) return producer_array(a);
+  return view_of(a);
+}
+
+Sym Lowerer::from_value(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Scalar: return constant(v.scalar);
+    case Value::Kind::Tuple:
+    case Value::Kind::Record: {
+      Sym s;
+      s.kind = v.kind == Value::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+      for (const Value& x : *v.elems) s.elems.push_back(from_value(x));
+      s.names = v.names;
+      return s;
+    }
+    case Value::Kind::Array: return array_of(v);
+    case Value::Kind::Function: {
+      auto fn = std::make_shared<SymFn>();
+      fn->kind = SymFn::Kind::Value;
+      fn->value = v.fn;
+      Sym s;
+      s.kind = Sym::Kind::Function;
+      s.fn = fn;
+      return s;
+    }
+    case Value::Kind::Sum: break;
+  }
+  throw Fallback("values of sum types");
+}
+
+int64_t Lowerer::length(const Sym& arr) const {
+  if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
+  return arr.arr->dims.at(0);
+}
+
+Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
+  if (arr_sym.kind != Sym::Kind::Array) throw Fallback("indexing a non-array");
+  const SymArr& a = *arr_sym.arr;
+  if (a.dims.empty()) throw Fallback("indexing a zero-dimensional array");
+  if (check) {
+    // 0 <= i < n as one unsigned comparison.
+    Reg u = b_.convert(Prim::U64, i);
+    Reg ok = b_.compare(kir::CmpOp::Lt, u, b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(a.dims[0]))));
+    std::string shape;
+    for (int64_t d : a.dims) shape += fmt::format("[{}]", d);
+    b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), loc);
+  }
+  if (a.gen) return a.gen(i);
+  int64_t stride = 1;
+  for (size_t k = 1; k < a.dims.size(); ++k) stride *= a.dims[k];
+  Reg off = stride == 1 ? i : b_.binary(kir::BinOp::Mul, i, b_.i64(stride));
+  if (a.rel != kir::kNoReg) off = b_.binary(kir::BinOp::Add, a.rel, off);
+  if (a.dims.size() > 1) {
+    auto sub = std::make_shared<SymArr>(a);
+    sub->dims.erase(sub->dims.begin());
+    sub->rel = off;
+    Sym s;
+    s.kind = Sym::Kind::Array;
+    s.arr = sub;
+    return s;
+  }
+  std::vector<Sym> parts;
+  for (const SymArr::Leaf& leaf : a.leaves) {
+    Reg at = leaf.base == 0 ? off : b_.binary(kir::BinOp::Add, off, b_.i64(leaf.base));
+    parts.push_back(Sym::scalar(b_.read(leaf.array, at), leaf.prim));
+  }
+  if (a.elem.kind == ElemShape::Kind::Prim) return parts[0];
+  Sym s;
+  s.kind = a.elem.kind == ElemShape::Kind::Record ? Sym::Kind::Record : Sym::Kind::Tuple;
+  s.elems = std::move(parts);
+  if (s.kind == Sym::Kind::Record) s.names = std::make_shared<std::vector<std::string>>(a.elem.names);
+  return s;
+}
+
+std::vector<Reg> Lowerer::leaves(const Sym& v) const {
+  std::vector<Reg> out;
+  std::function<void(const Sym&)> go = [&](const Sym& s) {
+    switch (s.kind) {
+      case Sym::Kind::Scalar: out.push_back(s.reg); return;
+      case Sym::Kind::Tuple:
+      case Sym::Kind::Record:
+        for (const Sym& e : s.elems) go(e);
+        return;
+      case Sym::Kind::Array: throw Fallback("an array where only scalars are supported");
+      case Sym::Kind::Function: throw Fallback("a function value where only scalars are supported");
+      case Sym::Kind::Soac: throw Fallback("a nested SOAC whose result is used further");
+    }
+  };
+  go(v);
+  return out;
+}
+
+std::vector<Prim> Lowerer::leaf_types(const Sym& v) const {
+  std::vector<Prim> out;
+  for (Reg r : leaves(v)) out.push_back(f_.reg_types[size_t(r)]);
+  return out;
+}
+
+Sym Lowerer::rebuild(const Sym& like, const std::vector<Reg>& regs, size_t& pos) const {
+  if (like.kind == Sym::Kind::Scalar) {
+    Reg r = regs.at(pos++);
+    return Sym::scalar(r, f_.reg_types[size_t(r)]);
+  }
+  Sym s;
+  s.kind = like.kind;
+  s.names = like.names;
+  for (const Sym& e : like.elems) s.elems.push_back(rebuild(e, regs, pos));
+  return s;
+}
+
+Sym Lowerer::rebuild_value(const Value& like, const std::vector<Reg>& regs, size_t& pos) const {
+  if (like.kind == Value::Kind::Scalar) {
+    Reg r = regs.at(pos++);
+    return Sym::scalar(r, f_.reg_types[size_t(r)]);
+  }
+  if (like.kind != Value::Kind::Tuple && like.kind != Value::Kind::Record)
+    throw Fallback("operator values that are not scalars or tuples of scalars");
+  Sym s;
+  s.kind = like.kind == Value::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+  s.names = like.names;
+  for (const Value& e : *like.elems) s.elems.push_back(rebuild_value(e, regs, pos));
+  return s;
+}
+
+Sym Lowerer::project(const Sym& v, const std::string& field, const Loc&) const {
+  if (v.kind == Sym::Kind::Tuple) {
+    size_t k = size_t(std::stoul(field));
+    if (k < v.elems.size()) return v.elems[k];
+  } else if (v.kind == Sym::Kind::Record && v.names) {
+    for (size_t k = 0; k < v.names->size(); ++k)
+      if ((*v.names)[k] == field) return v.elems[k];
+  }
+  throw Fallback("projection of a field the flattener cannot see");
+}
+
+// ------------------------------------------------------------------ names and patterns
+
+Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
+  const Scope* s = sc.get();
+  if (name.qualifiers.empty()) {
+    for (; s; s = s->parent.get()) {
+      for (auto it = s->vars.rbegin(); it != s->vars.rend(); ++it) {
+        if (it->first != name.name) continue;
+        if (s->owner == this) {
+          // Constants are re-made where they are used, so they are valid in any block.
+          if (it->second.is_scalar() && it->second.known) return constant(*it->second.known);
+          return it->second;
+        }
+        if (!portable(it->second))
+          throw Fallback(fmt::format("`{}` is captured from the mapped element by an operator", name.name));
+        return localise(it->second);
+      }
+      if (!s->parent) break;
+    }
+  } else {
+    while (s && s->parent) s = s->parent.get();
+  }
+  const eval::Binding* bnd = s ? eval::lookup_value(s->env, name) : nullptr;
+  if (bnd) {
+    if (bnd->lazy) throw Fallback(fmt::format("`{}` is a polymorphic constant", name.str()));
+    if (bnd->consumed) throw Fallback(fmt::format("`{}` was consumed", name.str()));
+    return from_value(bnd->value);
+  }
+  if (name.qualifiers.empty() && eval::is_builtin_operator(name.name)) {
+    auto fn = std::make_shared<SymFn>();
+    fn->kind = SymFn::Kind::Operator;
+    fn->name = name.name;
+    Sym r;
+    r.kind = Sym::Kind::Function;
+    r.fn = fn;
+    return r;
+  }
+  throw Fallback(fmt::format("unbound name `{}` at {}", name.str(), loc.str()));
+}
+
+void Lowerer::bind_sizes(const TypeExpr& t, const Sym& v, std::vector<std::pair<std::string, Sym>>& out) {
+  const TypeExpr* te = &t;
+  while (te && te->kind == TypeExpr::Kind::Unique) te = te->elem.get();
+  if (!te || te->kind != TypeExpr::Kind::Array || v.kind != Sym::Kind::Array) return;
+  const std::vector<int64_t>& dims = v.arr->dims;
+  for (size_t k = 0; te && te->kind == TypeExpr::Kind::Array && k < dims.size(); ++k, te = te->elem.get()) {
+    if (te->size.kind == SizeExpr::Kind::Name && te->size.name.qualifiers.empty())
+      out.emplace_back(te->size.name.name, constant(Scalar::i64(dims[k])));
+  }
+}
+
+void Lowerer::bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,
+                   const std::vector<TypeParam>* sizes) {
+  switch (p.kind) {
+    case Pattern::Kind::Id: out.emplace_back(p.name, v); return;
+    case Pattern::Kind::Wildcard: return;
+    case Pattern::Kind::Tuple:
+      if (v.kind != Sym::Kind::Tuple || v.elems.size() != p.elems.size())
+        throw Fallback("tuple pattern on a value of another shape");
+      for (size_t k = 0; k < p.elems.size(); ++k) bind(*p.elems[k], v.elems[k], out, sizes);
+      return;
+    case Pattern::Kind::Record:
+      for (const auto& [field, sub] : p.fields) {
+        Sym f = project(v, field, p.loc);
+        if (sub) bind(*sub, f, out, sizes);
+        else out.emplace_back(field, f);
+      }
+      return;
+    case Pattern::Kind::Ascribed:
+      if (p.ascription) bind_sizes(*p.ascription, v, out);
+      bind(*p.inner, v, out, sizes);
+      return;
+    case Pattern::Kind::Literal:
+    case Pattern::Kind::Constructor: break;
+  }
+  throw Fallback("refutable patterns");
+}
+
+// ------------------------------------------------------------------ expressions
+
+Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise) {
+  Sym ts, es;
+  kir::Block tb = b_.capture([&] {
+    ts = then();
+    return leaves(ts);
+  });
+  kir::Block eb = b_.capture([&] {
+    es = otherwise();
+    return leaves(es);
+  });
+  if (leaf_types(ts) != leaf_types(es)) throw Fallback("if branches of different shapes");
+  auto cheap = [](const kir::Block& blk) {
+    if (blk.instrs.size() > 8) return false;
+    for (const kir::Instr& in : blk.instrs)
+      if (in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || !in.blocks.empty()) return false;
+    return true;
+  };
+  std::vector<Reg> out;
+  if (cheap(tb) && cheap(eb)) {
+    // Branch-free: both sides are cheap and cannot fail.
+    b_.append(std::move(tb.instrs));
+    b_.append(std::move(eb.instrs));
+    for (size_t k = 0; k < tb.results.size(); ++k) out.push_back(b_.select(cond.reg, tb.results[k], eb.results[k]));
+  } else {
+    out = b_.if_(
+        cond.reg,
+        [&] {
+          b_.append(std::move(tb.instrs));
+          return tb.results;
+        },
+        [&] {
+          b_.append(std::move(eb.instrs));
+          return eb.results;
+        });
+  }
+  size_t pos = 0;
+  return rebuild(ts, out, pos);
+}
+
+Sym Lowerer::lower_if(const Expr& e, const ScopePtr& sc) {
+  Sym c = lower(*e.a, sc);
+  if (!c.is_scalar() || c.prim != Prim::Bool) throw Fallback("if on a non-boolean");
+  if (c.known) return lower(c.known->b ? *e.b : *e.c, sc);
+  return select_or_if(c, [&] { return lower(*e.b, sc); }, [&] { return lower(*e.c, sc); });
+}
+
+Sym Lowerer::logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc) {
+  Sym a = lower(lhs, sc);
+  if (a.known) {
+    if (is_and ? !a.known->b : a.known->b) return a;
+    return lower(rhs, sc);
+  }
+  // Short-circuit: the right side runs only where it decides the result.
+  if (is_and) return select_or_if(a, [&] { return lower(rhs, sc); }, [&] { return constant(Scalar::boolean(false)); });
+  return select_or_if(a, [&] { return constant(Scalar::boolean(true)); }, [&] { return lower(rhs, sc); });
+}
+
+Sym Lowerer::lower_binop(const Expr& e, const ScopePtr& sc) {
+  // As the evaluator: a name bound to a built-in operator (or unbound) is
+  // the built-in; anything else is a function to apply.
+  std::string op = e.name.name;
+  bool builtin = false;
+  Sym fn;
+  try {
+    fn = lookup(e.name, sc, e.loc);
+    if (fn.kind == Sym::Kind::Function && fn.fn->kind == SymFn::Kind::Operator) builtin = true;
+    if (fn.kind == Sym::Kind::Function && fn.fn->kind == SymFn::Kind::Value &&
+        fn.fn->value->kind == Callable::Kind::Operator) {
+      builtin = true;
+      op = fn.fn->value->name;
+    }
+  } catch (const Fallback&) {
+    if (!eval::is_builtin_operator(e.name.name)) throw;
+    builtin = true;
+  }
+  if (builtin && (op == "&&" || op == "||")) return logical(op == "&&", *e.a, *e.b, sc);
+  Sym x = lower(*e.a, sc), y = lower(*e.b, sc);
+  if (builtin) return binop(op, x, y, e.loc);
+  return apply(fn, {x, y}, e.loc);
+}
+
+Sym Lowerer::lower_index(const Expr& e, const ScopePtr& sc) {
+  Sym arr = lower(*e.a, sc);
+  for (const IndexArg& ix : e.indices) {
+    if (ix.is_slice) throw Fallback("slices inside a mapped function");
+    Sym i = convert(lower(*ix.index, sc), Prim::I64);
+    arr = index(arr, i.reg, e.loc);
+  }
+  return arr;
+}
+
+Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
+  const Pattern& pat = *e.params.at(0);
+  Sym init;
+  if (e.a) {
+    init = lower(*e.a, sc);
+  } else {
+    // `loop x for ...`: the pattern's variables from the scope.
+    std::function<Sym(const Pattern&)> from_pat = [&](const Pattern& p) -> Sym {
+      switch (p.kind) {
+        case Pattern::Kind::Id: return lookup(QualName{{}, p.name}, sc, p.loc);
+        case Pattern::Kind::Ascribed: return from_pat(*p.inner);
+        case Pattern::Kind::Tuple: {
+          std::vector<Sym> xs;
+          for (const auto& q : p.elems) xs.push_back(from_pat(*q));
+          return Sym::tuple(std::move(xs));
+        }
+        default: throw Fallback("loop without initial values on a complex pattern");
+      }
+    };
+    init = from_pat(pat);
+  }
+  std::vector<Reg> init_regs = leaves(init);
+  std::vector<Prim> types = leaf_types(init);
+  auto bind_state = [&](const std::vector<Reg>& regs, std::vector<std::pair<std::string, Sym>>& vars) {
+    size_t pos = 0;
+    bind(pat, rebuild(init, regs, pos), vars, nullptr);
+  };
+  auto body_regs = [&](const ScopePtr& inner) {
+    Sym r = lower(*e.b, inner);
+    if (leaf_types(r) != types) throw Fallback("loop body changes the shape of the loop state");
+    return leaves(r);
+  };
+  std::vector<Reg> out;
+  switch (e.loop_form) {
+    case Expr::LoopForm::For: {
+      Sym bound = lower(*e.c, sc);
+      if (!bound.is_scalar() || !is_integral(bound.prim)) throw Fallback("for loop bound of a non-integer type");
+      Sym count = convert(bound, Prim::I64);
+      out = b_.for_(count.reg, init_regs, [&](Reg i, const std::vector<Reg>& carried) {
+        auto inner = child_scope(sc);
+        bind_state(carried, inner->vars);
+        inner->vars.emplace_back(e.loop_var, convert(Sym::scalar(i, Prim::I64), bound.prim));
+        return body_regs(inner);
+      });
+      break;
+    }
+    case Expr::LoopForm::ForIn: {
+      Sym arr = lower(*e.c, sc);
+      int64_t n = length(arr);
+      out = b_.for_(b_.i64(n), init_regs, [&](Reg i, const std::vector<Reg>& carried) {
+        auto inner = child_scope(sc);
+        bind_state(carried, inner->vars);
+        bind(*e.pattern, index(arr, i, e.loc, false), inner->vars, nullptr);
+        return body_regs(inner);
+      });
+      break;
+    }
+    case Expr::LoopForm::While: {
+      out = b_.while_(
+          init_regs,
+          [&](const std::vector<Reg>& carried) {
+            auto inner = child_scope(sc);
+            bind_state(carried, inner->vars);
+            Sym c = lower(*e.c, inner);
+            if (!c.is_scalar() || c.prim != Prim::Bool) throw Fallback("while condition is not a boolean");
+            return c.reg;
+          },
+          [&](const std::vector<Reg>& carried) {
+            auto inner = child_scope(sc);
+            bind_state(carried, inner->vars);
+            return body_regs(inner);
+          });
+      break;
+    }
+  }
+  size_t pos = 0;
+  return rebuild(init, out, pos);
+}
+
+Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
+  switch (e.kind) {
+    case Expr::Kind::IntLit:
+    case Expr::Kind::FloatLit: {
+      Prim p = e.suffix ? *e.suffix : e.prim;
+      if (e.kind == Expr::Kind::FloatLit) return constant(Scalar::floating(is_float(p) ? p : Prim::F64, e.float_value));
+      if (is_float(p)) return constant(Scalar::floating(p, double(e.int_value)));
+      return constant(Scalar::unsigned_int(p, e.int_value));
+    }
+    case Expr::Kind::BoolLit: return constant(Scalar::boolean(e.bool_value));
+    case Expr::Kind::Var: return lookup(e.name, sc, e.loc);
+    case Expr::Kind::Apply: {
+      Sym fn = lower(*e.a, sc);
+      std::vector<Sym> args;
+      for (const auto& x : e.list) args.push_back(lower(*x, sc));
+      return apply(fn, std::move(args), e.loc, tail);
+    }
+    case Expr::Kind::BinOp: return lower_binop(e, sc);
+    case Expr::Kind::Negate: return unop("neg", lower(*e.a, sc), e.loc);
+    case Expr::Kind::Not: return unop("!", lower(*e.a, sc), e.loc);
+    case Expr::Kind::OpSection: {
+      Sym op;
+      try {
+        op = lookup(e.name, sc, e.loc);
+      } catch (const Fallback&) {
+        throw;
+      }
+      if (!e.a && !e.b) return op;
+      auto fn = std::make_shared<SymFn>();
+      if (e.a) {  // (x op): op applied to x first
+        if (op.kind != Sym::Kind::Function) throw Fallback("section of a non-function");
+        *fn = *op.fn;
+        fn->args.push_back(lower(*e.a, sc));
+      } else {
+        fn->kind = SymFn::Kind::RightSection;
+        fn->args = {op, lower(*e.b, sc)};
+      }
+      Sym s;
+      s.kind = Sym::Kind::Function;
+      s.fn = fn;
+      return s;
+    }
+    case Expr::Kind::ProjSection: {
+      auto fn = std::make_shared<SymFn>();
+      fn->kind = SymFn::Kind::Projection;
+      fn->path = e.field_path;
+      Sym s;
+      s.kind = Sym::Kind::Function;
+      s.fn = fn;
+      return s;
+    }
+    case Expr::Kind::Lambda: {
+      auto fn = std::make_shared<SymFn>();
+      fn->kind = SymFn::Kind::Ast;
+      fn->params = &e.params;
+      fn->body = e.a.get();
+      fn->scope = sc;
+      Sym s;
+      s.kind = Sym::Kind::Function;
+      s.fn = fn;
+      return s;
+    }
+    case Expr::Kind::Let: {
+      Sym v = lower(*e.a, sc);
+      auto inner = child_scope(sc);
+      bind(*e.pattern, v, inner->vars, nullptr);
+      return lower(*e.b, inner, tail);
+    }
+    case Expr::Kind::LetFun: {
+      auto fn = std::make_shared<SymFn>();
+      fn->kind = SymFn::Kind::Ast;
+      fn->params = &e.params;
+      fn->body = e.a.get();
+      fn->type_params = &e.type_params;
+      fn->name = e.name.name;
+      auto inner = child_scope(sc);
+      fn->scope = sc;  // Futhark's local functions are not recursive
+      Sym s;
+      s.kind = Sym::Kind::Function;
+      s.fn = fn;
+      inner->vars.emplace_back(e.name.name, s);
+      return lower(*e.b, inner, tail);
+    }
+    case Expr::Kind::If: return lower_if(e, sc);
+    case Expr::Kind::Loop: return lower_loop(e, sc);
+    case Expr::Kind::Tuple: {
+      std::vector<Sym> xs;
+      for (const auto& x : e.list) xs.push_back(lower(*x, sc));
+      if (xs.empty()) {
+        Sym u;
+        u.kind = Sym::Kind::Tuple;
+        return u;
+      }
+      return Sym::tuple(std::move(xs));
+    }
+    case Expr::Kind::Record: {
+      std::vector<std::pair<std::string, Sym>> fields;
+      for (const auto& [name, x] : e.fields) fields.emplace_back(name, lower(*x, sc));
+      std::stable_sort(fields.begin(), fields.end(),
+                       [](const auto& a, const auto& b) { return record_field_less(a.first, b.first); });
+      Sym s;
+      s.kind = Sym::Kind::Record;
+      auto names = std::make_shared<std::vector<std::string>>();
+      for (auto& [n, v] : fields) {
+        names->push_back(n);
+        s.elems.push_back(std::move(v));
+      }
+      s.names = names;
+      return s;
+    }
+    case Expr::Kind::Project: {
+      Sym v = lower(*e.a, sc);
+      return project(v, e.field_path.empty() ? e.name.name : e.field_path[0], e.loc);
+    }
+    case Expr::Kind::Index: return lower_index(e, sc);
+    case Expr::Kind::RecordUpdate: {
+      Sym r = lower(*e.a, sc);
+      Sym v = lower(*e.b, sc);
+      std::function<Sym(const Sym&, size_t)> upd = [&](const Sym& s, size_t k) -> Sym {
+        if (k == e.field_path.size()) return v;
+        Sym out = s;
+        bool found = false;
+        for (size_t i = 0; s.names && i < s.names->size(); ++i)
+          if ((*s.names)[i] == e.field_path[k]) {
+            out.elems[i] = upd(s.elems[i], k + 1);
+            found = true;
+          }
+        if (!found && s.kind == Sym::Kind::Tuple) {
+          size_t i = size_t(std::stoul(e.field_path[k]));
+          out.elems.at(i) = upd(s.elems.at(i), k + 1);
+          found = true;
+        }
+        if (!found) throw Fallback("record update of a missing field");
+        return out;
+      };
+      return upd(r, 0);
+    }
+    case Expr::Kind::Ascribe:
+    case Expr::Kind::Coerce:
+    case Expr::Kind::Attr: return lower(*e.a, sc, tail);
+    case Expr::Kind::Assert: {
+      Sym c = lower(*e.a, sc);
+      if (!(c.known && c.known->b)) {
+        std::string text = "assertion";
+        if (e.a->loc.known()) {
+          std::string_view line = e.a->loc.file->line(e.a->loc.line);
+          size_t from = e.a->loc.col ? e.a->loc.col - 1 : 0;
+          size_t to = e.a->loc.end_col >= e.a->loc.col ? std::min<size_t>(e.a->loc.end_col, line.size()) : line.size();
+          if (from < to) text = std::string(line.substr(from, to - from));
+        }
+        b_.check(c.reg, "Assertion is false: " + text, e.loc);
+      }
+      return lower(*e.b, sc, tail);
+    }
+    case Expr::Kind::Range: {
+      Sym a = lower(*e.a, sc), c = lower(*e.c, sc);
+      std::optional<Sym> second;
+      if (e.b) second = lower(*e.b, sc);
+      if (!a.known || !c.known || (second && !second->known))
+        throw Fallback("a range whose bounds are not known when the nest starts");
+      int64_t start = a.known->as_i64(), end = c.known->as_i64();
+      int64_t step = second ? second->known->as_i64() - start : (e.range_kind == Expr::RangeKind::DownToExclusive ? -1 : 1);
+      if (step == 0) throw Fallback("a range with step 0");
+      int64_t last = e.range_kind == Expr::RangeKind::Inclusive ? end : end - (step > 0 ? 1 : -1);
+      int64_t n = (step > 0 ? last - start : start - last) / std::abs(step) + 1;
+      if ((step > 0 && last < start) || (step < 0 && last > start)) n = 0;
+      auto arr = std::make_shared<SymArr>();
+      arr->dims = {n};
+      arr->fused = "range";
+      Prim t = a.prim;
+      Lowerer* l = this;
+      arr->gen = [l, start, step, t](Reg i) {
+        kir::Builder& b = l->b();
+        Reg v = b.binary(kir::BinOp::Add, b.i64(start), b.binary(kir::BinOp::Mul, i, b.i64(step)));
+        return l->convert(Sym::scalar(v, Prim::I64), t);
+      };
+      Sym s;
+      s.kind = Sym::Kind::Array;
+      s.arr = arr;
+      return s;
+    }
+    case Expr::Kind::Intrinsic: {
+      std::vector<Sym> args;
+      for (const auto& x : e.list) args.push_back(lower(*x, sc));
+      return intrinsic(e.text, std::move(args), e.loc, tail);
+    }
+    default: break;
+  }
+  throw Fallback(fmt::format("this kind of expression (at {}) inside a mapped function", e.loc.str()));
+}
+
+}  // namespace thorn::flatten

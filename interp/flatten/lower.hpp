@@ -1,0 +1,95 @@
+#pragma once
+// Lowering of lambda bodies (the checked AST) to kernel IR, by symbolic
+// evaluation: the body is walked once, with the SOAC's element as symbolic
+// input; scalars become registers, function calls are inlined, prelude
+// functions become their intrinsics, loops with scalar state become kir
+// loops, free variables come from the closure's run-time environment
+// (scalars as constants, arrays as reads of their buffers). Anything
+// outside this subset throws Fallback with the reason.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "interp/eval/evaluator.hpp"
+#include "interp/flatten/kernel_ir_builder.hpp"
+#include "interp/flatten/sym.hpp"
+
+namespace thorn::flatten {
+
+class Lowerer {
+ public:
+  Lowerer(kir::Function& f, eval::Evaluator& ev);
+
+  kir::Builder& b() { return b_; }
+  kir::Function& function() { return f_; }
+  // Buffers read by the function, in free-array order.
+  const std::vector<BufferPtr>& reads() const { return reads_; }
+  // What got fused into the function (for :plan).
+  std::vector<std::string> fused;
+
+  // ---- values
+  Sym lower(const Expr& e, const ScopePtr& sc, bool tail = false);
+  Sym apply(const Sym& fn, std::vector<Sym> args, const Loc& loc, bool tail = false);
+  Sym from_value(const Value& v);
+  Sym array_of(const Value& v);  // an array value as a view, or its producer inlined
+  Sym constant(const Scalar& s);
+  Sym index(const Sym& arr, kir::Reg i, const Loc& loc, bool check = true);
+  int64_t length(const Sym& arr) const;
+
+  // Scalars of a value, depth first (tuples, records); Fallback on anything else.
+  std::vector<kir::Reg> leaves(const Sym& v) const;
+  std::vector<Prim> leaf_types(const Sym& v) const;
+  // A value shaped like `like` from registers (the inverse of leaves()).
+  Sym rebuild(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pos) const;
+  // A value shaped like a run-time value (tuples/records of scalars) from registers.
+  Sym rebuild_value(const Value& like, const std::vector<kir::Reg>& regs, size_t& pos) const;
+
+  // Runs a (sequential) reduction over an array inside the function.
+  Sym sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
+
+  // Scalar operators with Futhark semantics (constant-folded when possible).
+  Sym binop(std::string_view op, const Sym& a, const Sym& b, const Loc& loc);
+  Sym unop(std::string_view name, const Sym& a, const Loc& loc);
+  Sym convert(const Sym& a, Prim to);
+  Sym intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail);
+
+  ScopePtr root_scope(eval::EnvPtr env) const;
+  std::shared_ptr<Scope> child_scope(ScopePtr parent) const;
+
+ private:
+  Sym lookup(const QualName& name, const ScopePtr& sc, const Loc& loc);
+  Sym localise(const Sym& s);  // a portable value re-made in this function
+
+ public:
+  // A value computed by another Lowerer brought into this one: constants
+  // and functions only (Fallback otherwise).
+  Sym import(const Sym& s);
+
+ private:
+  Sym lower_binop(const Expr& e, const ScopePtr& sc);
+  Sym lower_if(const Expr& e, const ScopePtr& sc);
+  Sym lower_loop(const Expr& e, const ScopePtr& sc);
+  Sym lower_index(const Expr& e, const ScopePtr& sc);
+  Sym eq(const Sym& a, const Sym& b, bool negate, const Loc& loc);
+  Sym logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc);
+  void bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,
+            const std::vector<TypeParam>* sizes);
+  void bind_sizes(const TypeExpr& t, const Sym& v, std::vector<std::pair<std::string, Sym>>& out);
+  Sym call_body(const std::vector<PatternPtr>& params, const Expr& body, ScopePtr scope,
+                const std::vector<TypeParam>* sizes, std::vector<Sym>& args, const std::string& name,
+                const Loc& loc, bool tail);
+  Sym project(const Sym& v, const std::string& field, const Loc& loc) const;
+  Sym select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
+  int array_index(const BufferPtr& buf);
+  Sym view_of(const ArrayValue& a);
+  Sym producer_array(const ArrayValue& a);
+
+  kir::Function& f_;
+  kir::Builder b_;
+  eval::Evaluator& ev_;
+  std::vector<BufferPtr> reads_;
+  std::map<const Buffer*, int> array_ids_;
+  std::vector<const void*> active_;  // functions being inlined (recursion check)
+};
+
+}  // namespace thorn::flatten

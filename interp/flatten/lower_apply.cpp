@@ -1,0 +1,338 @@
+// Function application and intrinsics for the lowering (see lower.hpp):
+// calls are inlined; prelude functions that merely forward to an
+// intrinsic become that intrinsic's kernel IR; SOACs inside a mapped
+// function become generators (map, iota, ...), sequential loops (reduce),
+// or, in tail position, symbolic SOACs the planner turns into segmented
+// steps.
+#include <fmt/format.h>
+
+#include "interp/flatten/lower.hpp"
+
+namespace thorn::flatten {
+
+using kir::Reg;
+
+namespace {
+
+Sym function_sym(std::shared_ptr<SymFn> fn) {
+  Sym s;
+  s.kind = Sym::Kind::Function;
+  s.fn = std::move(fn);
+  return s;
+}
+
+Sym array_sym(std::shared_ptr<SymArr> a) {
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = std::move(a);
+  return s;
+}
+
+struct ActiveGuard {
+  std::vector<const void*>& stack;
+  ActiveGuard(std::vector<const void*>& s, const void* key, const std::string& name) : stack(s) {
+    for (const void* k : stack)
+      if (k == key) throw Fallback(fmt::format("recursive function{}", name.empty() ? "" : " " + name));
+    if (stack.size() > 64) throw Fallback("function calls nested too deeply");
+    stack.push_back(key);
+  }
+  ~ActiveGuard() { stack.pop_back(); }
+};
+
+const std::vector<std::string> kConversions = {"to_bool", "to_i8",  "to_i16", "to_i32", "to_i64", "to_u8",
+                                               "to_u16",  "to_u32", "to_u64", "to_f16", "to_f32", "to_f64"};
+
+}  // namespace
+
+Sym Lowerer::call_body(const std::vector<PatternPtr>& params, const Expr& body, ScopePtr scope,
+                       const std::vector<TypeParam>* sizes, std::vector<Sym>& args, const std::string& name,
+                       const Loc& loc, bool tail) {
+  size_t p = params.size();
+  ActiveGuard guard(active_, &body, name);
+  auto inner = child_scope(std::move(scope));
+  for (size_t k = 0; k < p; ++k) bind(*params[k], args[k], inner->vars, sizes);
+  Sym r = lower(body, inner, tail && args.size() == p);
+  if (args.size() > p) return apply(r, std::vector<Sym>(args.begin() + long(p), args.end()), loc, tail);
+  return r;
+}
+
+Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, bool tail) {
+  if (fn_sym.kind != Sym::Kind::Function) throw Fallback("application of a non-function");
+  const SymFn& f = *fn_sym.fn;
+  auto partial = [&](std::vector<Sym> all) {
+    auto p = std::make_shared<SymFn>(f);
+    p->args = std::move(all);
+    return function_sym(p);
+  };
+  auto rest_after = [&](Sym r, std::vector<Sym>& all, size_t used) {
+    if (all.size() > used) return apply(r, std::vector<Sym>(all.begin() + long(used), all.end()), loc, tail);
+    return r;
+  };
+  switch (f.kind) {
+    case SymFn::Kind::Operator: {
+      std::vector<Sym> all = f.args;
+      for (auto& a : args) all.push_back(std::move(a));
+      if (all.size() < 2) return partial(std::move(all));
+      return rest_after(binop(f.name, all[0], all[1], loc), all, 2);
+    }
+    case SymFn::Kind::RightSection: {  // args = {op, right operand}
+      Sym r = apply(f.args[0], {args[0], f.args[1]}, loc);
+      std::vector<Sym> all = args;
+      return rest_after(r, all, 1);
+    }
+    case SymFn::Kind::Projection: {
+      Sym v = args.at(0);
+      for (const std::string& field : f.path) v = project(v, field, loc);
+      return rest_after(v, args, 1);
+    }
+    case SymFn::Kind::Intrinsic: {
+      std::vector<Sym> all = f.args;
+      for (auto& a : args) all.push_back(std::move(a));
+      if (int(all.size()) < f.arity) return partial(std::move(all));
+      std::vector<Sym> first(all.begin(), all.begin() + f.arity);
+      return rest_after(intrinsic(f.name, std::move(first), loc, tail && int(all.size()) == f.arity), all,
+                        size_t(f.arity));
+    }
+    case SymFn::Kind::Ast: {
+      std::vector<Sym> all = f.args;
+      for (auto& a : args) all.push_back(std::move(a));
+      if (all.size() < f.params->size()) return partial(std::move(all));
+      return call_body(*f.params, *f.body, f.scope, f.type_params, all, f.name, loc, tail);
+    }
+    case SymFn::Kind::Value: break;
+  }
+  const Callable& c = *f.value;
+  std::vector<Sym> all = f.args;
+  for (auto& a : args) all.push_back(std::move(a));
+  switch (c.kind) {
+    case Callable::Kind::Closure: {
+      size_t p = c.params ? c.params->size() : 0;
+      if (all.size() < p) return partial(std::move(all));
+      if (auto alias = c.intrinsic_alias()) {
+        std::vector<Sym> first(all.begin(), all.begin() + long(p));
+        return rest_after(intrinsic(*alias, std::move(first), loc, tail && all.size() == p), all, p);
+      }
+      return call_body(*c.params, *c.body, root_scope(c.env), c.type_params, all, c.name, loc, tail);
+    }
+    case Callable::Kind::Partial: {
+      std::vector<Sym> bound;
+      for (const Value& v : c.args) bound.push_back(from_value(v));
+      for (auto& a : all) bound.push_back(std::move(a));
+      return apply(from_value(Value::function(c.fn)), std::move(bound), loc, tail);
+    }
+    case Callable::Kind::Operator: {
+      if (all.size() < 2) return partial(std::move(all));
+      return rest_after(binop(c.name, all[0], all[1], loc), all, 2);
+    }
+    case Callable::Kind::RightSection: {
+      Sym r = apply(from_value(Value::function(c.fn)), {all.at(0), from_value(c.args.at(0))}, loc);
+      return rest_after(r, all, 1);
+    }
+    case Callable::Kind::Projection: {
+      Sym v = all.at(0);
+      for (const std::string& field : c.path) v = project(v, field, loc);
+      return rest_after(v, all, 1);
+    }
+    case Callable::Kind::IndexSection: {
+      Sym v = all.at(0);
+      for (const eval::IndexValue& ix : c.index_args) {
+        if (ix.is_slice) throw Fallback("slice sections");
+        v = index(v, constant(Scalar::i64(ix.index)).reg, loc);
+      }
+      return rest_after(v, all, 1);
+    }
+    case Callable::Kind::Intrinsic: {
+      std::vector<Sym> bound;
+      for (const Value& v : c.args) bound.push_back(from_value(v));
+      for (auto& a : all) bound.push_back(std::move(a));
+      if (int(bound.size()) < c.arity) {
+        auto p = std::make_shared<SymFn>();
+        p->kind = SymFn::Kind::Intrinsic;
+        p->name = c.name;
+        p->arity = c.arity;
+        p->args = std::move(bound);
+        return function_sym(p);
+      }
+      std::vector<Sym> first(bound.begin(), bound.begin() + c.arity);
+      return rest_after(intrinsic(c.name, std::move(first), loc, tail), bound, size_t(c.arity));
+    }
+  }
+  throw Fallback("a kind of function the flattener does not know");
+}
+
+Sym Lowerer::sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
+  int64_t n = length(arr);
+  std::vector<Reg> init = leaves(ne);
+  std::vector<Prim> types = leaf_types(ne);
+  std::vector<Reg> out = b_.for_(b_.i64(n), init, [&](Reg i, const std::vector<Reg>& carried) {
+    size_t pos = 0;
+    Sym acc = rebuild(ne, carried, pos);
+    Sym r = apply(op, {acc, index(arr, i, loc, false)}, loc);
+    if (leaf_types(r) != types) throw Fallback("reduction operator changes the type of its accumulator");
+    return leaves(r);
+  });
+  size_t pos = 0;
+  return rebuild(ne, out, pos);
+}
+
+Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail) {
+  auto need = [&](size_t n) {
+    if (args.size() != n) throw Fallback(fmt::format("intrinsic {} with {} arguments", name, args.size()));
+  };
+  for (size_t k = 0; k < kConversions.size(); ++k)
+    if (name == kConversions[k]) {
+      need(1);
+      return convert(args[0], Prim(k));
+    }
+  if (name == "min" || name == "max" || name == "pow" || name == "atan2" || name == "hypot") {
+    need(2);
+    return binop(name == "pow" ? "**" : name, args[0], args[1], loc);
+  }
+  if (name == "fma" || name == "mad") {
+    need(3);
+    return binop("+", binop("*", args[0], args[1], loc), args[2], loc);
+  }
+  if (name == "lerp") {  // v0 + (v1 - v0) * t
+    need(3);
+    return binop("+", args[0], binop("*", binop("-", args[1], args[0], loc), args[2], loc), loc);
+  }
+  if (name == "copy") {
+    need(1);
+    return args[0];
+  }
+  if (name == "map") {
+    if (args.size() < 2) throw Fallback("map without arrays");
+    int64_t n = length(args[1]);
+    for (size_t k = 2; k < args.size(); ++k)
+      if (length(args[k]) != n) throw Fallback("map over arrays of different lengths");
+    Sym f = args[0];
+    std::vector<Sym> xs(args.begin() + 1, args.end());
+    Lowerer* self = this;
+    auto elem = [self, f, xs, loc](Reg i) {
+      std::vector<Sym> ys;
+      for (const Sym& x : xs) ys.push_back(self->index(x, i, loc, false));
+      return self->apply(f, std::move(ys), loc);
+    };
+    // Learn the element's shape from a throw-away lowering.
+    Sym probe;
+    b_.capture([&] {
+      probe = elem(b_.i64(0));
+      return std::vector<Reg>{};
+    });
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = {n};
+    if (probe.kind == Sym::Kind::Array)
+      for (int64_t d : probe.arr->dims) arr->dims.push_back(d);
+    else if (probe.kind != Sym::Kind::Scalar && probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record)
+      throw Fallback("map producing functions or nested SOACs");
+    arr->gen = elem;
+    arr->fused = "map";
+    return array_sym(arr);
+  }
+  if (name == "reduce" || name == "reduce_comm") {
+    need(3);
+    if (tail) {
+      auto s = std::make_shared<SymSoac>();
+      s->kind = name == "reduce" ? exec::SoacKind::Reduce : exec::SoacKind::ReduceComm;
+      s->op = args[0];
+      s->ne = args[1];
+      s->arr = args[2];
+      s->loc = loc;
+      Sym r;
+      r.kind = Sym::Kind::Soac;
+      r.soac = s;
+      return r;
+    }
+    return sequential_reduce(args[0], args[1], args[2], loc);
+  }
+  if (name == "scan") {
+    need(3);
+    if (!tail) throw Fallback("scan inside a mapped function, not as its result");
+    auto s = std::make_shared<SymSoac>();
+    s->kind = exec::SoacKind::Scan;
+    s->op = args[0];
+    s->ne = args[1];
+    s->arr = args[2];
+    s->loc = loc;
+    Sym r;
+    r.kind = Sym::Kind::Soac;
+    r.soac = s;
+    return r;
+  }
+  if (name == "iota" || name == "replicate") {
+    Sym n = args.at(0);
+    if (!n.known) throw Fallback(name + " of a size not known when the nest starts");
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = {n.known->as_i64()};
+    arr->fused = name;
+    if (name == "iota") {
+      need(1);
+      arr->gen = [](Reg i) { return Sym::scalar(i, Prim::I64); };
+    } else {
+      need(2);
+      Sym x = args[1];
+      if (x.kind == Sym::Kind::Array)
+        for (int64_t d : x.arr->dims) arr->dims.push_back(d);
+      arr->gen = [x](Reg) { return x; };
+    }
+    return array_sym(arr);
+  }
+  if (name == "zip") {
+    if (args.size() < 2) throw Fallback("zip of fewer than two arrays");
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = {length(args[0])};
+    for (const Sym& a : args)
+      if (length(a) != arr->dims[0]) throw Fallback("zip of arrays of different lengths");
+    Lowerer* self = this;
+    arr->gen = [self, args, loc](Reg i) {
+      std::vector<Sym> xs;
+      for (const Sym& a : args) xs.push_back(self->index(a, i, loc, false));
+      return Sym::tuple(std::move(xs));
+    };
+    return array_sym(arr);
+  }
+  if (name == "unzip") {
+    need(1);
+    const Sym xs = args[0];
+    Sym probe;
+    b_.capture([&] {
+      probe = index(xs, b_.i64(0), loc, false);
+      return std::vector<Reg>{};
+    });
+    if (probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record) throw Fallback("unzip of a non-tuple array");
+    std::vector<Sym> parts;
+    Lowerer* self = this;
+    for (size_t k = 0; k < probe.elems.size(); ++k) {
+      auto arr = std::make_shared<SymArr>();
+      arr->dims = {length(xs)};
+      arr->gen = [self, xs, k, loc](Reg i) { return self->index(xs, i, loc, false).elems.at(k); };
+      parts.push_back(array_sym(arr));
+    }
+    return Sym::tuple(std::move(parts));
+  }
+  if (name == "transpose") {
+    need(1);
+    const Sym xss = args[0];
+    if (xss.kind != Sym::Kind::Array || xss.arr->dims.size() < 2) throw Fallback("transpose of a non-matrix");
+    int64_t n = xss.arr->dims[0], m = xss.arr->dims[1];
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = xss.arr->dims;
+    std::swap(arr->dims[0], arr->dims[1]);
+    arr->fused = "transpose";
+    Lowerer* self = this;
+    std::vector<int64_t> inner_dims(arr->dims.begin() + 1, arr->dims.end());
+    arr->gen = [self, xss, n, inner_dims, loc](Reg i) {
+      auto col = std::make_shared<SymArr>();
+      col->dims = inner_dims;
+      col->gen = [self, xss, i, loc](Reg j) { return self->index(self->index(xss, j, loc, false), i, loc, false); };
+      (void)n;
+      return array_sym(col);
+    };
+    (void)m;
+    return array_sym(arr);
+  }
+  if (args.size() == 1) return unop(name, args[0], loc);
+  throw Fallback(fmt::format("intrinsic {} inside a mapped function", name));
+}
+
+}  // namespace thorn::flatten

@@ -1,0 +1,35 @@
+#pragma once
+// The flattener's entry point: a SOAC call with its real arguments becomes
+// a segmented plan run by the host executor, or a delayed array (a `map`,
+// `iota`, `replicate`, `transpose` result that a later SOAC may fuse).
+//
+// Moderate flattening, on the shapes the call actually has:
+//   map f xs                 -> delayed array (SegMap when materialised)
+//   map (map g) xss          -> one delayed array over the flattened domain
+//   map (\r -> reduce ...)   -> SegRed over [n][m]
+//   map (\r -> scan ...)     -> SegScan over [n][m]
+//   reduce/scan op ne xs     -> SegRed / SegScan, with xs's producer fused
+//   reduce_by_index, scatter -> SegHist / Scatter
+// Nested SOACs that are not the mapped function's result run sequentially
+// inside each element (a loop in the element function).
+#include <optional>
+#include <string>
+
+#include "interp/eval/evaluator.hpp"
+#include "interp/exec/dispatch.hpp"
+#include "interp/flatten/plan.hpp"
+
+namespace thorn::flatten {
+
+struct HostRun {
+  std::optional<Value> value;  // empty: the call must run on the reference backend
+  std::string fallback;        // why, when value is empty (empty: not a SOAC we flatten)
+  std::string listing;         // the plan (or delayed producer) for :plan
+};
+
+// Runs `call` on the host backend if it can be flattened. `call.args` may
+// be consumed (destinations of reduce_by_index and scatter) only when a
+// value is returned.
+HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev);
+
+}  // namespace thorn::flatten

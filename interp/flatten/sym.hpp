@@ -1,0 +1,116 @@
+#pragma once
+// Symbolic values: what the flattener's lowering (lower.hpp) computes for
+// each expression of a lambda body. A value is either known at plan time
+// (a function, a constant) or lives in kernel IR registers (scalars), and
+// arrays are described structurally: a view on real buffers, or a
+// generator (an element function) when they were never materialised
+// (`map`, `iota`, `replicate`, a delayed array).
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "interp/core/value.hpp"
+#include "interp/eval/env.hpp"
+#include "interp/exec/dispatch.hpp"
+#include "interp/flatten/kernel_ir.hpp"
+#include "interp/syntax/ast.hpp"
+
+namespace thorn::flatten {
+
+// Thrown when a nest cannot be lowered; the message says why, and the nest
+// runs on the reference backend instead.
+struct Fallback : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Sym;
+struct SymArr;
+struct SymFn;
+struct SymSoac;
+struct Scope;
+using ScopePtr = std::shared_ptr<const Scope>;
+
+struct Sym {
+  enum class Kind { Scalar, Tuple, Record, Array, Function, Soac };
+  Kind kind = Kind::Scalar;
+  // Scalar
+  kir::Reg reg = kir::kNoReg;
+  Prim prim = Prim::I32;
+  std::optional<Scalar> known;  // the value, when it is a plan-time constant
+  // Tuple / Record (fields in Value's order)
+  std::vector<Sym> elems;
+  std::shared_ptr<const std::vector<std::string>> names;
+  std::shared_ptr<const SymArr> arr;
+  std::shared_ptr<const SymFn> fn;
+  std::shared_ptr<const SymSoac> soac;
+
+  static Sym scalar(kir::Reg r, Prim p, std::optional<Scalar> k = std::nullopt) {
+    Sym s;
+    s.reg = r;
+    s.prim = p;
+    s.known = k;
+    return s;
+  }
+  static Sym tuple(std::vector<Sym> xs);  // one element: that element
+  bool is_scalar() const { return kind == Kind::Scalar; }
+};
+
+// An array value. Every array the lowering sees has a shape known at plan
+// time (regular nested parallelism); `dims` is it, outermost first.
+struct SymArr {
+  std::vector<int64_t> dims;
+  // A view on buffers: leaf k is free array `leaves[k].array` of the
+  // function being built, the element at multi-index idx is at
+  // base + rel + row-major(idx). `elem` rebuilds a tuple/record element.
+  struct Leaf {
+    int array = -1;
+    int64_t base = 0;
+    Prim prim = Prim::I32;
+  };
+  std::vector<Leaf> leaves;
+  ElemShape elem;
+  kir::Reg rel = kir::kNoReg;  // i64 offset added to every leaf's base; kNoReg: 0
+  // A generator: the element at an outer index (an array Sym when dims has
+  // more than one entry). Set instead of leaves.
+  std::function<Sym(kir::Reg index)> gen;
+  std::string fused;  // what the generator stands for ("map", "iota", ...), for :plan
+};
+
+// A function known at plan time: a run-time function value, or a lambda /
+// local function of the body being lowered (with its symbolic scope), or
+// an operator, possibly partially applied.
+struct SymFn {
+  enum class Kind { Value, Ast, Operator, RightSection, Projection, Intrinsic };
+  Kind kind = Kind::Value;
+  CallablePtr value;                                   // Value
+  const std::vector<PatternPtr>* params = nullptr;     // Ast
+  const Expr* body = nullptr;                          // Ast
+  const std::vector<TypeParam>* type_params = nullptr; // Ast
+  ScopePtr scope;                                      // Ast
+  std::string name;                                    // Ast (for recursion), Operator, Intrinsic
+  std::vector<std::string> path;                       // Projection
+  int arity = 0;                                       // Intrinsic
+  std::vector<Sym> args;                               // applied so far (RightSection: the right operand)
+};
+
+// A SOAC in the tail position of a mapped function's body, kept symbolic
+// so that the enclosing map can become a segmented step.
+struct SymSoac {
+  exec::SoacKind kind = exec::SoacKind::Reduce;
+  Sym op, ne, arr;
+  Loc loc;
+};
+
+// Lexical scope of the lowering: symbolic frames over a run-time
+// environment (the closure's), which supplies everything not bound here.
+struct Scope {
+  ScopePtr parent;
+  std::vector<std::pair<std::string, Sym>> vars;
+  eval::EnvPtr env;            // used at the root (parent == null)
+  const void* owner = nullptr;  // the Lowerer whose registers `vars` refer to
+};
+
+}  // namespace thorn::flatten

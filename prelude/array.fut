@@ -1,0 +1,119 @@
+-- | Utility functions for arrays.
+
+import "soacs"
+import "functional"
+
+-- | The size of the outer dimension of an array.
+def length [n] 't (_: [n]t): i64 = n
+
+-- | Is the array empty?
+def null [n] 't (_: [n]t): bool = n == 0
+
+-- | The first element of the array.
+def head [n] 't (x: [n]t): t = x[0]
+
+-- | The last element of the array.
+def last [n] 't (x: [n]t): t = x[n - 1]
+
+-- | Everything but the first element of the array.
+def tail [n] 't (x: [n]t): []t = x[1:]
+
+-- | Everything but the last element of the array.
+def init [n] 't (x: [n]t): []t = x[0:n - 1]
+
+-- | Take some number of elements from the head of the array.
+def take [n] 't (i: i64) (x: [n]t): [i]t = x[0:i] :> [i]t
+
+-- | Remove some number of elements from the head of the array.
+def drop [n] 't (i: i64) (x: [n]t): []t = x[i:]
+
+-- | Change the size of an array; fails at run time if the size is wrong.
+def sized [m] 't (n: i64) (xs: [m]t): [n]t = xs :> [n]t
+
+-- | Split an array at a given position.
+def split [n] 't (i: i64) (xs: [n]t): ([i]t, []t) = (xs[0:i] :> [i]t, xs[i:])
+
+-- | Return the elements of the array in reverse order.
+def reverse [n] 't (x: [n]t): [n]t = x[::-1] :> [n]t
+
+-- | Concatenate two arrays.
+def (++) [n] [m] 't (xs: [n]t) (ys: [m]t): *[]t =
+  __intrinsic "concat" xs ys
+
+-- | An old-fashioned way of saying `++`.
+def concat [n] [m] 't (xs: [n]t) (ys: [m]t): *[]t = xs ++ ys
+
+-- | Concatenation where the result has a predetermined size; fails at run
+-- time if the size is wrong.
+def concat_to [n] [m] 't (k: i64) (xs: [n]t) (ys: [m]t): *[k]t = xs ++ ys :> [k]t
+
+-- | An array of the valid indexes of another array.
+def indices [n] 't (_: [n]t): *[n]i64 = iota n
+
+-- | Rotate an array some number of elements to the left: if
+-- `b == rotate r a`, then `b[x] = a[(x + r) % n]`. Negative amounts rotate
+-- to the right.
+def rotate [n] 't (r: i64) (xs: [n]t): [n]t =
+  __intrinsic "rotate" r xs
+
+-- | Copy a value. The result aliases nothing.
+def copy 't (a: t): *t = __intrinsic "copy" a
+
+-- | As `copy`, laid out in row-major order.
+def manifest 't (a: t): *t = __intrinsic "copy" a
+
+-- | Combines the outer two dimensions of an array.
+def flatten [n] [m] 't (xs: [n][m]t): []t =
+  __intrinsic "flatten" xs
+
+-- | Like `flatten`, but where the final size is known; fails at run time
+-- if it is wrong.
+def flatten_to [n] [m] 't (l: i64) (xs: [n][m]t): [l]t = flatten xs :> [l]t
+
+-- | Combines the outer three dimensions of an array.
+def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t): []t = flatten (flatten xs)
+
+-- | Combines the outer four dimensions of an array.
+def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t): []t = flatten (flatten_3d xs)
+
+-- | Splits the outer dimension of an array in two.
+def unflatten [p] 't (n: i64) (m: i64) (xs: [p]t): [n][m]t =
+  __intrinsic "unflatten" n m xs
+
+-- | Splits the outer dimension of an array in three.
+def unflatten_3d [p] 't (n: i64) (m: i64) (l: i64) (xs: [p]t): [n][m][l]t =
+  unflatten n m (unflatten (n * m) l xs)
+
+-- | Splits the outer dimension of an array in four.
+def unflatten_4d [p] 't (n: i64) (m: i64) (l: i64) (k: i64) (xs: [p]t): [n][m][l][k]t =
+  unflatten n m (unflatten_3d (n * m) l k xs)
+
+-- | Transpose an array.
+def transpose [n] [m] 't (a: [n][m]t): [m][n]t =
+  __intrinsic "transpose" a
+
+-- | True if all of the input elements are true; true on an empty array.
+def and [n] (xs: [n]bool): bool = all id xs
+
+-- | True if any of the input elements are true; false on an empty array.
+def or [n] (xs: [n]bool): bool = any id xs
+
+-- | A *sequential* left fold of an array.
+def foldl [n] 'a 'b (f: a -> b -> a) (acc: a) (bs: [n]b): a =
+  loop acc for b in bs do f acc b
+
+-- | A *sequential* right fold of an array.
+def foldr [n] 'a 'b (f: b -> a -> a) (acc: a) (bs: [n]b): a =
+  foldl (flip f) acc (reverse bs)
+
+-- | A value for each point in a one-dimensional index space.
+def tabulate 'a (n: i64) (f: i64 -> a): *[n]a =
+  map1 f (iota n)
+
+-- | A value for each point in a two-dimensional index space.
+def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a): *[n][m]a =
+  map1 (f >-> tabulate m) (iota n)
+
+-- | A value for each point in a three-dimensional index space.
+def tabulate_3d 'a (n: i64) (m: i64) (o: i64) (f: i64 -> i64 -> i64 -> a): *[n][m][o]a =
+  map1 (f >-> tabulate_2d m o) (iota n)

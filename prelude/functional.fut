@@ -1,0 +1,40 @@
+-- | Simple functional combinators.
+
+-- | Left-to-right application: `x |> f |> g`.
+def (|>) '^a '^b (x: a) (f: a -> b): b = f x
+
+-- | Right-to-left application.
+def (<|) '^a '^b (f: a -> b) (x: a): b = f x
+
+-- | Function composition, values flowing from left to right.
+def (>->) '^a '^b '^c (f: a -> b) (g: b -> c) (x: a): c = g (f x)
+
+-- | Function composition, values flowing from right to left.
+def (<-<) '^a '^b '^c (g: b -> c) (f: a -> b) (x: a): c = g (f x)
+
+-- | Flip the arguments passed to a function: `f x y == flip f y x`.
+def flip '^a '^b '^c (f: a -> b -> c) (b: b) (a: a): c = f a b
+
+-- | Transform a function taking a pair into a function taking two arguments.
+def curry '^a '^b '^c (f: (a, b) -> c) (a: a) (b: b): c = f (a, b)
+
+-- | Transform a function taking two arguments into a function taking a pair.
+def uncurry '^a '^b '^c (f: a -> b -> c) (a: a, b: b): c = f a b
+
+-- | The constant function.
+def const '^a '^b (x: a) (_: b): a = x
+
+-- | The identity function.
+def id '^a (x: a): a = x
+
+-- | Apply a function some number of times.
+def iterate 'a (n: i32) (f: a -> a) (x: a): a =
+  loop x for _i < n do f x
+
+-- | Keep applying `f` until `p` returns true for the input value.
+def iterate_until 'a (p: a -> bool) (f: a -> a) (x: a): a =
+  loop x while !(p x) do f x
+
+-- | Keep applying `f` while `p` returns true for the input value.
+def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a): a =
+  loop x while p x do f x

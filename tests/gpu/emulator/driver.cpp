@@ -1,0 +1,301 @@
+// The emulated CUDA driver and kernel compiler (emulator.hpp).
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gpu/driver/testing.hpp"
+#include "gpu/jit/hash.hpp"
+#include "tests/gpu/emulator/emulator.hpp"
+#include "tests/gpu/emulator/runtime.hpp"
+
+#ifndef THORN_EMU_CXX
+#define THORN_EMU_CXX "c++"
+#endif
+#ifndef THORN_EMU_PRELUDE
+#error "THORN_EMU_PRELUDE must name tests/gpu/emulator/kernel_prelude.h"
+#endif
+
+namespace thorn::gpu::emu {
+
+namespace {
+
+Options opts;
+int kernels_compiled = 0;
+
+struct EmuModule {
+  void* handle = nullptr;
+};
+struct EmuFunction {
+  EntryFn entry = nullptr;
+};
+
+// ---------------------------------------------------------------- compiling
+
+std::string trim(std::string s) {
+  size_t a = s.find_first_not_of(" \t\n"), b = s.find_last_not_of(" \t\n");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+// One wrapper per kernel entry, `thorn_emu_entry_NAME(void** args)`, which
+// unpacks cuLaunchKernel's argument array into the kernel's parameters.
+std::string wrappers(const std::string& src) {
+  std::string out;
+  const std::string marker = "extern \"C\" __global__ void";
+  for (size_t at = src.find(marker); at != std::string::npos; at = src.find(marker, at + 1)) {
+    size_t open = src.find('(', src.find(')', at) + 1);  // past __launch_bounds__(N)
+    size_t name_end = open;
+    size_t name_start = src.rfind(' ', name_end) + 1;
+    std::string name = src.substr(name_start, name_end - name_start);
+    size_t close = src.find(')', open);
+    std::string params = src.substr(open + 1, close - open - 1);
+    std::vector<std::string> types;
+    size_t p = 0;
+    while (p <= params.size()) {
+      size_t comma = params.find(',', p);
+      if (comma == std::string::npos) comma = params.size();
+      std::string param = trim(params.substr(p, comma - p));
+      for (size_t r; (r = param.find("__restrict__")) != std::string::npos;) param.erase(r, 12);
+      size_t last = param.find_last_of(" *");
+      types.push_back(trim(param.substr(0, last + 1)));
+      p = comma + 1;
+    }
+    out += fmt::format("extern \"C\" void thorn_emu_entry_{}(void** a) {{\n  {}(", name, name);
+    for (size_t i = 0; i < types.size(); ++i) out += fmt::format("{}*({}*)a[{}]", i ? ", " : "", types[i], i);
+    out += ");\n}\n";
+  }
+  return out;
+}
+
+std::string compile(const std::string& source) {
+  std::string src = source;
+  const std::string dyn = "extern __shared__ __align__(16) unsigned char thorn_dyn_smem[];";
+  for (size_t at; (at = src.find(dyn)) != std::string::npos;)
+    src.replace(at, dyn.size(), "unsigned char* thorn_dyn_smem = thorn_emu_dyn_smem();");
+  src += "\n// emulator entry points\n" + wrappers(source);
+  std::string id = jit::hex64(jit::hash64(src, 11));
+  std::filesystem::create_directories(opts.work_dir);
+  std::string base = opts.work_dir + "/k" + id;
+  if (!std::filesystem::exists(base + ".so")) {
+    std::ofstream(base + ".cpp") << src;
+    std::string cmd = fmt::format("{} -std=c++17 -O1 -fPIC -shared -w -DTHORN_EMULATE -include {} -o {}.tmp.so {}.cpp 2> {}.log",
+                                  THORN_EMU_CXX, THORN_EMU_PRELUDE, base, base, base);
+    if (std::system(cmd.c_str()) != 0) {
+      std::ifstream log(base + ".log");
+      std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+      throw std::runtime_error(fmt::format("emulator: host compile of {}.cpp failed:\n{}", base, text.substr(0, 4000)));
+    }
+    std::filesystem::rename(base + ".tmp.so", base + ".so");
+    ++kernels_compiled;
+  }
+  return base + ".so";
+}
+
+// ---------------------------------------------------------------- the driver
+
+
+CUresult ok() { return CUDA_SUCCESS; }
+
+CUresult e_init(unsigned) { return ok(); }
+CUresult e_driver_version(int* v) { *v = 13000; return ok(); }
+CUresult e_error_name(CUresult r, const char** s) {
+  static std::map<int, const char*> names = {{0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"},
+                                              {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {200, "CUDA_ERROR_INVALID_IMAGE"},
+                                              {500, "CUDA_ERROR_NOT_FOUND"}, {719, "CUDA_ERROR_LAUNCH_FAILED"}};
+  auto it = names.find(int(r));
+  *s = it == names.end() ? "CUDA_ERROR_UNKNOWN" : it->second;
+  return ok();
+}
+CUresult e_error_string(CUresult r, const char** s) {
+  *s = "emulated driver";
+  return ok();
+}
+CUresult e_device_count(int* n) { *n = 1; return ok(); }
+CUresult e_device_get(CUdevice* d, int) { *d = 0; return ok(); }
+CUresult e_device_attribute(int* v, CUdevice_attribute a, CUdevice) {
+  switch (int(a)) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = opts.sm_count; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *v = 2048; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: *v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *v = 48 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *v = 228 * 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: *v = 65536; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 50 << 20; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *v = 0x7fffffff; break;
+    default: *v = 0; break;
+  }
+  return ok();
+}
+CUresult e_device_name(char* name, int len, CUdevice) {
+  std::snprintf(name, size_t(len), "thorn emulated GPU (%d SMs)", opts.sm_count);
+  return ok();
+}
+CUresult e_total_mem(size_t* b, CUdevice) { *b = size_t(4) << 30; return ok(); }
+CUcontext the_context = reinterpret_cast<CUcontext>(uintptr_t(0x1000));
+CUcontext current = nullptr;
+CUresult e_ctx_retain(CUcontext* c, CUdevice) { *c = the_context; return ok(); }
+CUresult e_ctx_release(CUdevice) { return ok(); }
+CUresult e_ctx_set(CUcontext c) { current = c; return ok(); }
+CUresult e_ctx_get(CUcontext* c) { *c = current; return ok(); }
+CUresult e_ctx_sync() { return ok(); }
+CUresult e_module_load(CUmodule* m, const void* image) {
+  const char* path = static_cast<const char*>(image);
+  void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    std::fprintf(stderr, "emulator: dlopen %s: %s\n", path, dlerror());
+    return CUresult(200);
+  }
+  *m = reinterpret_cast<CUmodule>(new EmuModule{h});
+  return ok();
+}
+CUresult e_module_unload(CUmodule) { return ok(); }
+CUresult e_module_function(CUfunction* f, CUmodule m, const char* name) {
+  auto* mod = reinterpret_cast<EmuModule*>(m);
+  void* sym = dlsym(mod->handle, (std::string("thorn_emu_entry_") + name).c_str());
+  if (!sym) return CUresult(500);
+  *f = reinterpret_cast<CUfunction>(new EmuFunction{reinterpret_cast<EntryFn>(sym)});
+  return ok();
+}
+CUresult e_func_attribute(int* v, CUfunction_attribute a, CUfunction) {
+  switch (int(a)) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
+    default: *v = 0; break;
+  }
+  return ok();
+}
+CUresult e_func_set_attribute(CUfunction, CUfunction_attribute, int) { return ok(); }
+CUresult e_occupancy(int* n, CUfunction, int block, size_t) { *n = 2048 / block; return ok(); }
+CUresult e_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                  unsigned smem, CUstream, void** params, void**) {
+  if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx % 32 != 0 || bx > 1024) return CUresult(1);
+  try {
+    run_grid(reinterpret_cast<EmuFunction*>(f)->entry, params, gx, bx, smem);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "emulator: %s\n", e.what());
+    return CUresult(719);
+  }
+  return ok();
+}
+std::atomic<size_t> allocated{0};
+CUresult e_alloc(CUdeviceptr* p, size_t bytes) {
+  void* m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!m) return CUresult(CUDA_ERROR_OUT_OF_MEMORY);
+  std::memset(m, 0xA5, bytes);  // garbage, like fresh device memory: kernels must not rely on zeros
+  allocated += bytes;
+  *p = reinterpret_cast<CUdeviceptr>(m);
+  return ok();
+}
+CUresult e_free(CUdeviceptr p) {
+  std::free(reinterpret_cast<void*>(p));
+  return ok();
+}
+CUresult e_mem_info(size_t* f, size_t* t) {
+  *t = size_t(4) << 30;
+  *f = *t - std::min(*t, size_t(allocated));
+  return ok();
+}
+CUresult e_htod(CUdeviceptr d, const void* h, size_t n) { std::memcpy(reinterpret_cast<void*>(d), h, n); return ok(); }
+CUresult e_dtoh(void* h, CUdeviceptr d, size_t n) { std::memcpy(h, reinterpret_cast<void*>(d), n); return ok(); }
+CUresult e_dtod(CUdeviceptr d, CUdeviceptr s, size_t n) {
+  std::memmove(reinterpret_cast<void*>(d), reinterpret_cast<void*>(s), n);
+  return ok();
+}
+CUresult e_htod_async(CUdeviceptr d, const void* h, size_t n, CUstream) { return e_htod(d, h, n); }
+CUresult e_dtoh_async(void* h, CUdeviceptr d, size_t n, CUstream) { return e_dtoh(h, d, n); }
+CUresult e_dtod_async(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream) { return e_dtod(d, s, n); }
+CUresult e_memset8(CUdeviceptr d, unsigned char v, size_t n, CUstream) {
+  std::memset(reinterpret_cast<void*>(d), v, n);
+  return ok();
+}
+CUresult e_memset32(CUdeviceptr d, unsigned v, size_t n, CUstream) {
+  auto* p = reinterpret_cast<unsigned*>(d);
+  for (size_t i = 0; i < n; ++i) p[i] = v;
+  return ok();
+}
+CUstream the_stream = reinterpret_cast<CUstream>(uintptr_t(0x2000));
+CUresult e_stream_create(CUstream* s, unsigned) { *s = the_stream; return ok(); }
+CUresult e_stream_destroy(CUstream) { return ok(); }
+CUresult e_stream_sync(CUstream) { return ok(); }
+CUresult e_event_create(CUevent* e, unsigned) { *e = reinterpret_cast<CUevent>(new int(0)); return ok(); }
+CUresult e_event_destroy(CUevent) { return ok(); }
+CUresult e_event_record(CUevent, CUstream) { return ok(); }
+CUresult e_event_sync(CUevent) { return ok(); }
+CUresult e_event_elapsed(float* ms, CUevent, CUevent) { *ms = 0; return ok(); }
+
+}  // namespace
+
+void install(const Options& options) {
+  opts = options;
+  if (opts.work_dir.empty()) opts.work_dir = std::filesystem::temp_directory_path().string() + "/thorn-emulator";
+  static CudaApi api;
+  api.cuInit = e_init;
+  api.cuDriverGetVersion = e_driver_version;
+  api.cuGetErrorName = e_error_name;
+  api.cuGetErrorString = e_error_string;
+  api.cuDeviceGetCount = e_device_count;
+  api.cuDeviceGet = e_device_get;
+  api.cuDeviceGetAttribute = e_device_attribute;
+  api.cuDeviceGetName = e_device_name;
+  api.cuDeviceTotalMem = e_total_mem;
+  api.cuDevicePrimaryCtxRetain = e_ctx_retain;
+  api.cuDevicePrimaryCtxRelease = e_ctx_release;
+  api.cuCtxSetCurrent = e_ctx_set;
+  api.cuCtxGetCurrent = e_ctx_get;
+  api.cuCtxSynchronize = e_ctx_sync;
+  api.cuModuleLoadData = e_module_load;
+  api.cuModuleUnload = e_module_unload;
+  api.cuModuleGetFunction = e_module_function;
+  api.cuFuncGetAttribute = e_func_attribute;
+  api.cuFuncSetAttribute = e_func_set_attribute;
+  api.cuOccupancyMaxActiveBlocksPerMultiprocessor = e_occupancy;
+  api.cuLaunchKernel = e_launch;
+  api.cuMemAlloc = e_alloc;
+  api.cuMemFree = e_free;
+  api.cuMemGetInfo = e_mem_info;
+  api.cuMemcpyHtoD = e_htod;
+  api.cuMemcpyDtoH = e_dtoh;
+  api.cuMemcpyDtoD = e_dtod;
+  api.cuMemcpyHtoDAsync = e_htod_async;
+  api.cuMemcpyDtoHAsync = e_dtoh_async;
+  api.cuMemcpyDtoDAsync = e_dtod_async;
+  api.cuMemsetD8Async = e_memset8;
+  api.cuMemsetD32Async = e_memset32;
+  api.cuStreamCreate = e_stream_create;
+  api.cuStreamDestroy = e_stream_destroy;
+  api.cuStreamSynchronize = e_stream_sync;
+  api.cuEventCreate = e_event_create;
+  api.cuEventDestroy = e_event_destroy;
+  api.cuEventRecord = e_event_record;
+  api.cuEventSynchronize = e_event_sync;
+  api.cuEventElapsedTime = e_event_elapsed;
+  testing::Hooks h;
+  h.driver = &api;
+  h.driver_name = "thorn GPU emulator";
+  h.compile = compile;
+  testing::install(std::move(h));
+}
+
+std::string report() {
+  LaunchStats s = launch_stats();
+  return fmt::format("emulator: {} kernels compiled for the host, {} launches, {} blocks, {} fibers, {} switches\n",
+                     kernels_compiled, s.launches, s.blocks, s.fibers, s.switches);
+}
+
+}  // namespace thorn::gpu::emu
