@@ -138,6 +138,7 @@ int cmd_test(const Args& args_in) {
   }
   if (paths.empty()) args.fail("expects at least one file or directory");
 
+  resolve_backend(options.common);
   std::vector<CaseResult> all;
   int passed = 0, failed = 0, skipped = 0;
   for (const std::string& file : collect_programs(paths, args)) {

@@ -22,8 +22,11 @@ void version() {
   using namespace thorn::cli;
   std::cout << version_line() << "\n";
   std::cout << "Backends (--backend):\n";
-  for (const auto& b : backend_names())
+  for (const auto& b : backend_names()) {
+    std::string why = backend_unavailable_reason(b);
     std::cout << fmt::format("  {:<10} {}{}\n", b, backend_description(b), b == "reference" ? " (default)" : "");
+    if (!why.empty()) std::cout << fmt::format("  {:<10} not available here: {}\n", "", why);
+  }
 }
 
 }  // namespace

@@ -63,6 +63,30 @@ std::unique_ptr<Session> open_session(CommonOptions& options) {
 }
 #endif
 
+std::string backend_unavailable_reason(const std::string& backend) {
+#ifdef THORN_HAVE_SESSION
+  try {
+    SessionOptions so;
+    so.backend = backend;
+    Session probe(so);
+    return "";
+  } catch (const Error& e) {
+    return e.message;
+  }
+#else
+  (void)backend;
+  return "this build has no evaluator";
+#endif
+}
+
+void resolve_backend(CommonOptions& options) {
+  if (options.backend == "reference") return;
+  std::string why = backend_unavailable_reason(options.backend);
+  if (why.empty()) return;
+  std::cerr << fmt::format("thorn: backend '{}' is not available ({}); using 'reference'\n", options.backend, why);
+  options.backend = "reference";
+}
+
 int evaluator_missing(const char* command) {
   std::cerr << fmt::format("thorn {}: this build has no evaluator (interp/eval/session.hpp is missing)\n", command);
   return 1;

@@ -43,6 +43,14 @@ std::string backend_description(const std::string& backend);
 std::unique_ptr<Session> open_session(CommonOptions& options);
 #endif
 
+// Checks once that the chosen backend can be used, falling back to
+// `reference` with the one-line notice when not (for commands that open
+// many sessions, like `test`).
+void resolve_backend(CommonOptions& options);
+
+// Empty when `backend` can be used here, otherwise why not (for --version).
+std::string backend_unavailable_reason(const std::string& backend);
+
 // Printed by the commands that need the evaluator when it is not built.
 int evaluator_missing(const char* command);
 

@@ -278,18 +278,28 @@ class BlockParser {
       case TestInput::Kind::Script: return collapse(in.values.text);
       case TestInput::Kind::Values: break;
     }
+    // As Futhark.Test.Spec: the values as futhark-data's valueText writes
+    // them (rows separated by ",\n", no indentation), joined by spaces, cut
+    // at 50 characters, and then line breaks turned into spaces.
     std::string shown;
     try {
       ValueReader r(in.values.text);
       while (!r.at_end()) {
         auto [v, t] = r.read_any("value");
-        shown += (shown.empty() ? "" : " ") + format_value(v, semantic_type(t), ValueStyle::Data);
+        std::string text = format_value(v, semantic_type(t), ValueStyle::Data);
+        std::string unindented;
+        for (size_t k = 0; k < text.size(); ++k) {
+          unindented += text[k];
+          if (text[k] == '\n')
+            while (k + 1 < text.size() && text[k + 1] == ' ') ++k;
+        }
+        shown += (shown.empty() ? "" : " ") + unindented;
       }
     } catch (const Error&) {
-      shown = in.values.text;  // malformed: reported when the case runs
+      shown = collapse(in.values.text);  // malformed: reported when the case runs
     }
-    shown = collapse(shown);
     if (shown.size() > 50) shown = shown.substr(0, 50) + "...";
+    std::replace(shown.begin(), shown.end(), '\n', ' ');
     return fmt::format("#{} (\"{}\")", index, shown);
   }
 

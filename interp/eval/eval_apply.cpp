@@ -145,12 +145,12 @@ Value Evaluator::call_closure(const Callable& c, std::vector<Value>& args, const
   Ctx outer{c.env, c.tenv};
   const auto& params = *c.params;
   if (sizes.to_bind.empty()) {
-    for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer);
+    for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer, false, &loc);
   } else {
     // Size parameters hidden behind type abbreviations are found through the
     // checked types afterwards, which needs the arguments once more.
     std::vector<Value> kept = args;
-    for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer);
+    for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer, false, &loc);
     for (size_t k = 0; k < params.size(); ++k)
       if (params[k]->type) bind_sizes_from_type(*params[k]->type, kept[k], sizes);
   }

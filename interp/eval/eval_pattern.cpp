@@ -50,7 +50,7 @@ Binding plain(Value v) {
 }  // namespace
 
 bool Evaluator::bind_pattern(const Pattern& p, Value v, std::vector<std::pair<std::string, Binding>>& frame,
-                             SizeScope* sizes, const Ctx& ctx, bool refutable) {
+                             SizeScope* sizes, const Ctx& ctx, bool refutable, const Loc* site) {
   switch (p.kind) {
     case Pattern::Kind::Id: frame.emplace_back(p.name, plain(std::move(v))); return true;
     case Pattern::Kind::Wildcard: return true;
@@ -61,7 +61,7 @@ bool Evaluator::bind_pattern(const Pattern& p, Value v, std::vector<std::pair<st
       std::vector<Value> xs = take_elems(v);
       v = Value();
       for (size_t k = 0; k < p.elems.size(); ++k)
-        if (!bind_pattern(*p.elems[k], std::move(xs[k]), frame, sizes, ctx, refutable)) return false;
+        if (!bind_pattern(*p.elems[k], std::move(xs[k]), frame, sizes, ctx, refutable, site)) return false;
       return true;
     }
     case Pattern::Kind::Record: {
@@ -72,7 +72,7 @@ bool Evaluator::bind_pattern(const Pattern& p, Value v, std::vector<std::pair<st
         if (!f) throw Error(ErrorKind::Internal, p.loc, "record pattern names a missing field " + name);
         if (!sub) {
           frame.emplace_back(name, plain(*f));
-        } else if (!bind_pattern(*sub, *f, frame, sizes, ctx, refutable)) {
+        } else if (!bind_pattern(*sub, *f, frame, sizes, ctx, refutable, site)) {
           return false;
         }
       }
@@ -91,15 +91,18 @@ bool Evaluator::bind_pattern(const Pattern& p, Value v, std::vector<std::pair<st
       }
       std::vector<Value> xs = take_elems(v);
       for (size_t k = 0; k < p.elems.size() && k < xs.size(); ++k)
-        if (!bind_pattern(*p.elems[k], std::move(xs[k]), frame, sizes, ctx, refutable)) return false;
+        if (!bind_pattern(*p.elems[k], std::move(xs[k]), frame, sizes, ctx, refutable, site)) return false;
       return true;
     }
     case Pattern::Kind::Ascribed: {
       if (p.ascription) {
         SizeScope none;
-        check_type_sizes(*p.ascription, v, sizes ? *sizes : none, ctx, p.loc, "pattern");
+        const Pattern* id = p.inner.get();
+        while (id && id->kind == Pattern::Kind::Ascribed) id = id->inner.get();
+        std::string what = id && id->kind == Pattern::Kind::Id ? "`" + id->name + "`" : "the value";
+        check_type_sizes(*p.ascription, v, sizes ? *sizes : none, ctx, site ? *site : p.loc, what, p.type);
       }
-      return bind_pattern(*p.inner, std::move(v), frame, sizes, ctx, refutable);
+      return bind_pattern(*p.inner, std::move(v), frame, sizes, ctx, refutable, site);
     }
   }
   return false;
@@ -118,7 +121,7 @@ struct SizeMismatch {
 }  // namespace
 
 void Evaluator::check_type_sizes(const TypeExpr& te, const Value& v, SizeScope& sizes, const Ctx& ctx,
-                                 const Loc& loc, const char* what, const TypePtr& shown) {
+                                 const Loc& loc, const std::string& what, const TypePtr& shown) {
   std::optional<SizeMismatch> mismatch;
 
   // Checks one dimension; binds it when it names a size parameter not yet bound.
@@ -187,16 +190,18 @@ void Evaluator::check_type_sizes(const TypeExpr& te, const Value& v, SizeScope& 
   walk(te, v);
   if (!mismatch) return;
 
-  std::string w = what;
+  const std::string& w = what;
   if (w == "return")
     throw Error(ErrorKind::Runtime, loc, "Function return value does not match shape of declared return type.");
   if (w == "coerce")
     throw Error(ErrorKind::Runtime, loc,
                 fmt::format("Value of shape {} cannot match shape of type `{}`.", shape_of(v),
                             shown ? to_string(*shown) : std::string("?")));
+  std::string type_text = shown ? fmt::format(" `{}`", to_string(*shown)) : std::string();
   throw Error(ErrorKind::Runtime, loc,
-              fmt::format("Size mismatch: value of shape {} where size {} is {}, not {}.", shape_of(v), mismatch->name,
-                          mismatch->expected, mismatch->actual));
+              fmt::format("Size mismatch: {} vs {} ({} has shape {}, but its type{} requires {} = {}).",
+                          mismatch->expected, mismatch->actual, what, shape_of(v), type_text, mismatch->name,
+                          mismatch->expected));
 }
 
 void Evaluator::bind_sizes_from_type(const Type& t, const Value& v, SizeScope& sizes) {

@@ -87,6 +87,10 @@ class Evaluator {
   // How values are printed in trace output and some messages; the session
   // installs value_io's printer.
   std::function<std::string(const Value&, const TypePtr&)> format_value;
+  // Called by the host backend (interp/exec/host_backend.hpp) with the plan
+  // listing of every SOAC it runs, or why it left one to the reference;
+  // set by `:plan` and `--log plan`. Null: nobody is listening.
+  std::function<void(const std::string& listing)> on_plan;
 
   // ---- helpers shared with intrinsics and the dispatcher
   // Runs `f`, giving a location to any run-time error that lacks one.
@@ -137,14 +141,15 @@ class Evaluator {
   // `refutable`, literal and constructor patterns may fail (returns false);
   // otherwise a mismatch is an internal error.
   struct SizeScope;
+  // `site` is where size mismatches are reported (a call site), p.loc if null.
   bool bind_pattern(const Pattern& p, Value v, std::vector<std::pair<std::string, Binding>>& frame,
-                    SizeScope* sizes, const Ctx& ctx, bool refutable = false);
+                    SizeScope* sizes, const Ctx& ctx, bool refutable = false, const Loc* site = nullptr);
   // Checks `v` against the sizes of a type expression; binds size names
   // listed in `sizes` on first sight, checks them afterwards.
-  // `what` is "return", "coerce" (messages as Futhark's) or a description;
-  // `shown` is the type named in a coercion's message.
+  // `what` is "return", "coerce" (messages as Futhark's) or a description of
+  // the value ("`xs`"); `shown` is the type named in the message.
   void check_type_sizes(const TypeExpr& te, const Value& v, SizeScope& sizes, const Ctx& ctx, const Loc& loc,
-                        const char* what, const TypePtr& shown = nullptr);
+                        const std::string& what, const TypePtr& shown = nullptr);
   // The same on a checked type, for size parameters only reachable through
   // type abbreviations.
   void bind_sizes_from_type(const Type& t, const Value& v, SizeScope& sizes);

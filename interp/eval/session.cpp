@@ -155,6 +155,7 @@ Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::mov
   if (!exec::backend_available(impl_->options.backend))
     throw Error(ErrorKind::Usage, fmt::format("the {} backend is not available in this build", impl_->options.backend));
   impl_->ev.format_value = [](const Value& v, const TypePtr& t) { return format_value(v, t, ValueStyle::Data); };
+  impl_->ev.on_plan = impl_->options.on_plan;  // the host backend's plan listings
   on_big_stack([&] { impl_->load_prelude(); });
 }
 

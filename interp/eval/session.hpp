@@ -6,6 +6,7 @@
 //
 // Every user error is thrown as thorn::Error; a failing input or load leaves
 // the session as it was.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ namespace thorn {
 struct SessionOptions {
   std::string backend = "reference";  // where SOACs run: reference (host and gpu when connected)
   bool validate = false;              // run offloaded nests on the reference backend too, and compare
+  // Receives the host backend's plan listings (`:plan`, tests); see
+  // Evaluator::on_plan. Null: not collected.
+  std::function<void(const std::string&)> on_plan;
 };
 
 class Session {

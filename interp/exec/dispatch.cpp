@@ -1,6 +1,7 @@
 #include "interp/exec/dispatch.hpp"
 
 #include "interp/eval/evaluator.hpp"
+#include "interp/exec/host_backend.hpp"
 #include "interp/exec/reference.hpp"
 
 namespace thorn::exec {
@@ -29,12 +30,16 @@ std::string_view soac_name(SoacKind k) {
   return "?";
 }
 
-bool backend_available(std::string_view name) { return name == "reference"; }
+bool backend_available(std::string_view name) { return name == "reference" || name == "host"; }
 
 Value dispatch(SoacCall& call, eval::Evaluator& ev) {
-  // Only the reference backend exists so far; the host and GPU backends are
-  // selected here by ev.options().backend once they do.
-  return ev.with_loc(call.loc, [&] { return reference::run(call, ev); });
+  return ev.with_loc(call.loc, [&] {
+    // The host backend takes the calls it can flatten (host_backend.hpp);
+    // the rest, and everything under --backend reference, run here.
+    if (ev.options().backend == "host")
+      if (auto v = host_backend::run(call, ev)) return std::move(*v);
+    return reference::run(call, ev);
+  });
 }
 
 }  // namespace thorn::exec

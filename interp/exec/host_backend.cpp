@@ -1,0 +1,144 @@
+#include "interp/exec/host_backend.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "interp/eval/evaluator.hpp"
+#include "interp/exec/reference.hpp"
+#include "interp/flatten/planner.hpp"
+
+namespace thorn::exec::host_backend {
+
+namespace {
+
+double tolerance(Prim t, double rel_tol) {
+  double eps = t == Prim::F16 ? 9.765625e-4 : t == Prim::F32 ? double(std::numeric_limits<float>::epsilon())
+                                                              : std::numeric_limits<double>::epsilon();
+  // Reassociated float sums lose more than one rounding: allow a few
+  // thousand ulps, but never less than asked.
+  return std::max(rel_tol, std::min(1e-2, 1000 * eps));
+}
+
+bool scalars_agree(const Scalar& a, const Scalar& b, double rel_tol, double abs_tol) {
+  if (a.type != b.type) return false;
+  if (!is_float(a.type)) return a == b;
+  if (std::isnan(a.f) || std::isnan(b.f)) return std::isnan(a.f) && std::isnan(b.f);
+  if (std::isinf(a.f) || std::isinf(b.f)) return a.f == b.f;
+  double tol = tolerance(a.type, rel_tol);
+  return std::fabs(a.f - b.f) <= abs_tol + tol * std::max(std::fabs(a.f), std::fabs(b.f));
+}
+
+std::string index_path(const std::vector<int64_t>& shape, int64_t flat) {
+  std::string s;
+  std::vector<int64_t> idx(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    idx[k] = shape[k] ? flat % shape[k] : 0;
+    flat = shape[k] ? flat / shape[k] : 0;
+  }
+  for (int64_t i : idx) s += fmt::format("[{}]", i);
+  return s;
+}
+
+std::string diff(const Value& a, const Value& b, const std::string& path, double rel, double abs);
+
+std::string diff_arrays(const ArrayValue& a, const ArrayValue& b, const std::string& path, double rel, double abs) {
+  if (a.shape != b.shape)
+    return fmt::format("{}: shape {} vs {}", path.empty() ? "result" : path, eval::shape_string(a.shape),
+                       eval::shape_string(b.shape));
+  if (a.elem.kind != b.elem.kind) return fmt::format("{}: element structure differs", path);
+  switch (a.elem.kind) {
+    case ElemShape::Kind::Prim: {
+      int64_t n = a.count();
+      for (int64_t i = 0; i < n; ++i) {
+        Scalar x = prim_element(a, i), y = prim_element(b, i);
+        if (!scalars_agree(x, y, rel, abs))
+          return fmt::format("at {}{}: host {} vs reference {}", path, index_path(a.shape, i), format_scalar(x),
+                             format_scalar(y));
+      }
+      return {};
+    }
+    case ElemShape::Kind::Tuple:
+    case ElemShape::Kind::Record:
+      for (size_t k = 0; k < a.components.size() && k < b.components.size(); ++k) {
+        std::string field = a.elem.kind == ElemShape::Kind::Record && k < a.elem.names.size()
+                                ? "." + a.elem.names[k]
+                                : fmt::format(".{}", k);
+        std::string d = diff_arrays(*a.components[k], *b.components[k], path + field, rel, abs);
+        if (!d.empty()) return d;
+      }
+      return {};
+    case ElemShape::Kind::Boxed: {
+      int64_t n = a.count();
+      for (int64_t i = 0; i < n; ++i) {
+        std::string d = diff((*a.boxed)[size_t(a.offset + i)], (*b.boxed)[size_t(b.offset + i)],
+                             path + index_path(a.shape, i), rel, abs);
+        if (!d.empty()) return d;
+      }
+      return {};
+    }
+  }
+  return {};
+}
+
+std::string diff(const Value& a, const Value& b, const std::string& path, double rel, double abs) {
+  if (a.kind != b.kind) return fmt::format("{}: different kinds of value", path.empty() ? "result" : path);
+  switch (a.kind) {
+    case Value::Kind::Scalar:
+      if (scalars_agree(a.scalar, b.scalar, rel, abs)) return {};
+      return fmt::format("{}: host {} vs reference {}", path.empty() ? "result" : path, format_scalar(a.scalar),
+                         format_scalar(b.scalar));
+    case Value::Kind::Array: return diff_arrays(a.arr(), b.arr(), path, rel, abs);
+    case Value::Kind::Tuple:
+    case Value::Kind::Record:
+    case Value::Kind::Sum:
+      if (a.elems->size() != b.elems->size()) return fmt::format("{}: different structure", path);
+      for (size_t k = 0; k < a.elems->size(); ++k) {
+        std::string d = diff((*a.elems)[k], (*b.elems)[k], path + fmt::format(".{}", k), rel, abs);
+        if (!d.empty()) return d;
+      }
+      return {};
+    case Value::Kind::Function: return {};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string first_difference(const Value& host, const Value& reference, double rel_tol, double abs_tol) {
+  return diff(host, reference, "", rel_tol, abs_tol);
+}
+
+std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
+  bool validate = ev.options().validate;
+  std::optional<SoacCall> ref_call;
+  if (validate) ref_call = call;  // shares the arguments; destinations are then copied, not updated
+  flatten::HostRun r = flatten::run_on_host(call, ev);
+  // THORN_LOG_PLAN=1 prints every plan to stderr when nobody else listens.
+  static const bool log_env = std::getenv("THORN_LOG_PLAN") != nullptr;
+  auto log = [&](const std::string& text) {
+    if (ev.on_plan) ev.on_plan(text);
+    else if (log_env) std::fprintf(stderr, "%s", text.c_str());
+  };
+  if (ev.on_plan || log_env) {
+    if (r.value) log(r.listing);
+    else if (!r.fallback.empty())
+      log(fmt::format("{} at {}: runs on the reference backend: {}\n", soac_name(call.kind), call.loc.str(),
+                      r.fallback));
+  }
+  if (!r.value) return std::nullopt;
+  if (validate) {
+    Value ref = reference::run(*ref_call, ev);
+    std::string d = first_difference(*r.value, ref);
+    if (!d.empty())
+      throw Error(ErrorKind::Internal, call.loc,
+                  fmt::format("--validate: the host backend's {} differs from the reference {}", soac_name(call.kind), d),
+                  {"plan:\n" + r.listing});
+  }
+  return r.value;
+}
+
+}  // namespace thorn::exec::host_backend

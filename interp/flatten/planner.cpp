@@ -1,0 +1,558 @@
+// SOAC calls -> segmented plans (see planner.hpp).
+#include "interp/flatten/planner.hpp"
+
+#include <fmt/format.h>
+
+#include "interp/eval/value_ops.hpp"
+#include "interp/exec/host_executor.hpp"
+#include "interp/flatten/delayed.hpp"
+#include "interp/flatten/lower.hpp"
+
+namespace thorn::flatten {
+
+namespace {
+
+using exec::SoacKind;
+using kir::Reg;
+
+// ------------------------------------------------------------------ structure helpers
+
+// A register-free Sym with the structure of a value (tuples/records of scalars).
+Sym shape_of_value(const Value& v) {
+  if (v.kind == Value::Kind::Scalar) return Sym::scalar(kir::kNoReg, v.scalar.type);
+  if (v.kind != Value::Kind::Tuple && v.kind != Value::Kind::Record)
+    throw Fallback("a neutral element that is not a scalar or a tuple of scalars");
+  Sym s;
+  s.kind = v.kind == Value::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+  s.names = v.names;
+  for (const Value& e : *v.elems) s.elems.push_back(shape_of_value(e));
+  return s;
+}
+
+void leaf_prims(const Sym& s, std::vector<Prim>& out) {
+  if (s.kind == Sym::Kind::Scalar) {
+    out.push_back(s.prim);
+    return;
+  }
+  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record)
+    throw Fallback("results that are not scalars or tuples of scalars");
+  for (const Sym& e : s.elems) {
+    if (e.kind != Sym::Kind::Scalar) throw Fallback("nested tuples in array elements");
+    out.push_back(e.prim);
+  }
+}
+
+ElemShape elem_shape_of(const Sym& like) {
+  ElemShape e;
+  if (like.kind == Sym::Kind::Scalar) {
+    e.kind = ElemShape::Kind::Prim;
+    e.prim = like.prim;
+    return e;
+  }
+  e.kind = like.kind == Sym::Kind::Record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
+  for (const Sym& c : like.elems) {
+    ElemShape ce;
+    ce.prim = c.prim;
+    e.children.push_back(ce);
+  }
+  if (like.names) e.names = *like.names;
+  return e;
+}
+
+Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, const std::vector<int64_t>& shape) {
+  if (like.kind == Sym::Kind::Scalar) return Value::make_array(make_prim_array(bufs.at(0), shape));
+  auto a = std::make_shared<ArrayValue>();
+  a->shape = shape;
+  a->elem = elem_shape_of(like);
+  for (const BufferPtr& b : bufs) a->components.push_back(make_prim_array(b, shape));
+  return Value::make_array(a);
+}
+
+Value value_from_scalars(const Sym& like, const std::vector<Scalar>& xs, size_t& pos) {
+  if (like.kind == Sym::Kind::Scalar) return Value(xs.at(pos++));
+  std::vector<Value> elems;
+  for (const Sym& e : like.elems) elems.push_back(value_from_scalars(e, xs, pos));
+  if (like.kind == Sym::Kind::Record) {
+    std::vector<std::pair<std::string, Value>> fields;
+    for (size_t k = 0; k < elems.size(); ++k) fields.emplace_back((*like.names)[k], elems[k]);
+    return Value::record(std::move(fields));
+  }
+  return Value::tuple(std::move(elems));
+}
+
+std::vector<Scalar> value_scalars(const Value& v) {
+  std::vector<Scalar> out;
+  std::function<void(const Value&)> go = [&](const Value& x) {
+    if (x.kind == Value::Kind::Scalar) out.push_back(x.scalar);
+    else if (x.kind == Value::Kind::Tuple || x.kind == Value::Kind::Record)
+      for (const Value& e : *x.elems) go(e);
+    else throw Fallback("a neutral element that is not a scalar or a tuple of scalars");
+  };
+  go(v);
+  return out;
+}
+
+// ------------------------------------------------------------------ plan assembly
+
+struct Builder {
+  plan::Plan plan;
+  std::vector<BufferPtr> bufs;
+
+  int add(const BufferPtr& b, std::string name) {
+    for (size_t i = 0; i < bufs.size(); ++i)
+      if (bufs[i] == b) return int(i);
+    plan.buffers.push_back({b->elem(), b->count(), std::move(name), true});
+    bufs.push_back(b);
+    return int(bufs.size() - 1);
+  }
+  std::vector<int> reads(const Lowerer& lw) {
+    std::vector<int> ids;
+    for (size_t k = 0; k < lw.reads().size(); ++k) ids.push_back(add(lw.reads()[k], fmt::format("in{}", k)));
+    return ids;
+  }
+  BufferPtr output(Prim t, int64_t count, const std::string& name, std::vector<int>& writes) {
+    auto b = std::make_shared<Buffer>(t, count, Buffer::NoInit{});
+    writes.push_back(add(b, name));
+    return b;
+  }
+};
+
+std::string join(const std::vector<std::string>& xs) {
+  std::string s;
+  for (const std::string& x : xs)
+    if (s.find(x) == std::string::npos) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// The operator as a kir function of 2k parameters (accumulators, then values).
+kir::Function lower_operator(eval::Evaluator& ev, const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
+                             const Loc& loc) {
+  kir::Function f;
+  f.name = "op";
+  Lowerer lw(f, ev);
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  std::vector<Reg> acc, x;
+  for (Prim t : types) acc.push_back(lw.b().param(t));
+  for (Prim t : types) x.push_back(lw.b().param(t));
+  size_t p1 = 0, p2 = 0;
+  Sym a = lw.rebuild(like, acc, p1), b = lw.rebuild(like, x, p2);
+  Sym r = lw.apply(get_op(lw), {a, b}, loc);
+  if (lw.leaf_types(r) != types) throw Fallback("the operator's result type differs from its arguments'");
+  lw.b().ret(lw.leaves(r));
+  if (!lw.reads().empty()) throw Fallback("the operator reads arrays");
+  if (std::string err = kir::verify(f); !err.empty()) throw Fallback("operator: " + err);
+  return f;
+}
+
+Sym shape_like(const Sym& s) {
+  if (s.kind == Sym::Kind::Scalar) return Sym::scalar(kir::kNoReg, s.prim);
+  Sym out;
+  out.kind = s.kind;
+  out.names = s.names;
+  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record) throw Fallback("non-scalar element values");
+  for (const Sym& e : s.elems) out.elems.push_back(shape_like(e));
+  return out;
+}
+
+void finish_function(kir::Function& f, const char* what) {
+  if (std::string err = kir::verify(f); !err.empty())
+    throw Error(ErrorKind::Internal, fmt::format("flattener produced invalid kernel IR for {}: {}\n{}", what, err,
+                                                 kir::to_string(f)));
+}
+
+// ------------------------------------------------------------------ the calls
+
+struct Planner {
+  exec::SoacCall& call;
+  eval::Evaluator& ev;
+  HostRun out;
+
+  Sym input(Lowerer& lw, size_t k) { return lw.array_of(call.args.at(k)); }
+
+  Value run(Builder& pb) {
+    out.listing = plan::to_string(pb.plan);
+    host::execute(pb.plan, pb.bufs);
+    return Value();
+  }
+
+  // ---- map
+  Value map() {
+    const Value& fv = call.args.at(0);
+    size_t nin = call.args.size() - 1;
+    int64_t n = -1;
+    for (size_t k = 1; k <= nin; ++k) {
+      if (call.args[k].kind != Value::Kind::Array) throw Fallback("map over a non-array");
+      int64_t len = call.args[k].arr().outer();
+      if (n >= 0 && len != n) throw Fallback("map over arrays of different lengths");
+      n = len;
+    }
+    if (n == 0) throw Fallback("map over an empty array");
+    // A first lowering to see what the function returns.
+    Sym probe;
+    {
+      kir::Function f;
+      Lowerer lw(f, ev);
+      Reg i = lw.b().param(Prim::I64);
+      std::vector<Sym> xs;
+      for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), i, call.loc, false));
+      probe = lw.apply(lw.from_value(fv), xs, call.loc, true);
+      if (probe.kind == Sym::Kind::Soac) return segmented(*probe.soac, n);
+      if (probe.kind == Sym::Kind::Array) {
+        std::vector<int64_t> dims = probe.arr->dims;
+        return map_nested(n, dims);
+      }
+    }
+    return map_flat(n, {});
+  }
+
+  // map whose element is a scalar (dims empty) or an array of constant dims:
+  // a delayed array over the flattened domain.
+  Value map_flat(int64_t n, const std::vector<int64_t>& dims) {
+    const Value& fv = call.args.at(0);
+    size_t nin = call.args.size() - 1;
+    auto p = std::make_shared<Producer>();
+    p->elem.name = "map";
+    Lowerer lw(p->elem, ev);
+    kir::Builder& b = lw.b();
+    Reg flat = b.param(Prim::I64);
+    int64_t inner = 1;
+    for (int64_t d : dims) inner *= d;
+    Reg i = dims.empty() ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
+    std::vector<Sym> xs;
+    for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), i, call.loc, false));
+    Sym r = lw.apply(lw.from_value(fv), xs, call.loc);
+    if (!dims.empty()) {
+      Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
+      int64_t stride = inner;
+      for (int64_t d : dims) {
+        stride /= d;
+        Reg ix = stride == 1 ? rest : b.binary(kir::BinOp::Quot, rest, b.i64(stride));
+        if (stride != 1) rest = b.binary(kir::BinOp::Rem, rest, b.i64(stride));
+        r = lw.index(r, ix, call.loc, false);
+      }
+    }
+    Sym like = shape_like(r);
+    b.ret(lw.leaves(r));
+    finish_function(p->elem, "map");
+    p->reads = lw.reads();
+    p->shape = {n};
+    for (int64_t d : dims) p->shape.push_back(d);
+    p->elem_shape = elem_shape_of(like);
+    leaf_prims(like, p->leaves);
+    p->what = lw.fused.empty() ? "map" : "map, " + join(lw.fused);
+    p->loc = call.loc;
+    out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}", p->what,
+                              call.loc.str(), p->count(), kir::to_string(p->elem));
+    return make_delayed_array(p);
+  }
+
+  Value map_nested(int64_t n, const std::vector<int64_t>& dims) {
+    for (int64_t d : dims)
+      if (d == 0) throw Fallback("map producing empty arrays");
+    return map_flat(n, dims);
+  }
+
+  // map (\x -> reduce/scan op ne (... x ...)) xs: one segmented step.
+  Value segmented(const SymSoac& probe_soac, int64_t n) {
+    const Value& fv = call.args.at(0);
+    size_t nin = call.args.size() - 1;
+    if (probe_soac.arr.kind != Sym::Kind::Array) throw Fallback("a nested SOAC over a non-array");
+    int64_t m = probe_soac.arr.arr->dims.at(0);
+    if (probe_soac.arr.arr->dims.size() != 1) throw Fallback("a nested SOAC over arrays of arrays");
+    bool scan = probe_soac.kind == SoacKind::Scan;
+    Builder pb;
+    plan::Step st;
+    st.kind = scan ? plan::StepKind::SegScan : plan::StepKind::SegRed;
+    st.loc = call.loc;
+    st.segments = n;
+    st.segment_size = m;
+    st.element.name = "element";
+    Lowerer lw(st.element, ev);
+    kir::Builder& b = lw.b();
+    Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+    std::vector<Sym> xs;
+    for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
+    Sym r = lw.apply(lw.from_value(fv), xs, call.loc, true);
+    if (r.kind != Sym::Kind::Soac) throw Internal();
+    const SymSoac& soac = *r.soac;
+    Sym x = lw.index(soac.arr, j, soac.loc, false);
+    Sym like = shape_like(soac.ne);
+    if (lw.leaf_types(x) != lw.leaf_types(soac.ne)) throw Fallback("the nested SOAC's neutral element and array differ in type");
+    b.ret(lw.leaves(x));
+    finish_function(st.element, "segmented element");
+    // Neutral elements must be the same for every segment: plan-time constants.
+    std::function<void(const Sym&)> neutrals = [&](const Sym& v) {
+      if (v.kind == Sym::Kind::Scalar) {
+        if (!v.known) throw Fallback("a neutral element that depends on the mapped element");
+        st.neutral.push_back(*v.known);
+      } else {
+        for (const Sym& e : v.elems) neutrals(e);
+      }
+    };
+    neutrals(soac.ne);
+    Sym op_sym = soac.op;
+    st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.import(op_sym); }, like, soac.loc);
+    st.commutative = soac.kind == SoacKind::ReduceComm;
+    st.reads = pb.reads(lw);
+    st.fused = join(lw.fused);
+    std::vector<Prim> types;
+    leaf_prims(like, types);
+    std::vector<BufferPtr> outs;
+    for (size_t k = 0; k < types.size(); ++k)
+      outs.push_back(pb.output(types[k], scan ? n * m : n, fmt::format("out{}", k), st.writes));
+    pb.plan.source = fmt::format("map ({}) at {}", scan ? "scan" : "reduce", call.loc.str());
+    pb.plan.loc = call.loc;
+    pb.plan.notes.push_back(fmt::format("map-{} flattened to one {} over [{}][{}]", scan ? "scan" : "reduce",
+                                        scan ? "SegScan" : "SegRed", n, m));
+    pb.plan.steps.push_back(std::move(st));
+    for (size_t k = 0; k < outs.size(); ++k) pb.plan.results.push_back(pb.plan.steps[0].writes[k]);
+    run(pb);
+    return array_from_leaves(like, outs, scan ? std::vector<int64_t>{n, m} : std::vector<int64_t>{n});
+  }
+
+  struct Internal : std::exception {};
+
+  // ---- reduce / reduce_comm / scan
+  Value reduce_or_scan(bool scan) {
+    const Value& opv = call.args.at(0);
+    const Value& ne = call.args.at(1);
+    const Value& xsv = call.args.at(2);
+    if (xsv.kind != Value::Kind::Array) throw Fallback("not an array");
+    int64_t n = xsv.arr().outer();
+    if (n == 0) throw Fallback("empty input");
+    Sym like = shape_of_value(ne);
+    Builder pb;
+    plan::Step st;
+    st.kind = scan ? plan::StepKind::SegScan : plan::StepKind::SegRed;
+    st.loc = call.loc;
+    st.segments = 1;
+    st.segment_size = n;
+    st.element.name = "element";
+    Lowerer lw(st.element, ev);
+    kir::Builder& b = lw.b();
+    b.param(Prim::I64);
+    Reg j = b.param(Prim::I64);
+    Sym x = lw.index(lw.array_of(xsv), j, call.loc, false);
+    std::vector<Prim> types;
+    leaf_prims(like, types);
+    if (lw.leaf_types(x) != types) throw Fallback("elements and neutral element differ in type (vectorised operator?)");
+    b.ret(lw.leaves(x));
+    finish_function(st.element, "element");
+    st.neutral = value_scalars(ne);
+    st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
+    st.commutative = call.kind == SoacKind::ReduceComm;
+    st.reads = pb.reads(lw);
+    st.fused = join(lw.fused);
+    std::vector<BufferPtr> outs;
+    for (size_t k = 0; k < types.size(); ++k)
+      outs.push_back(pb.output(types[k], scan ? n : 1, fmt::format("out{}", k), st.writes));
+    pb.plan.source = fmt::format("{} at {}", exec::soac_name(call.kind), call.loc.str());
+    pb.plan.loc = call.loc;
+    if (!st.fused.empty()) pb.plan.notes.push_back("fused into the " + std::string(scan ? "scan" : "reduction") + ": " + st.fused);
+    pb.plan.steps.push_back(std::move(st));
+    pb.plan.results = pb.plan.steps[0].writes;
+    run(pb);
+    if (scan) return array_from_leaves(like, outs, {n});
+    std::vector<Scalar> xs;
+    for (size_t k = 0; k < types.size(); ++k) xs.push_back(load_scalar(types[k], outs[k]->host()));
+    size_t pos = 0;
+    return value_from_scalars(like, xs, pos);
+  }
+
+  // The destination of reduce_by_index / scatter, owned: its leaf buffers
+  // whole (offset 0, exact size) and referenced by nothing else.
+  Value own_destination(std::vector<BufferPtr>& leaves, Sym& like) {
+    Value dest = call.args.at(0);
+    if (dest.kind != Value::Kind::Array || dest.arr().rank() != 1) throw Fallback("a destination that is not one-dimensional");
+    const ArrayValue& a = dest.arr();
+    std::vector<const ArrayValue*> parts;
+    if (a.elem.kind == ElemShape::Kind::Prim) {
+      parts.push_back(&a);
+      like = Sym::scalar(kir::kNoReg, a.elem.prim);
+    } else if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
+      like.kind = a.elem.kind == ElemShape::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+      if (a.elem.kind == ElemShape::Kind::Record) like.names = std::make_shared<std::vector<std::string>>(a.elem.names);
+      for (const ArrayPtr& c : a.components) {
+        if (c->elem.kind != ElemShape::Kind::Prim || c->rank() != 1) throw Fallback("destination of nested tuples");
+        parts.push_back(c.get());
+        like.elems.push_back(Sym::scalar(kir::kNoReg, c->elem.prim));
+      }
+    } else {
+      throw Fallback("destination of sum types");
+    }
+    bool whole = true;
+    for (const ArrayValue* p : parts) whole &= p->offset == 0 && p->buffer->count() == a.outer();
+    // The call's argument and `dest` hold the array; the evaluator gave it up.
+    call.args[0] = Value();
+    if (!(whole && dest.array.use_count() == 1 && eval::storage_unique(dest.arr())))
+      dest = Value::make_array(copy_array(dest.arr()));
+    const ArrayValue& owned = dest.arr();
+    if (owned.elem.kind == ElemShape::Kind::Prim) leaves.push_back(owned.buffer);
+    else
+      for (const ArrayPtr& c : owned.components) leaves.push_back(c->buffer);
+    return dest;
+  }
+
+  Value hist_or_scatter(bool hist) {
+    if (call.index_dims != 1) throw Fallback("multi-dimensional indices");
+    const Value& isv = call.args.at(hist ? 3 : 1);
+    const Value& vsv = call.args.at(hist ? 4 : 2);
+    if (isv.kind != Value::Kind::Array || vsv.kind != Value::Kind::Array) throw Fallback("not arrays");
+    int64_t n = isv.arr().outer();
+    if (vsv.arr().outer() != n) throw Fallback("index and value arrays of different lengths");
+    if (n == 0) throw Fallback("empty input");
+    Builder pb;
+    plan::Step st;
+    st.kind = hist ? plan::StepKind::SegHist : plan::StepKind::Scatter;
+    st.loc = call.loc;
+    st.segments = 1;
+    st.segment_size = n;
+    st.element.name = "element";
+    Lowerer lw(st.element, ev);
+    kir::Builder& b = lw.b();
+    b.param(Prim::I64);
+    Reg j = b.param(Prim::I64);
+    Sym idx = lw.index(lw.array_of(isv), j, call.loc, false);
+    Sym v = lw.index(lw.array_of(vsv), j, call.loc, false);
+    if (!idx.is_scalar() || !is_integral(idx.prim)) throw Fallback("indices that are not integers");
+    std::vector<Reg> res{lw.convert(idx, Prim::I64).reg};
+    for (Reg r : lw.leaves(v)) res.push_back(r);
+    b.ret(res);
+    finish_function(st.element, "element");
+    st.reads = pb.reads(lw);
+    st.fused = join(lw.fused);
+    // Everything that can fall back has been checked before the destination is taken.
+    Sym like;
+    std::vector<Prim> types;
+    if (hist) {
+      const Value& opv = call.args.at(1);
+      const Value& ne = call.args.at(2);
+      like = shape_of_value(ne);
+      leaf_prims(like, types);
+      if (lw.leaf_types(v) != types) throw Fallback("values and neutral element differ in type");
+      st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
+      st.neutral = value_scalars(ne);
+      st.commutative = true;
+    }
+    std::vector<BufferPtr> leaves;
+    Sym dlike;
+    {
+      // Type agreement of the destination, before it is taken from the call.
+      const ArrayValue& a = call.args.at(0).arr();
+      std::vector<Prim> dtypes;
+      if (a.elem.kind == ElemShape::Kind::Prim) dtypes.push_back(a.elem.prim);
+      else
+        for (const ArrayPtr& c : a.components) dtypes.push_back(c->elem.prim);
+      if (dtypes != lw.leaf_types(v)) throw Fallback("destination and values differ in type");
+    }
+    Value dest = own_destination(leaves, dlike);
+    int64_t k = dest.arr().outer();
+    if (hist) st.bins = k;
+    else st.dest_size = k;
+    for (size_t r = 0; r < leaves.size(); ++r) st.writes.push_back(pb.add(leaves[r], fmt::format("dest{}", r)));
+    pb.plan.source = fmt::format("{} at {}", exec::soac_name(call.kind), call.loc.str());
+    pb.plan.loc = call.loc;
+    if (!st.fused.empty()) pb.plan.notes.push_back("fused: " + st.fused);
+    pb.plan.steps.push_back(std::move(st));
+    pb.plan.results = pb.plan.steps[0].writes;
+    run(pb);
+    return dest;
+  }
+
+  // ---- array primitives as delayed producers
+  Value iota() {
+    int64_t n = call.args.at(0).scalar.as_i64();
+    if (n < 0) throw Fallback("negative size");
+    auto p = std::make_shared<Producer>();
+    kir::Builder b(p->elem);
+    p->elem.name = "iota";
+    b.ret({b.param(Prim::I64)});
+    p->shape = {n};
+    p->elem_shape.prim = Prim::I64;
+    p->leaves = {Prim::I64};
+    p->what = "iota";
+    p->loc = call.loc;
+    out.listing = fmt::format("delayed iota {} at {}", n, call.loc.str());
+    return make_delayed_array(p);
+  }
+
+  Value replicate() {
+    int64_t n = call.args.at(0).scalar.as_i64();
+    const Value& x = call.args.at(1);
+    if (n < 0) throw Fallback("negative size");
+    if (n == 0) throw Fallback("empty replicate");
+    Sym like = shape_of_value(x);  // scalars or tuples of scalars
+    auto p = std::make_shared<Producer>();
+    kir::Builder b(p->elem);
+    p->elem.name = "replicate";
+    b.param(Prim::I64);
+    std::vector<Reg> regs;
+    for (const Scalar& s : value_scalars(x)) regs.push_back(b.constant(s));
+    b.ret(regs);
+    p->shape = {n};
+    p->elem_shape = elem_shape_of(like);
+    leaf_prims(like, p->leaves);
+    p->what = "replicate";
+    p->loc = call.loc;
+    out.listing = fmt::format("delayed replicate {} at {}", n, call.loc.str());
+    return make_delayed_array(p);
+  }
+
+  Value transpose() {
+    const Value& xs = call.args.at(0);
+    if (xs.kind != Value::Kind::Array || xs.arr().rank() != 2) throw Fallback("transpose of other than a matrix");
+    int64_t n = xs.arr().shape[0], m = xs.arr().shape[1];
+    if (n == 0 || m == 0) throw Fallback("empty matrix");
+    auto p = std::make_shared<Producer>();
+    p->elem.name = "transpose";
+    Lowerer lw(p->elem, ev);
+    kir::Builder& b = lw.b();
+    Reg flat = b.param(Prim::I64);
+    Reg i = b.binary(kir::BinOp::Quot, flat, b.i64(n));  // result row: a column of xs
+    Reg j = b.binary(kir::BinOp::Rem, flat, b.i64(n));
+    Sym v = lw.index(lw.index(lw.array_of(xs), j, call.loc, false), i, call.loc, false);
+    Sym like = shape_like(v);
+    b.ret(lw.leaves(v));
+    finish_function(p->elem, "transpose");
+    p->reads = lw.reads();
+    p->shape = {m, n};
+    p->elem_shape = elem_shape_of(like);
+    leaf_prims(like, p->leaves);
+    p->what = lw.fused.empty() ? "transpose" : "transpose, " + join(lw.fused);
+    p->loc = call.loc;
+    out.listing = fmt::format("delayed transpose at {}", call.loc.str());
+    return make_delayed_array(p);
+  }
+};
+
+}  // namespace
+
+HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev) {
+  Planner pl{call, ev, {}};
+  try {
+    Value v;
+    switch (call.kind) {
+      case SoacKind::Map: v = pl.map(); break;
+      case SoacKind::Reduce:
+      case SoacKind::ReduceComm: v = pl.reduce_or_scan(false); break;
+      case SoacKind::Scan: v = pl.reduce_or_scan(true); break;
+      case SoacKind::ReduceByIndex: v = pl.hist_or_scatter(true); break;
+      case SoacKind::Scatter: v = pl.hist_or_scatter(false); break;
+      case SoacKind::Iota: v = pl.iota(); break;
+      case SoacKind::Replicate: v = pl.replicate(); break;
+      case SoacKind::Transpose: v = pl.transpose(); break;
+      default: return pl.out;  // not a nest we flatten: the reference runs it, no remark
+    }
+    pl.out.value = std::move(v);
+  } catch (const Fallback& f) {
+    pl.out.fallback = f.what();
+    pl.out.value.reset();
+  } catch (const Planner::Internal&) {
+    pl.out.fallback = "internal: the nested SOAC disappeared on the second lowering";
+    pl.out.value.reset();
+  }
+  return pl.out;
+}
+
+}  // namespace thorn::flatten

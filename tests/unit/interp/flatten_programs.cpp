@@ -1,0 +1,142 @@
+// The flattener end to end: Futhark expressions evaluated by the host
+// backend (with --validate, so every flattened nest is also checked
+// against the reference backend) and by the reference backend, compared,
+// and the plans inspected for the flattening and fusion they should show.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "interp/eval/session.hpp"
+#include "interp/exec/host_backend.hpp"
+
+using namespace thorn;
+
+namespace {
+
+struct Backends {
+  std::string log;
+  std::unique_ptr<Session> ref, host;
+  Backends() {
+    ref = std::make_unique<Session>();
+    SessionOptions o;
+    o.backend = "host";
+    o.validate = true;
+    o.on_plan = [this](const std::string& s) { log += s; };
+    host = std::make_unique<Session>(o);
+  }
+};
+
+Backends& backends() {
+  static Backends b;
+  return b;
+}
+
+// Evaluates `expr` on both backends; returns the host backend's plan log.
+std::string same(const std::string& expr) {
+  Backends& b = backends();
+  b.log.clear();
+  Value r = b.ref->eval_input(expr).value;
+  Value h = b.host->eval_input(expr).value;
+  std::string d = exec::host_backend::first_difference(h, r);
+  INFO("expression: " << expr << "\nplans:\n" << b.log);
+  CHECK_MESSAGE(d.empty(), d);
+  return b.log;
+}
+
+bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("flatten: reduce of a map is one fused SegRed") {
+  std::string log = same("let xs = map (\\i -> f64.i64 i * 0.5) (iota 100000) in reduce (+) 0 (map (\\x -> x * x) xs)");
+  CHECK(has(log, "SegRed [1][100000]"));
+  CHECK(has(log, "fused: map"));
+  CHECK(!has(log, "runs on the reference backend"));
+  log = same("i32.sum (map (\\i -> i32.i64 (i % 7) - 3) (iota 77777))");
+  CHECK(has(log, "SegRed"));
+}
+
+TEST_CASE("flatten: scans, including a non-commutative tuple operator") {
+  std::string log = same("scan (+) 0 (map (\\i -> i * i) (iota 5000))");
+  CHECK(has(log, "SegScan [1][5000]"));
+  log = same(
+      "let op (a: i64, b: i64) (c: i64, d: i64) = (a * c, b * c + d) in "
+      "scan op (1, 0) (zip (map (\\i -> i % 3 - 1) (iota 3000)) (map (\\i -> i % 11) (iota 3000)))");
+  CHECK(has(log, "SegScan"));
+  same("let op (a: i64, b: i64) (c: i64, d: i64) = (a * c, b * c + d) in "
+       "reduce op (1, 0) (zip (map (\\i -> i % 3 - 1) (iota 3001)) (map (\\i -> i % 11) (iota 3001)))");
+}
+
+TEST_CASE("flatten: reduce with a tuple operator (argmin)") {
+  std::string log = same(
+      "let xs = map (\\i -> f32.i64 ((i * 7919) % 1000)) (iota 10000) in "
+      "reduce (\\(a, i) (b, j) -> if a < b || (a == b && i < j) then (a, i) else (b, j)) (f32.inf, -1) "
+      "(zip xs (iota 10000))");
+  CHECK(has(log, "SegRed"));
+}
+
+TEST_CASE("flatten: histograms and scatter, with out-of-bounds indices") {
+  std::string log = same("hist (+) 0 10 (map (\\i -> (i * 37) % 13 - 1) (iota 20000)) (map (\\i -> i32.i64 i) (iota 20000))");
+  CHECK(has(log, "SegHist"));
+  log = same("reduce_by_index (replicate 5 1f64) (*) 1 [0, 1, 1, 7, -2, 4] [2, 3, 4, 5, 6, 7]");
+  CHECK(has(log, "SegHist"));
+  log = same("scatter (replicate 10 0i32) [9, -1, 3, 100, 0] [1, 2, 3, 4, 5]");
+  CHECK(has(log, "Scatter"));
+}
+
+TEST_CASE("flatten: map-reduce and map-scan become segmented steps") {
+  std::string log = same("map (\\r -> reduce (+) 0 r) (unflatten 100 50 (map (\\i -> i % 17) (iota 5000)))");
+  CHECK(has(log, "SegRed [100][50]"));
+  log = same("map (\\r -> scan (+) 0 (map (\\x -> x * 2) r)) (unflatten 30 7 (iota 210))");
+  CHECK(has(log, "SegScan [30][7]"));
+  log = same("map (\\r -> f64.sum r) (unflatten 1000 10 (map f64.i64 (iota 10000)))");
+  CHECK(has(log, "SegRed [1000][10]"));
+}
+
+TEST_CASE("flatten: map-map over the flattened domain; nested results keep their shape") {
+  std::string log = same("map (\\r -> map (\\x -> x + 1) r) (unflatten 20 30 (iota 600))");
+  CHECK(has(log, "600 elements"));
+  same("map (\\i -> map (\\j -> i * j) (iota 4)) (iota 5)");
+  same("map (\\i -> replicate 3 i) (iota 4)");
+}
+
+TEST_CASE("flatten: control flow, loops, free arrays and inlined functions in lambdas") {
+  std::string log = same(
+      "let xs = map (\\i -> i * 3) (iota 100) "
+      "let f (x: i64) = if x % 2 == 0 then x / 2 else 3 * x + 1 in "
+      "map (\\i -> if i % 3 == 0 then xs[i] else (loop acc = 0 for j < i % 10 do acc + f j)) (iota 100)");
+  CHECK(!has(log, "runs on the reference backend"));
+  same("map (\\n -> (loop (n, s) = (n, 0) while n > 1 do ((if n % 2 == 0 then n / 2 else 3 * n + 1), s + 1)).1) (iota 300)");
+  same("let ys = [1.5, 2.5, -1.0] in map (\\i -> ys[i % 3] * f64.sqrt (f64.i64 i)) (iota 50)");
+  same("map (\\(a, b) -> (b, a + b)) (zip (iota 10) (map (\\i -> i * i) (iota 10)))");
+  same("let (a, b) = unzip (map (\\i -> (i, f32.i64 i / 3)) (iota 17)) in (reduce (+) 0 a, reduce (+) 0 b)");
+  same("map (\\x -> x && true || false) (map (\\i -> i % 3 == 0) (iota 9))");
+  same("map (\\x -> f32.max (f32.abs x) 0.5) [-2.0, 0.25, 3.0, f32.nan]");
+}
+
+TEST_CASE("flatten: delayed arrays are materialised when indexed or updated") {
+  same("let ys = map (\\x -> x * 2) (iota 10) in ys[3] + ys[9]");
+  same("let xs = iota 10 let ys = map (+1) xs let xs[0] = 100 in (xs, ys)");
+  same("let t = transpose (unflatten 3 4 (iota 12)) in (t, map i64.sum t)");
+  same("let r = replicate 5 (1i32, true) in r");
+}
+
+TEST_CASE("flatten: what cannot be flattened falls back and says why") {
+  std::string log = same("map (\\x -> filter (> 1) [x, x + 1, x + 2]) (iota 4)");
+  CHECK(has(log, "runs on the reference backend"));
+  log = same("let sizes = [1, 2, 3] in map (\\n -> reduce (+) 0 (iota n)) sizes");
+  CHECK(has(log, "runs on the reference backend"));
+  same("map (\\x -> x + 1) (empty([0]i32))");
+  same("reduce (+) 0 (empty([0]f32))");
+}
+
+TEST_CASE("flatten: run-time errors in flattened code are errors") {
+  Backends& b = backends();
+  CHECK_THROWS_WITH_AS(b.host->eval_input("map (\\x -> 10 / x) (map (\\i -> i32.i64 i - 3) (iota 10))"),
+                       doctest::Contains("division by zero"), Error);
+  CHECK_THROWS_WITH_AS(b.host->eval_input("let xs = [1, 2, 3] in map (\\i -> xs[i]) (iota 4)"),
+                       doctest::Contains("out of bounds"), Error);
+  // The session survives.
+  CHECK(b.host->eval_input("reduce (+) 0 (iota 10)").value.scalar.i == 45);
+}
