@@ -2,7 +2,6 @@
 // values on stdin between the text and binary formats.
 #include <unistd.h>
 
-#include <cstdio>
 #include <iostream>
 #include <iterator>
 
@@ -51,18 +50,16 @@ void write(const Value& v, Format format) {
   switch (format) {
     case Format::Binary: {
       std::string bytes = binary_value(v);
-      std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+      std::cout.write(bytes.data(), std::streamsize(bytes.size()));
       break;
     }
     case Format::Text: {
       TypePtr type = semantic_type(value_type_of(v));
-      std::string s = format_value(v, type, ValueStyle::Data) + "\n";
-      std::fwrite(s.data(), 1, s.size(), stdout);
+      std::cout << format_value(v, type, ValueStyle::Data) << '\n';
       break;
     }
     case Format::Type: {
-      std::string s = value_type_of(v).str() + "\n";
-      std::fwrite(s.data(), 1, s.size(), stdout);
+      std::cout << value_type_of(v).str() << '\n';
       break;
     }
   }
@@ -130,7 +127,7 @@ int cmd_dataset(const Args& args_in) {
       write(random_value(*o.type, uint64_t(seed) + k, o.bounds), o.format);
     }
   }
-  std::fflush(stdout);
+  std::cout.flush();
   return 0;
 }
 

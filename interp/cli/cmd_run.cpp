@@ -1,7 +1,6 @@
 // thorn run: like `futhark run`. Loads a program, reads the entry point's
 // arguments from stdin (text and binary values, freely mixed), and prints
 // each result on its own line (a tuple result gives one line per component).
-#include <cstdio>
 #include <iostream>
 #include <iterator>
 
@@ -84,11 +83,11 @@ int cmd_run(const Args& args_in) {
         out += '\n';
       }
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    std::cout.write(out.data(), std::streamsize(out.size()));
+    std::cout.flush();
     return 0;
   } catch (const Error& e) {
-    std::fflush(stdout);
+    std::cout.flush();
     std::cerr << e.render() << "\n";
     return 1;
   }

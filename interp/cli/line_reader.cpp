@@ -47,7 +47,9 @@ int check_interrupt() {
 }  // namespace
 #endif
 
-LineReader::LineReader() {
+LineReader::LineReader(std::istream& input) : input_(&input) {}
+
+LineReader::LineReader() : input_(&std::cin) {
   interactive_ = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 #ifdef THORN_HAVE_READLINE
   use_readline_ = interactive_;
@@ -93,7 +95,7 @@ std::optional<std::string> LineReader::read(const std::string& prompt) {
     std::cout << prompt << std::flush;
   }
   std::string s;
-  if (!std::getline(std::cin, s)) return std::nullopt;
+  if (!std::getline(*input_, s)) return std::nullopt;
   if (!s.empty() && s.back() == '\r') s.pop_back();
   return s;
 }

@@ -3,6 +3,7 @@
 // when stdin is a terminal and thorn was built with it; otherwise plain
 // lines from stdin, without prompts, so `echo '1+2' | thorn repl` prints
 // just the result.
+#include <istream>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,8 @@ namespace thorn::cli {
 class LineReader {
  public:
   LineReader();
+  // Plain lines from `input`, never interactive (for tests).
+  explicit LineReader(std::istream& input);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
@@ -24,6 +27,7 @@ class LineReader {
   void remember(const std::string& entry);
 
  private:
+  std::istream* input_;
   bool interactive_ = false;
   bool use_readline_ = false;
   std::string history_file_;

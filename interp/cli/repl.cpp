@@ -12,7 +12,14 @@
 
 namespace thorn::cli {
 
-Repl::Repl(CommonOptions options) : options_(std::move(options)) { session_ = open_session(options_); }
+Repl::Repl(CommonOptions options) : options_(std::move(options)), reader_(std::make_unique<LineReader>()) {
+  session_ = open_session(options_);
+}
+
+Repl::Repl(CommonOptions options, std::istream& input)
+    : options_(std::move(options)), reader_(std::make_unique<LineReader>(input)) {
+  session_ = open_session(options_);
+}
 
 
 void Repl::banner() const {
@@ -34,7 +41,7 @@ void Repl::report(const std::exception& e) const {
 }
 
 int Repl::run(const std::optional<std::string>& initial_file) {
-  if (reader_.interactive()) banner();
+  if (reader_->interactive()) banner();
   if (initial_file) {
     loaded_ = initial_file;
     try {
@@ -49,7 +56,7 @@ int Repl::run(const std::optional<std::string>& initial_file) {
       line = std::move(pending_);
       pending_.reset();
     } else {
-      line = reader_.read(fmt::format("[{}]> ", counter_));
+      line = reader_->read(fmt::format("[{}]> ", counter_));
     }
     if (!line) break;
     std::string text = *line;
@@ -59,14 +66,14 @@ int Repl::run(const std::optional<std::string>& initial_file) {
       continue;
     }
     if (text[first] == ':') {
-      reader_.remember(text);
+      reader_->remember(text);
       command(text.substr(first));
     } else {
       evaluate(std::move(text));
     }
     ++counter_;
   }
-  if (reader_.interactive()) std::cout << (quit_ ? "" : "\n") << "Leaving thorn repl.\n";
+  if (reader_->interactive()) std::cout << (quit_ ? "" : "\n") << "Leaving thorn repl.\n";
   return 0;
 }
 
@@ -80,7 +87,7 @@ static bool ended_early(const Error& e) {
 // A blank line gives up on the input (and reports why it is incomplete); a
 // command line does too, and then runs as the next input.
 std::optional<std::string> Repl::read_continuation(std::string text) {
-  auto more = reader_.read("..> ");
+  auto more = reader_->read("..> ");
   if (!more) return std::nullopt;
   size_t first = more->find_first_not_of(" \t");
   if (first == std::string::npos) return std::nullopt;
@@ -95,7 +102,7 @@ void Repl::evaluate(std::string text) {
   for (;;) {
     try {
       Session::Outcome outcome = session_->eval_input(text, source_name());
-      reader_.remember(text);
+      reader_->remember(text);
       if (outcome.is_expression) {
         std::cout << format_value(outcome.value, outcome.type, ValueStyle::Repl) << "\n";
       } else {
@@ -110,11 +117,11 @@ void Repl::evaluate(std::string text) {
           continue;
         }
       }
-      reader_.remember(text);
+      reader_->remember(text);
       report(e);
       return;
     } catch (const std::exception& e) {
-      reader_.remember(text);
+      reader_->remember(text);
       report(e);
       return;
     }

@@ -19,6 +19,8 @@ namespace thorn::cli {
 class Repl {
  public:
   explicit Repl(CommonOptions options);
+  // Reads its input from `input` instead of the terminal (for tests).
+  Repl(CommonOptions options, std::istream& input);
 
   // Reads and evaluates until end of input or :quit; returns the exit
   // status. A program given on the command line is loaded first; if that
@@ -63,7 +65,7 @@ class Repl {
   std::unique_ptr<Session> session_;
   std::optional<std::string> loaded_;       // the file of :load
   std::vector<std::string> declarations_;   // entered since the last load, for rebuilds
-  LineReader reader_;
+  std::unique_ptr<LineReader> reader_;
   std::optional<std::string> pending_;     // a line read ahead that starts the next input
   int counter_ = 0;
   bool quit_ = false;

@@ -79,8 +79,6 @@ bool error_matches_any(const std::string& regex, const Error& e) {
          error_matches(regex, e.render());
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-
 // Does a generated value have the parameter's type?
 bool fits(const ValueType& v, const Type& t) {
   switch (t.kind) {

@@ -191,7 +191,7 @@ Value ValueReader::read_impl(const Type* expected, std::string_view what, ValueT
   std::string expected_text;
   if (expected) {
     if (!is_value_format_type(*expected))
-      throw Error(ErrorKind::Input,
+      throw Error(ErrorKind::Input, position(),
                   fmt::format("{}: a value of type {} cannot be given in Futhark's value format "
                               "(only primitive values and arrays of them)",
                               what, type_text(*expected)));

@@ -9,6 +9,7 @@
 
 #include "interp/eval/evaluator.hpp"
 #include "interp/exec/reference.hpp"
+#include "interp/flatten/delayed.hpp"
 #include "interp/flatten/planner.hpp"
 
 namespace thorn::exec::host_backend {
@@ -112,7 +113,36 @@ std::string first_difference(const Value& host, const Value& reference, double r
   return diff(host, reference, "", rel_tol, abs_tol);
 }
 
+int64_t min_work() {
+  static const int64_t v = [] {
+    const char* env = std::getenv("THORN_HOST_MIN_WORK");
+    return env ? std::max<int64_t>(0, std::atoll(env)) : kDefaultMinWork;
+  }();
+  return v;
+}
+
+// Elements the call iterates over: the first array argument's element count.
+int64_t work_of(const SoacCall& call) {
+  switch (call.kind) {
+    case SoacKind::Iota:
+    case SoacKind::Replicate: return call.args.empty() ? 0 : call.args[0].scalar.as_i64();
+    default: break;
+  }
+  for (size_t k = call.kind == SoacKind::ReduceByIndex || call.kind == SoacKind::Scatter ? 1 : 0; k < call.args.size();
+       ++k)
+    if (call.args[k].kind == Value::Kind::Array) {
+      const ArrayValue& a = call.args[k].arr();
+      int64_t n = 1;
+      for (int64_t d : a.shape) n *= d;
+      return n;
+    }
+  return 0;
+}
+
 std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
+  // Below this much work a plan costs more than it saves: the reference
+  // runs the call (and a delayed input is simply materialised).
+  if (work_of(call) < min_work()) return std::nullopt;
   bool validate = ev.options().validate;
   std::optional<SoacCall> ref_call;
   if (validate) ref_call = call;  // shares the arguments; destinations are then copied, not updated
@@ -132,6 +162,33 @@ std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
   if (!r.value) return std::nullopt;
   if (validate) {
     Value ref = reference::run(*ref_call, ev);
+    // A delayed result is compared when (if ever) it is materialised;
+    // consumers that fuse it are validated themselves.
+    if (r.value->kind == Value::Kind::Array) {
+      Loc loc = call.loc;
+      std::string what(soac_name(call.kind)), listing = r.listing;
+      auto shape = r.value->arr().shape;
+      ElemShape elem = r.value->arr().elem;
+      bool delayed = flatten::on_materialise(r.value->arr(), [ref, loc, what, listing, shape, elem](
+                                                                 const std::vector<BufferPtr>& outs) {
+        Value host;
+        if (elem.kind == ElemShape::Kind::Prim) {
+          host = Value::make_array(make_prim_array(outs.at(0), shape));
+        } else {
+          auto a = std::make_shared<ArrayValue>();
+          a->shape = shape;
+          a->elem = elem;
+          for (const BufferPtr& b : outs) a->components.push_back(make_prim_array(b, shape));
+          host = Value::make_array(a);
+        }
+        std::string d = first_difference(host, ref);
+        if (!d.empty())
+          throw Error(ErrorKind::Internal, loc,
+                      fmt::format("--validate: the host backend's {} differs from the reference {}", what, d),
+                      {"plan:\n" + listing});
+      });
+      if (delayed) return r.value;
+    }
     std::string d = first_difference(*r.value, ref);
     if (!d.empty())
       throw Error(ErrorKind::Internal, call.loc,

@@ -17,6 +17,12 @@ namespace thorn::exec::host_backend {
 // nullopt: run the call on the reference backend.
 std::optional<Value> run(SoacCall& call, eval::Evaluator& ev);
 
+// Calls iterating over fewer elements than this run on the reference
+// backend: planning costs more than it saves there. THORN_HOST_MIN_WORK
+// overrides it (0: flatten everything, as the unit tests do).
+constexpr int64_t kDefaultMinWork = 256;
+int64_t min_work();
+
 // Relative tolerance of float comparisons under validation.
 constexpr double kValidateRelTol = 1e-6;
 constexpr double kValidateAbsTol = 1e-9;

@@ -33,6 +33,7 @@ struct Group {
   ProducerPtr producer;
   std::vector<std::weak_ptr<Buffer>> leaves;
   bool done = false;
+  std::function<void(const std::vector<BufferPtr>&)> check;  // after materialising
 };
 
 class DelayedSide : public Buffer::DeviceSide {
@@ -66,6 +67,11 @@ class DelayedSide : public Buffer::DeviceSide {
       g->done = false;
       for (const BufferPtr& b : live) b->host_valid = false;
       throw;
+    }
+    if (g->check) {
+      auto check = std::move(g->check);
+      g->check = nullptr;
+      check(outs);
     }
     // The other leaves are plain host buffers now. The requesting buffer
     // keeps this side until its host() returns (it owns us).
@@ -124,6 +130,14 @@ ProducerPtr delayed_producer(const ArrayValue& a) {
     }
   }
   return g.producer;
+}
+
+bool on_materialise(const ArrayValue& a, std::function<void(const std::vector<BufferPtr>&)> check) {
+  if (!delayed_producer(a)) return false;
+  const ArrayValue& leaf = a.elem.kind == ElemShape::Kind::Prim ? a : *a.components.at(0);
+  auto* side = dynamic_cast<DelayedSide*>(leaf.buffer->device.get());
+  side->group()->check = std::move(check);
+  return true;
 }
 
 void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {

@@ -19,6 +19,7 @@
 // evaluator needs no changes: a delayed buffer is "not on the host yet".
 // The producer holds references to its input buffers, which keeps them
 // from being updated in place underneath it (storage_unique fails).
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,12 @@ ProducerPtr delayed_producer(const ArrayValue& a);
 // Leaf prim types of an element shape of Prim or Tuple/Record of Prim;
 // false when the shape has other structure.
 bool prim_leaves(const ElemShape& e, std::vector<Prim>& out);
+
+// Registers a check to run right after `a` (a delayed array) is
+// materialised, on its leaf buffers; --validate compares them with the
+// reference's result there, so that validation does not defeat fusion.
+// Returns false when `a` is not a pending delayed array.
+bool on_materialise(const ArrayValue& a, std::function<void(const std::vector<BufferPtr>&)> check);
 
 // Runs a producer into the given leaf buffers (one per leaf, count() each).
 void run_producer(const Producer& p, const std::vector<BufferPtr>& outs);

@@ -158,9 +158,26 @@ Sym Lowerer::producer_array(const ArrayValue& a) {
   return producer_dims(*this, p, arrays, 0, kir::kNoReg);
 }
 
+// Fusing a producer into a consumer recomputes it for every consumer, so
+// only cheap producers are fused; an expensive one (a loop per element, a
+// long body) is materialised once by its first consumer and then read.
+static bool cheap_to_recompute(const kir::Function& f) {
+  size_t n = 0;
+  std::function<bool(const kir::Block&)> go = [&](const kir::Block& b) {
+    for (const kir::Instr& in : b.instrs) {
+      if (in.op == kir::Opcode::For || in.op == kir::Opcode::While) return false;
+      if (++n > 64) return false;
+      for (const kir::Block& nb : in.blocks)
+        if (!go(nb)) return false;
+    }
+    return true;
+  };
+  return go(f.body);
+}
+
 Sym Lowerer::array_of(const Value& v) {
   const ArrayValue& a = v.arr();
-  if (delayed_producer(a)) return producer_array(a);
+  if (ProducerPtr p = delayed_producer(a); p && cheap_to_recompute(p->elem)) return producer_array(a);
   return view_of(a);
 }
 

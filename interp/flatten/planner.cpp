@@ -473,7 +473,7 @@ struct Planner {
     p->leaves = {Prim::I64};
     p->what = "iota";
     p->loc = call.loc;
-    out.listing = fmt::format("delayed iota {} at {}", n, call.loc.str());
+    out.listing = fmt::format("delayed iota {} at {}\n", n, call.loc.str());
     return make_delayed_array(p);
   }
 
@@ -495,7 +495,7 @@ struct Planner {
     leaf_prims(like, p->leaves);
     p->what = "replicate";
     p->loc = call.loc;
-    out.listing = fmt::format("delayed replicate {} at {}", n, call.loc.str());
+    out.listing = fmt::format("delayed replicate {} at {}\n", n, call.loc.str());
     return make_delayed_array(p);
   }
 
@@ -521,7 +521,7 @@ struct Planner {
     leaf_prims(like, p->leaves);
     p->what = lw.fused.empty() ? "transpose" : "transpose, " + join(lw.fused);
     p->loc = call.loc;
-    out.listing = fmt::format("delayed transpose at {}", call.loc.str());
+    out.listing = fmt::format("delayed transpose at {}\n", call.loc.str());
     return make_delayed_array(p);
   }
 };

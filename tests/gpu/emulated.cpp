@@ -22,6 +22,7 @@ namespace test = thorn::gpu::test;
 int main(int argc, char** argv) {
   test::SuiteOptions o;
   o.log_n = 12;
+  o.many = 40;
   std::string work_dir = THORN_EMU_WORK_DIR;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];

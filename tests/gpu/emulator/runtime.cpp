@@ -16,8 +16,39 @@ namespace {
 
 enum Wait : int { kRunnable = 0, kBlockBarrier = 1, kWarpBarrier = 2 };
 
+// Context switches: a few instructions of assembly on x86-64 (callee-saved
+// registers and the stack pointer), ucontext elsewhere (which makes a system
+// call per switch, some hundred times slower).
+#if defined(__x86_64__)
+extern "C" void thorn_emu_switch(void** save_sp, void* new_sp);
+asm(R"(
+  .text
+  .globl thorn_emu_switch
+  .type thorn_emu_switch,@function
+thorn_emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size thorn_emu_switch, .-thorn_emu_switch
+)");
+#define THORN_EMU_FAST_SWITCH 1
+#endif
+
 struct Fiber {
   ucontext_t ctx;
+  void* sp = nullptr;
   std::unique_ptr<char[]> stack;
   thorn_emu_dim3 tid{0, 0, 0};
   int wait = kRunnable;
@@ -34,6 +65,7 @@ struct Launch {
   std::vector<unsigned long long> slots;  // one per thread, for shuffles
   std::vector<unsigned char> smem;
   ucontext_t sched;
+  void* sched_sp = nullptr;
   int cur = -1;
 };
 
@@ -45,21 +77,63 @@ void fiber_main() {
   g->fibers[size_t(g->cur)].done = true;  // returning resumes the scheduler (uc_link)
 }
 
+void to_scheduler(Fiber& f) {
+#if THORN_EMU_FAST_SWITCH
+  thorn_emu_switch(&f.sp, g->sched_sp);
+#else
+  swapcontext(&f.ctx, &g->sched);
+#endif
+}
+
+void to_fiber(Fiber& f) {
+#if THORN_EMU_FAST_SWITCH
+  thorn_emu_switch(&g->sched_sp, f.sp);
+#else
+  swapcontext(&g->sched, &f.ctx);
+#endif
+}
+
+#if THORN_EMU_FAST_SWITCH
+// A fresh fiber starts here, "returned to" by thorn_emu_switch.
+void trampoline() {
+  fiber_main();
+  Fiber& f = g->fibers[size_t(g->cur)];
+  thorn_emu_switch(&f.sp, g->sched_sp);  // never resumed
+  __builtin_unreachable();
+}
+#endif
+
+void start(Fiber& f) {
+#if THORN_EMU_FAST_SWITCH
+  // Initial stack: six zero registers for the pops, then the trampoline as
+  // the return address; 16-byte aligned so that the trampoline starts with
+  // the stack as after a call.
+  auto top = (reinterpret_cast<uintptr_t>(f.stack.get()) + kStack) & ~uintptr_t(15);
+  auto* slots = reinterpret_cast<void**>(top - 64);
+  for (int i = 0; i < 6; ++i) slots[i] = nullptr;
+  slots[6] = reinterpret_cast<void*>(&trampoline);
+  slots[7] = nullptr;
+  f.sp = slots;
+#else
+  getcontext(&f.ctx);
+  f.ctx.uc_stack.ss_sp = f.stack.get();
+  f.ctx.uc_stack.ss_size = kStack;
+  f.ctx.uc_link = &g->sched;
+  makecontext(&f.ctx, fiber_main, 0);
+#endif
+}
+
 void wait_at(int kind) {
   Fiber& f = g->fibers[size_t(g->cur)];
   f.wait = kind;
-  swapcontext(&f.ctx, &g->sched);
+  to_scheduler(f);
 }
 
 void run_block() {
   const size_t n = g->fibers.size();
   for (size_t i = 0; i < n; ++i) {
     Fiber& f = g->fibers[i];
-    getcontext(&f.ctx);
-    f.ctx.uc_stack.ss_sp = f.stack.get();
-    f.ctx.uc_stack.ss_size = kStack;
-    f.ctx.uc_link = &g->sched;
-    makecontext(&f.ctx, fiber_main, 0);
+    start(f);
     f.tid = {unsigned(i), 0, 0};
     f.wait = kRunnable;
     f.done = false;
@@ -72,7 +146,7 @@ void run_block() {
       if (f.done || f.wait != kRunnable) continue;
       g->cur = int(i);
       ++stats.switches;
-      swapcontext(&g->sched, &f.ctx);
+      to_fiber(f);
       ran = true;
     }
     // Release barriers whose every live participant has arrived. Threads

@@ -72,7 +72,7 @@ SuiteResult run_segred_suite(const Runner& run, const SuiteOptions& o) {
       {1, int64_t(1) << N},      // §5.2 [1][N]: many blocks and a second pass
       {int64_t(1) << N, 1},      // [N][1]: the element function still applies
       {int64_t(1) << (N - 1), 2},  // [N/2][2]
-      {1000, B / 2}, {1000, B / 2 + 1}, {1000, B + 1}, {1000, 255},  // §5.3 thresholds
+      {o.many, B / 2}, {o.many, B / 2 + 1}, {o.many, B + 1}, {o.many, 255},  // §5.3 thresholds
       {10, 70}, {11, 100}, {10, 3}, {33, 5}, {7, 33},               // §5.4 partial last blocks
       {1, 100}, {1, B},                                            // §5.5 one segment
       {12, 1000},                                                  // §5.10 [2][3][2][n]
@@ -97,11 +97,11 @@ SuiteResult run_segred_suite(const Runner& run, const SuiteOptions& o) {
       }
     }
   // §5.6: empty segments and no segments.
-  for (Shape sh : std::vector<Shape>{{1000, 0}, {0, 1000}, {0, 0}, {1, 0}})
+  for (Shape sh : std::vector<Shape>{{o.many, 0}, {0, 1000}, {0, 0}, {1, 0}})
     for (RedOp op : {RedOp::Sum, RedOp::Max, RedOp::Mss})
       segred_all(run, Prim::I32, op, op != RedOp::Mss, 0, sh.segs, sh.n, o, r, seed++);
   // §5.8: redomap with map-part outputs (one and two), §5.9 MSS on both kernels.
-  for (Shape sh : std::vector<Shape>{{1000, 100}, {3, 5000}, {1, 100000}, {100000, 3}})
+  for (Shape sh : std::vector<Shape>{{o.many, 100}, {3, 5000}, {1, 100 * o.many}, {100 * o.many, 3}})
     for (int maps : {1, 2}) {
       segred_all(run, Prim::F32, RedOp::Sum, true, maps, sh.segs, sh.n, o, r, seed++);
       segred_all(run, Prim::I32, RedOp::Mss, false, maps, sh.segs, sh.n, o, r, seed++);

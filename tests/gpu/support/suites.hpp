@@ -17,6 +17,7 @@ struct SuiteOptions {
   int log_n = 20;            // the sweep [2^k][2^(log_n - k)]
   int block = 256;           // the launch block size the thresholds refer to
   bool all_strategies = true;  // also force each SegRed strategy on every shape
+  int64_t many = 1000;       // segments of the threshold shapes (§5.3); the emulator uses fewer
   bool verbose = false;
   std::string filter;        // only cases whose name contains this
 };
