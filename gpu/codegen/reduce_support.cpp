@@ -138,7 +138,7 @@ THORN_DEV bool thorn_tile_fold(const thorn_env& env, thorn_acc& acc, thorn_acc* 
     }
     __syncwarp();
     const i64 left = mine - c0;
-    const int cend = left <= 1 ? 0 : (left < w ? (int)left - 1 : w);
+    const int cend = left <= 0 ? 0 : (left < w ? (int)left : w);
     for (int c = 0; c < cend; ++c)
       if (ok) ok = thorn_combine(env, acc, tile[lane * (w + 1) + c]);
     __syncwarp();

@@ -21,7 +21,7 @@ double tolerance(Prim t, double rel_tol) {
                                                               : std::numeric_limits<double>::epsilon();
   // Reassociated float sums lose more than one rounding: allow a few
   // thousand ulps, but never less than asked.
-  return std::max(rel_tol, std::min(1e-2, 1000 * eps));
+  return std::max(rel_tol, std::min(5e-2, 1000 * eps));
 }
 
 bool scalars_agree(const Scalar& a, const Scalar& b, double rel_tol, double abs_tol) {

@@ -1,4 +1,6 @@
 // Frames, block execution and structured control flow on lane subsets.
+// The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
+#pragma GCC optimize("O3")
 #include <cstring>
 
 #include "interp/exec/host_lanes.hpp"

@@ -1,4 +1,6 @@
 // Comparison, conversion, select, read and check kernels of the host executor.
+// The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
+#pragma GCC optimize("O3")
 #include <fmt/format.h>
 
 #include "interp/exec/host_lanes.hpp"

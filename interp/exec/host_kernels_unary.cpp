@@ -1,4 +1,6 @@
 // Unary-operator kernels of the host executor.
+// The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
+#pragma GCC optimize("O3")
 #include "interp/exec/host_lanes.hpp"
 #include <bit>
 

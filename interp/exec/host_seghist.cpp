@@ -10,6 +10,8 @@
 //    bin ranges in parallel (no atomics anywhere);
 //  - otherwise one thread updates the destination directly.
 // Out-of-range bins are ignored.
+// The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
+#pragma GCC optimize("O3")
 #include <algorithm>
 #include <cstring>
 

@@ -1,5 +1,7 @@
 // SegMap and Scatter on the host: both visit the flat iteration space in
 // tiles of kLanes consecutive elements, split across threads in chunks.
+// The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
+#pragma GCC optimize("O3")
 #include <algorithm>
 
 #include "interp/exec/host_step.hpp"

@@ -9,6 +9,8 @@
 //    keep one accumulator per lane (one operator run per tile), others
 //    reduce each tile with an in-order pairwise tree;
 //  - parts of one segment are combined afterwards, left to right.
+// The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
+#pragma GCC optimize("O3")
 #include <algorithm>
 #include <cstring>
 

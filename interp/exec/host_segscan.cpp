@@ -10,6 +10,8 @@
 //    (scan-then-propagate): each part is scanned from the neutral element,
 //    the part totals are combined in order, and a second parallel pass
 //    combines each part's prefix into its elements.
+// The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
+#pragma GCC optimize("O3")
 #include <algorithm>
 #include <cstring>
 

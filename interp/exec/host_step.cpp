@@ -1,4 +1,6 @@
 // Shared machinery of the host executor's steps.
+// The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
+#pragma GCC optimize("O3")
 #include "interp/exec/host_step.hpp"
 
 #include <cstring>

@@ -26,6 +26,9 @@ class Lowerer {
   const std::vector<BufferPtr>& reads() const { return reads_; }
   // What got fused into the function (for :plan).
   std::vector<std::string> fused;
+  // Index registers of throw-away lowerings (used to learn an element's
+  // shape); never defined, accepted wherever an index is inspected.
+  std::vector<kir::Reg> probe_indices;
 
   // ---- values
   Sym lower(const Expr& e, const ScopePtr& sc, bool tail = false);

@@ -216,7 +216,9 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     // Learn the element's shape from a throw-away lowering.
     Sym probe;
     b_.capture([&] {
-      probe = elem(b_.i64(0));
+      Reg pi = f_.new_reg(Prim::I64);
+      probe_indices.push_back(pi);
+      probe = elem(pi);
       return std::vector<Reg>{};
     });
     auto arr = std::make_shared<SymArr>();
@@ -296,7 +298,9 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     const Sym xs = args[0];
     Sym probe;
     b_.capture([&] {
-      probe = index(xs, b_.i64(0), loc, false);
+      Reg pi = f_.new_reg(Prim::I64);
+      probe_indices.push_back(pi);
+      probe = index(xs, pi, loc, false);
       return std::vector<Reg>{};
     });
     if (probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record) throw Fallback("unzip of a non-tuple array");

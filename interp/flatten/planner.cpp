@@ -166,13 +166,15 @@ void finish_function(kir::Function& f, const char* what) {
 struct Planner {
   exec::SoacCall& call;
   eval::Evaluator& ev;
+  const PlanExecutor& execute;
   HostRun out;
 
   Sym input(Lowerer& lw, size_t k) { return lw.array_of(call.args.at(k)); }
 
   Value run(Builder& pb) {
     out.listing = plan::to_string(pb.plan);
-    host::execute(pb.plan, pb.bufs);
+    if (execute) execute(pb.plan, pb.bufs);
+    else host::execute(pb.plan, pb.bufs);
     return Value();
   }
 
@@ -313,6 +315,102 @@ struct Planner {
 
   struct Internal : std::exception {};
 
+  // The scalar operator f of a vectorised operator (`map2 f`, or any
+  // function that combines two [m] arrays element by element), found by
+  // applying it to arrays whose every element is the scalar parameters:
+  // an element access at any index but the one asked for is not
+  // elementwise, and falls back.
+  kir::Function elementwise_operator(const Value& opv, const Sym& like, int64_t m) {
+    kir::Function f;
+    f.name = "op";
+    Lowerer lw(f, ev);
+    std::vector<Prim> types;
+    leaf_prims(like, types);
+    std::vector<Reg> acc, x;
+    for (Prim t : types) acc.push_back(lw.b().param(t));
+    for (Prim t : types) x.push_back(lw.b().param(t));
+    size_t p1 = 0, p2 = 0;
+    Sym a = lw.rebuild(like, acc, p1), b = lw.rebuild(like, x, p2);
+    Reg i0 = f.new_reg(Prim::I64);  // never defined: any other use of it fails verification
+    Lowerer* l = &lw;
+    auto vec = [&](Sym elem) {
+      auto arr = std::make_shared<SymArr>();
+      arr->dims = {m};
+      arr->gen = [elem, i0, l](Reg i) -> Sym {
+        bool ok = i == i0;
+        for (Reg p : l->probe_indices) ok |= i == p;
+        if (!ok) throw Fallback("a vectorised operator that is not elementwise");
+        return elem;
+      };
+      Sym s;
+      s.kind = Sym::Kind::Array;
+      s.arr = arr;
+      return s;
+    };
+    Sym r = lw.apply(lw.from_value(opv), {vec(a), vec(b)}, call.loc);
+    if (r.kind != Sym::Kind::Array || r.arr->dims != std::vector<int64_t>{m})
+      throw Fallback("a vectorised operator whose result is not an array of the same length");
+    Sym e = lw.index(r, i0, call.loc, false);
+    if (lw.leaf_types(e) != types) throw Fallback("the operator's result type differs from its arguments'");
+    lw.b().ret(lw.leaves(e));
+    if (!lw.reads().empty()) throw Fallback("the operator reads arrays");
+    if (std::string err = kir::verify(f); !err.empty()) throw Fallback("a vectorised operator that is not elementwise");
+    return f;
+  }
+
+  // reduce (map2 f) (replicate m ne) xss: column-wise, one segment per column.
+  Value reduce_vectorised() {
+    const Value& opv = call.args.at(0);
+    const Value& ne = call.args.at(1);
+    const Value& xsv = call.args.at(2);
+    const ArrayValue& xs = xsv.arr();
+    if (xs.rank() != 2 || ne.arr().rank() != 1) throw Fallback("vectorised operators on more than one dimension");
+    int64_t n = xs.shape[0], m = xs.shape[1];
+    if (ne.arr().outer() != m) throw Fallback("neutral element and rows of different lengths");
+    if (m == 0) throw Fallback("empty rows");
+    // The neutral element must be the same in every column.
+    Sym like;
+    std::vector<Scalar> neutral;
+    {
+      Value first = array_row(ne.arr(), 0);
+      like = shape_of_value(first);
+      neutral = value_scalars(first);
+      for (int64_t c = 1; c < m; ++c)
+        if (value_scalars(array_row(ne.arr(), c)) != neutral)
+          throw Fallback("a vectorised neutral element that differs between columns");
+    }
+    Builder pb;
+    plan::Step st;
+    st.kind = plan::StepKind::SegRed;
+    st.loc = call.loc;
+    st.segments = m;
+    st.segment_size = n;
+    st.element.name = "element";
+    Lowerer lw(st.element, ev);
+    kir::Builder& b = lw.b();
+    Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+    Sym x = lw.index(lw.index(lw.array_of(xsv), j, call.loc, false), s, call.loc, false);  // xss[j][s]
+    std::vector<Prim> types;
+    leaf_prims(like, types);
+    if (lw.leaf_types(x) != types) throw Fallback("elements and neutral element differ in type");
+    b.ret(lw.leaves(x));
+    finish_function(st.element, "element");
+    st.neutral = neutral;
+    st.op = elementwise_operator(opv, like, m);
+    st.commutative = call.kind == SoacKind::ReduceComm;
+    st.reads = pb.reads(lw);
+    st.fused = join(lw.fused);
+    std::vector<BufferPtr> outs;
+    for (size_t k = 0; k < types.size(); ++k) outs.push_back(pb.output(types[k], m, fmt::format("out{}", k), st.writes));
+    pb.plan.source = fmt::format("{} (vectorised operator) at {}", exec::soac_name(call.kind), call.loc.str());
+    pb.plan.loc = call.loc;
+    pb.plan.notes.push_back(fmt::format("vectorised operator: one segment per column, [{}][{}] read transposed", m, n));
+    pb.plan.steps.push_back(std::move(st));
+    pb.plan.results = pb.plan.steps[0].writes;
+    run(pb);
+    return array_from_leaves(like, outs, {m});
+  }
+
   // ---- reduce / reduce_comm / scan
   Value reduce_or_scan(bool scan) {
     const Value& opv = call.args.at(0);
@@ -321,6 +419,7 @@ struct Planner {
     if (xsv.kind != Value::Kind::Array) throw Fallback("not an array");
     int64_t n = xsv.arr().outer();
     if (n == 0) throw Fallback("empty input");
+    if (!scan && ne.kind == Value::Kind::Array) return reduce_vectorised();
     Sym like = shape_of_value(ne);
     Builder pb;
     plan::Step st;
@@ -528,8 +627,8 @@ struct Planner {
 
 }  // namespace
 
-HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev) {
-  Planner pl{call, ev, {}};
+HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute) {
+  Planner pl{call, ev, execute, {}};
   try {
     Value v;
     switch (call.kind) {

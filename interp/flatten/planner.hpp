@@ -12,6 +12,7 @@
 //   reduce_by_index, scatter -> SegHist / Scatter
 // Nested SOACs that are not the mapped function's result run sequentially
 // inside each element (a loop in the element function).
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -27,9 +28,14 @@ struct HostRun {
   std::string listing;         // the plan (or delayed producer) for :plan
 };
 
+// Runs a plan whose buffers are all bound (inputs and outputs allocated).
+// The host executor by default; the GPU backend passes its own.
+using PlanExecutor = std::function<void(const plan::Plan&, std::vector<BufferPtr>&)>;
+
 // Runs `call` on the host backend if it can be flattened. `call.args` may
 // be consumed (destinations of reduce_by_index and scatter) only when a
-// value is returned.
-HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev);
+// value is returned. Plans run through `execute` (null: the host
+// executor); delayed arrays are always materialised by the host executor.
+HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute = nullptr);
 
 }  // namespace thorn::flatten

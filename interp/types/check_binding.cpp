@@ -92,7 +92,7 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
     Ty declared = ret_type ? eval_type(ret_type) : nullptr;
     Ty bt = infer(body);
-    if (declared) expect(body->loc, declared, bt, "in the function's result (declared return type)");
+    if (declared) expect(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
     fn = curry(params, ptys, declared ? declared : ty_with_unique(bt, false));
     for (size_t i = 0; i < tparams.size(); ++i) {
       if (tparams[i].is_size) r.size_params.push_back(tparams[i].name);
@@ -137,7 +137,7 @@ Ty CheckerImpl::infer_lambda(Expr& e) {
   for (auto& p : e.params) ptys.push_back(bind_pattern(p, g.frame(), false));
   Ty declared = e.ret_type ? eval_type(e.ret_type) : nullptr;
   Ty bt = infer(e.a);
-  if (declared) expect(e.a->loc, declared, bt, "in the lambda's result (declared return type)");
+  if (declared) expect(e.a->loc, declared, bt, "Lambda body does not have expected type (the declared return type)");
   return curry(e.params, ptys, declared ? declared : bt);
 }
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "interp/types/checker_impl.hpp"
+#include "interp/types/consumption.hpp"
+#include "interp/types/order_check.hpp"
 
 namespace thorn::types {
 
@@ -43,6 +45,11 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
     finish_definition();
   });
   d.quantified = r.quantified;
+  // Rules checked on the now fully annotated definition.
+  check_function_order(d);
+  check_consumption(d);
+  // Entry points of the program (not of imported files or modules).
+  if (&scope == &top && (d.entry || d.name == "main")) check_entry_point(d);
   auto s = std::make_shared<Scheme>();
   s->type = freeze(r.type);
   s->quantified = r.quantified;

@@ -129,7 +129,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     case Expr::Kind::Ascribe: {
       Ty declared = eval_type(e.ret_type);
       Ty a = infer(e.a);
-      expect(e.a->loc, declared, a, "in type ascription");
+      expect(e.a->loc, declared, a, "Expression does not have expected type (type ascription)");
       t = declared;
       break;
     }

@@ -136,6 +136,7 @@ EnvPtr CheckerImpl::import_env(const std::shared_ptr<Program>& program, const En
   ModScope s;
   s.visible = prelude ? *prelude : base;
   try {
+    check_duplicates(program->decls);
     for (auto& d : program->decls) check_decl(d, s, false);
   } catch (...) {
     imports.erase(program.get());
@@ -155,6 +156,7 @@ void CheckerImpl::check_import(Decl& d, ModScope& scope) {
 EnvPtr CheckerImpl::check_struct(std::vector<DeclPtr>& decls, const Env& outer) {
   ModScope s;
   s.visible = outer;
+  check_duplicates(decls);
   for (auto& d : decls) check_decl(d, s, false);
   return std::make_shared<Env>(std::move(s.exports));
 }

@@ -118,6 +118,17 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
   return r;
 }
 
+// Futhark names the argument by its source text: Cannot apply "f" to "x".
+static std::string arg_text(const Expr& arg) {
+  const Loc& l = arg.loc;
+  if (l.known() && l.end_col >= l.col) {
+    std::string_view line = l.file->line(l.line);
+    if (l.end_col <= line.size() && l.end_col - l.col < 40)
+      return fmt::format("\"{}\"", line.substr(l.col - 1, l.end_col - l.col + 1));
+  }
+  return "its argument";
+}
+
 static std::string callee_name(const Expr& fn) {
   if (fn.kind == Expr::Kind::Var) return fn.name.str();
   return "the function";
@@ -128,7 +139,7 @@ Ty CheckerImpl::infer_apply(Expr& e) {
   std::string name = callee_name(*e.a);
   for (size_t i = 0; i < e.list.size(); ++i)
     f = apply_function(e.a->loc, f, e.list[i], static_cast<int>(i + 1),
-                       fmt::format("in argument {} of {}", i + 1, name));
+                       fmt::format("Cannot apply \"{}\" to {} (argument {})", name, arg_text(*e.list[i]), i + 1));
   return f;
 }
 

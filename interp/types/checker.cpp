@@ -62,7 +62,31 @@ CheckerImpl::CheckerImpl() {
 }
 
 void CheckerImpl::check_decls(std::vector<DeclPtr>& decls) {
+  check_duplicates(decls);
   for (auto& d : decls) check_decl(d, top, false);
+}
+
+void CheckerImpl::check_duplicates(const std::vector<DeclPtr>& decls) const {
+  // Futhark rejects two definitions of one name in the same namespace of one
+  // module or file (shadowing happens only across imports, opens and REPL inputs).
+  std::map<std::pair<int, std::string>, Loc> seen;
+  for (const auto& d0 : decls) {
+    const Decl* d = d0.get();
+    while (d && d->kind == Decl::Kind::Local) d = d->inner.get();
+    if (!d) continue;
+    const char* what = nullptr;
+    switch (d->kind) {
+      case Decl::Kind::Value: what = "value"; break;
+      case Decl::Kind::Type: what = "type"; break;
+      case Decl::Kind::Module: what = "module"; break;
+      case Decl::Kind::ModuleType: what = "module type"; break;
+      default: continue;
+    }
+    auto [it, fresh] = seen.emplace(std::make_pair(static_cast<int>(d->kind), d->name), d->loc);
+    if (!fresh)
+      error(d->loc, fmt::format("Duplicate definition of {} \"{}\" (previously defined at {}:{}).", what, d->name,
+                                it->second.line, it->second.col));
+  }
 }
 
 TypePtr CheckerImpl::check_expression(ExprPtr& e, bool generalise_it) {

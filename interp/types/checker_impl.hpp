@@ -45,6 +45,8 @@ class CheckerImpl {
 
   // ---- public entry points (checker.cpp)
   void check_decls(std::vector<DeclPtr>& decls);
+  // Two definitions of one name in one namespace of a module or file.
+  void check_duplicates(const std::vector<DeclPtr>& decls) const;
   TypePtr check_expression(ExprPtr& e, bool generalise);
   SchemePtr lookup_top_value(const QualName& name) const;
 

@@ -129,7 +129,18 @@ Ty ty_param(int id, std::string name) {
 
 Ty ty_with_unique(const Ty& t0, bool unique) {
   Ty t = resolve(t0);
-  if (t->unique == unique || t->kind == TyNode::Kind::Var) return t;
+  if (t->unique == unique) return t;
+  if (t->kind == TyNode::Kind::Var) {
+    // `*t` instantiated with a still-unknown type: a unique view of the
+    // variable (a link to it), so that zonking the enclosing type (say, the
+    // instantiated type of `copy`) still shows the result as unique.
+    if (!unique) return t;
+    auto v = std::make_shared<TyNode>();
+    v->kind = TyNode::Kind::Var;
+    v->link = t;
+    v->unique = true;
+    return v;
+  }
   auto c = std::make_shared<TyNode>(*t);
   c->unique = unique;
   return c;

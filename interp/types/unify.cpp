@@ -177,7 +177,10 @@ void Unifier::bind(const Ty& var, const Ty& t) {
   lower_levels(t, var->level);
   // Bind first, so that recursive unification of constraint payloads sees it.
   auto constraint_holder = std::make_shared<TyNode>(*var);
-  var->link = t;
+  // A type variable stands for a type without uniqueness: instantiating
+  // map's `a` from a lambda `\(r: *[]f64) -> ...` must not make map's
+  // parameter consuming (the consumption checker compares the two).
+  var->link = ty_with_unique(t, false);
   try {
     apply_constraint(constraint_holder, t);
   } catch (const UnifyFailure&) {

@@ -120,11 +120,14 @@ void CheckerImpl::default_vars(const Ty& t0) {
           return;
         }
         case Constraint::HasConstrs: {
-          Constrs cs = t->constrs;
-          t->link = ty_sum(cs);
-          for (const auto& [n, ps] : cs)
-            for (const auto& p : ps) default_vars(p);
-          return;
+          // Futhark never guesses a sum type from the constructors used:
+          // `match #bar 12 case ...` needs an annotation.
+          std::string used;
+          for (const auto& [n, ps] : t->constrs) used += (used.empty() ? "#" : ", #") + n;
+          error(t->constraint_loc,
+                fmt::format("Type is ambiguous: a sum type with constructors {} is never given a full type. "
+                            "Add a type annotation.",
+                            used));
         }
         default:
           // Futhark defaults an unconstrained leftover to the unit type.
@@ -210,8 +213,10 @@ TypePtr with_unique(TypePtr t, bool unique) {
 }  // namespace
 
 TypePtr CheckerImpl::zonk(const Ty& t0, bool keep_unique) {
+  // t0 may be a unique view of a variable (see ty_with_unique).
+  bool view_unique = t0->kind == TyNode::Kind::Var && t0->unique;
   Ty t = resolve(t0);
-  bool unique = keep_unique && t->unique;
+  bool unique = keep_unique && (t->unique || view_unique);
   TypePtr out;
   switch (t->kind) {
     case TyNode::Kind::Var: out = unit_type(); break;

@@ -96,6 +96,17 @@ TEST_CASE("flatten: map-reduce and map-scan become segmented steps") {
   CHECK(has(log, "SegRed [1000][10]"));
 }
 
+TEST_CASE("flatten: vectorised operators reduce column by column") {
+  std::string log = same("reduce (map2 (+)) (replicate 3 0) (unflatten 1000 3 (map (\\i -> i % 101) (iota 3000)))");
+  CHECK(has(log, "vectorised operator"));
+  CHECK(has(log, "SegRed [3][1000]"));
+  log = same("reduce (\\a b -> map2 f32.max a b) (replicate 4 (-f32.inf)) (unflatten 50 4 (map f32.i64 (iota 200)))");
+  CHECK(has(log, "vectorised operator"));
+  // Not elementwise: falls back, and is still right.
+  log = same("reduce (\\a b -> map (\\i -> a[i] + b[2 - i]) (iota 3)) (replicate 3 0) (unflatten 4 3 (iota 12))");
+  CHECK(has(log, "not elementwise"));
+}
+
 TEST_CASE("flatten: map-map over the flattened domain; nested results keep their shape") {
   std::string log = same("map (\\r -> map (\\x -> x + 1) r) (unflatten 20 30 (iota 600))");
   CHECK(has(log, "600 elements"));

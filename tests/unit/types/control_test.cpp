@@ -48,8 +48,8 @@ TEST_CASE("lambdas, sections, application errors") {
   CHECK(type_of("(\\(x: i64): i64 -> x) 1") == "i64");
   CHECK(error_message("", "1 2") == "cannot apply a value of non-function type i32");
   CHECK(error_message("def f (x: i32) = x", "f 1 2") ==
-        "in argument 2 of f: too many arguments (the result of the previous ones has type i32)");
-  CHECK(error_message("def f (x: i32) (y: bool) = x", "f 1 2") == "in argument 2 of f: expected bool, got i32");
+        "Cannot apply \"f\" to \"2\" (argument 2): too many arguments (the result of the previous ones has type i32)");
+  CHECK(error_message("def f (x: i32) (y: bool) = x", "f 1 2") == "Cannot apply \"f\" to \"2\" (argument 2): expected bool, got i32");
   CHECK(error_message("", "foo 1") == "unknown variable \"foo\"");
 }
 

@@ -68,7 +68,7 @@ def h (y: i64) = let k 'a (x: a) (z: i64) = (x, y + z) in (k 1f32 2, k [1u8] 3)
 
 TEST_CASE("local functions with overloaded types are not generalised") {
   CHECK(type_of("let f x = x + 1 in f 2.5") == "f64");
-  CHECK(error_message("", "let f x = x + 1 in (f 2.5, f 1u8)").find("in argument 1 of f: expected a floating-point type, got u8") != std::string::npos);
+  CHECK(error_message("", "let f x = x + 1 in (f 2.5, f 1u8)").find("Cannot apply \"f\" to \"1u8\" (argument 1): expected a floating-point type, got u8") != std::string::npos);
 }
 
 TEST_CASE("prelude-style intrinsic declarations") {

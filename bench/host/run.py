@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""The host backend against NumPy (and against thorn's reference backend).
+
+Measures, in the same run and on the same data:
+  sum, fused sum of squares, prefix sum, weighted histograms with 256 and
+  65536 bins, row sums and row prefix sums of [10^4][10^4] and [10^7][10]
+  matrices, and the overhead of a SOAC call on a one-element array;
+and prints a markdown table of times and ratios (thorn / NumPy; below 1
+means thorn is faster). Timings are medians of --runs runs after a warm-up.
+
+  bench/host/run.py [--thorn build/thorn] [--sizes 1e7,1e8] [--runs 5]
+                    [--reference-size 1e6] [--out results.md]
+
+Uses Debian's NumPy with /usr/bin/python3 (installed with apt-get when
+missing). Data files go to a temporary directory (Futhark's binary format).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import numpy as np
+except ImportError:  # the script's contract: install Debian's NumPy when missing
+    subprocess.run(["apt-get", "install", "-y", "python3-numpy"], check=True)
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FUT_TYPES = {np.dtype("float64"): b" f64", np.dtype("int64"): b" i64"}
+
+
+def write_futhark(path, *arrays):
+    """Values in Futhark's binary data format, one after the other."""
+    with open(path, "wb") as f:
+        for a in arrays:
+            a = np.ascontiguousarray(a)
+            f.write(b"b" + bytes([2, a.ndim]) + FUT_TYPES[a.dtype])
+            f.write(np.array(a.shape, dtype="<u8").tobytes())
+            f.write(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
+
+
+def thorn_bench(thorn, entry, data, runs, backend):
+    """Median runtime in seconds of `entry` on the dataset file, via thorn bench --json."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
+        json_path = j.name
+    cmd = [thorn, "bench", "--backend", backend, "-r", str(runs), "-e", entry, "--dataset", data,
+           "--json", json_path, os.path.join(HERE, "ops.fut")]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with open(json_path) as f:
+        results = json.load(f)
+    os.unlink(json_path)
+    (bench,) = [v for k, v in results.items() if k.endswith(":" + entry)]
+    (ds,) = bench["datasets"].values()
+    rts = sorted(ds["runtimes"])
+    return rts[len(rts) // 2] / 1e6
+
+
+def numpy_time(fn, runs):
+    fn()  # warm-up
+    ts = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    ts.sort()
+    return ts[len(ts) // 2]
+
+
+def fmt_time(s):
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.1f} ms"
+    return f"{s * 1e6:.1f} us"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--thorn", default=os.path.join(HERE, "..", "..", "build", "thorn"))
+    ap.add_argument("--sizes", default="1e7,1e8")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--reference-size", default="1e6",
+                    help="vector size for the reference-vs-host comparison (the reference is slow)")
+    ap.add_argument("--out", help="also write the table to this file")
+    args = ap.parse_args()
+    sizes = [int(float(s)) for s in args.sizes.split(",")]
+    rng = np.random.default_rng(42)
+    rows = []  # (operation, n, thorn seconds, numpy seconds)
+    tmp = tempfile.mkdtemp(prefix="thorn-bench-")
+
+    def measure(name, n, entry, arrays, np_fn):
+        path = os.path.join(tmp, f"{entry}-{n}.bin")
+        write_futhark(path, *arrays)
+        t = thorn_bench(args.thorn, entry, path, args.runs, "host")
+        os.unlink(path)
+        rows.append((name, n, t, numpy_time(np_fn, args.runs)))
+        print(f"{name:<28} {n:>11}  thorn {fmt_time(t):>10}  numpy {fmt_time(rows[-1][3]):>10}", flush=True)
+
+    for n in sizes:
+        xs = rng.random(n)
+        measure("sum", n, "sum", [xs], lambda: np.sum(xs))
+        measure("sum of squares (fused)", n, "sumsq", [xs], lambda: np.sum(xs * xs))
+        measure("prefix sum", n, "prefix", [xs], lambda: np.cumsum(xs))
+        for bins in (256, 65536):
+            idx = rng.integers(0, bins, n)
+            measure(f"histogram, {bins} bins", n, f"hist{bins}", [idx, xs],
+                    lambda: np.bincount(idx, weights=xs, minlength=bins))
+            del idx
+        del xs
+    for shape in ((10**4, 10**4), (10**7, 10)):
+        xss = rng.random(shape)
+        label = f"[{shape[0]:.0e}][{shape[1]}]".replace("e+0", "e")
+        measure(f"row sums {label}", xss.size, "rowsums", [xss], lambda: xss.sum(axis=1))
+        measure(f"row prefix sums {label}", xss.size, "rowscans", [xss], lambda: np.cumsum(xss, axis=1))
+        del xss
+
+    # Per-call overhead: 1000 iterations of two SOACs on a one-element array.
+    one = np.array([1.0])
+    path = os.path.join(tmp, "tiny.bin")
+    write_futhark(path, one)
+    t = thorn_bench(args.thorn, "tiny", path, args.runs, "host") / 2000
+
+    def np_tiny():
+        acc = 0.0
+        for i in range(1000):
+            acc += np.sum(one + float(i))
+        return acc
+
+    rows.append(("one SOAC call, 1 element", 1, t, numpy_time(np_tiny, args.runs) / 2000))
+
+    # Reference vs host backend, on a smaller vector.
+    nref = int(float(args.reference_size))
+    xs = rng.random(nref)
+    path = os.path.join(tmp, "ref.bin")
+    write_futhark(path, xs)
+    ref_rows = []
+    for entry in ("sum", "sumsq", "prefix"):
+        tr = thorn_bench(args.thorn, entry, path, max(1, args.runs // 2), "reference")
+        th = thorn_bench(args.thorn, entry, path, args.runs, "host")
+        ref_rows.append((entry, nref, tr, th))
+    os.unlink(path)
+
+    lines = ["| operation | elements | thorn host | NumPy | host / NumPy |", "|---|---:|---:|---:|---:|"]
+    for name, n, t, npt in rows:
+        lines.append(f"| {name} | {n:.0e} | {fmt_time(t)} | {fmt_time(npt)} | {t / npt:.2f} |")
+    lines += ["", "| entry | elements | reference backend | host backend | reference / host |",
+              "|---|---:|---:|---:|---:|"]
+    for entry, n, tr, th in ref_rows:
+        lines.append(f"| {entry} | {n:.0e} | {fmt_time(tr)} | {fmt_time(th)} | {tr / th:.0f} |")
+    table = "\n".join(lines)
+    print()
+    print(table)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(table + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1011 @@
+// Consumption checking: a port of the rules of Futhark's
+// Language/Futhark/TypeChecker/Consumption.hs onto thorn's annotated AST.
+//
+// Every value has aliases: the set of variables whose memory it may share,
+// kept per component for tuples and records. Every binding gets a fresh id
+// (so shadowing is harmless); results of applications and loops get
+// pseudo-ids that are never in scope. Consuming a value (in-place update,
+// argument for a unique parameter, consumed loop parameter) consumes all its
+// aliases; observing a value any of whose aliases was consumed is an error.
+#include "interp/types/consumption.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <set>
+
+#include "interp/types/type.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::types {
+
+namespace {
+
+using Ids = std::set<int>;
+
+// Aliases, shaped like the value's type where it is a tuple or record.
+struct Als {
+  Ids s;                   // a leaf's aliases
+  std::vector<Als> parts;  // components (type order) when structured
+  bool structured = false;
+};
+
+Ids all_of(const Als& a) {
+  if (!a.structured) return a.s;
+  Ids out;
+  for (const auto& p : a.parts) {
+    Ids x = all_of(p);
+    out.insert(x.begin(), x.end());
+  }
+  return out;
+}
+
+Als leaf(Ids s) {
+  Als a;
+  a.s = std::move(s);
+  return a;
+}
+
+// Components of a tuple or record type, in the order Als uses.
+std::vector<TypePtr> components(const Type& t) {
+  std::vector<TypePtr> out;
+  if (t.kind == Type::Kind::Tuple) out = t.elems;
+  if (t.kind == Type::Kind::Record)
+    for (const auto& [n, f] : t.fields) out.push_back(f);
+  return out;
+}
+bool is_structured(const Type& t) { return t.kind == Type::Kind::Tuple || t.kind == Type::Kind::Record; }
+
+// Whether a value of this type can alias anything (prims cannot).
+bool has_slot(const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::Prim: return false;
+    case Type::Kind::Tuple:
+    case Type::Kind::Record:
+      for (const auto& c : components(t))
+        if (has_slot(*c)) return true;
+      return false;
+    case Type::Kind::Sum:
+      for (const auto& [n, ps] : t.constructors)
+        for (const auto& p : ps)
+          if (has_slot(*p)) return true;
+      return false;
+    default: return true;
+  }
+}
+
+// `s` on every component of t that can alias.
+Als shaped(const TypePtr& t, const Ids& s) {
+  if (!t) return leaf(s);
+  if (is_structured(*t)) {
+    Als a;
+    a.structured = true;
+    for (const auto& c : components(*t)) a.parts.push_back(shaped(c, s));
+    return a;
+  }
+  return has_slot(*t) ? leaf(s) : Als{};
+}
+
+// Drops aliases from the components of `a` that cannot alias (prims), and
+// gives it t's shape where it can.
+Als mask(const Als& a, const TypePtr& t) {
+  if (!t) return a;
+  if (is_structured(*t)) {
+    auto cs = components(*t);
+    Als out;
+    out.structured = true;
+    for (size_t i = 0; i < cs.size(); ++i)
+      out.parts.push_back(mask(a.structured && a.parts.size() == cs.size() ? a.parts[i] : leaf(all_of(a)), cs[i]));
+    return out;
+  }
+  return has_slot(*t) ? leaf(all_of(a)) : Als{};
+}
+
+Als combine(const Als& a, const Als& b) {
+  if (a.structured && b.structured && a.parts.size() == b.parts.size()) {
+    Als out;
+    out.structured = true;
+    for (size_t i = 0; i < a.parts.size(); ++i) out.parts.push_back(combine(a.parts[i], b.parts[i]));
+    return out;
+  }
+  if (!a.structured && !b.structured) {
+    Als out = a;
+    out.s.insert(b.s.begin(), b.s.end());
+    return out;
+  }
+  Ids s = all_of(a), t = all_of(b);
+  s.insert(t.begin(), t.end());
+  return leaf(std::move(s));
+}
+
+Als remove_ids(const Als& a, const std::map<int, Loc>& drop) {
+  Als out = a;
+  if (out.structured) {
+    for (auto& p : out.parts) p = remove_ids(p, drop);
+  } else {
+    for (auto it = out.s.begin(); it != out.s.end();) it = drop.count(*it) ? out.s.erase(it) : std::next(it);
+  }
+  return out;
+}
+
+// Leaves, flattening records (Futhark's aliasParts).
+void leaves(const Als& a, std::vector<Ids>& out) {
+  if (!a.structured) {
+    out.push_back(a.s);
+    return;
+  }
+  for (const auto& p : a.parts) leaves(p, out);
+}
+
+// A parameter of this type is consumed (Futhark's diet: Consume if any part is unique).
+bool diet_consume(const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::Array:
+    case Type::Kind::Param: return t.unique;
+    case Type::Kind::Tuple:
+    case Type::Kind::Record:
+      for (const auto& c : components(t))
+        if (diet_consume(*c)) return true;
+      return t.unique;
+    case Type::Kind::Sum:
+      for (const auto& [n, ps] : t.constructors)
+        for (const auto& p : ps)
+          if (diet_consume(*p)) return true;
+      return t.unique;
+    default: return false;
+  }
+}
+
+bool consumable_param_type(const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::Array:
+    case Type::Kind::Param: return t.unique;
+    case Type::Kind::Prim: return true;
+    case Type::Kind::Tuple:
+    case Type::Kind::Record:
+      for (const auto& c : components(t))
+        if (!consumable_param_type(*c)) return false;
+      return true;
+    case Type::Kind::Sum:
+      for (const auto& [n, ps] : t.constructors)
+        for (const auto& p : ps)
+          if (!consumable_param_type(*p)) return false;
+      return true;
+    case Type::Kind::Function: return false;
+  }
+  return false;
+}
+
+// The uniqueness a declared return type asks for, shaped like Als.
+struct Uniq {
+  bool unique = false;
+  std::vector<Uniq> parts;
+  bool structured = false;
+};
+
+Uniq uniq_of(const TypeExprPtr& te) {
+  Uniq u;
+  if (!te) return u;
+  switch (te->kind) {
+    case TypeExpr::Kind::Unique: {
+      Uniq inner = uniq_of(te->elem);
+      if (!inner.structured) inner.unique = true;
+      return inner;
+    }
+    case TypeExpr::Kind::Existential: return uniq_of(te->elem);
+    case TypeExpr::Kind::Tuple:
+      if (te->elems.size() == 1) return uniq_of(te->elems[0]);
+      if (te->elems.empty()) return u;
+      u.structured = true;
+      for (const auto& e : te->elems) u.parts.push_back(uniq_of(e));
+      return u;
+    case TypeExpr::Kind::Record: {
+      auto fs = te->fields;
+      std::stable_sort(fs.begin(), fs.end(), [](const auto& a, const auto& b) { return field_less(a.first, b.first); });
+      u.structured = true;
+      for (const auto& [n, f] : fs) u.parts.push_back(uniq_of(f));
+      return u;
+    }
+    default: return u;
+  }
+}
+
+struct Entry {
+  std::string name;
+  int id;
+  bool consumable;
+  Als als;
+};
+
+struct ParamVar {
+  std::string name;
+  int id;
+  TypePtr type;
+};
+
+// Free variables observed inside a lambda, function or loop body.
+struct Capture {
+  size_t base;                          // entries below this index are free
+  std::map<int, std::pair<std::string, Ids>> vars;  // entry id -> (name, aliases)
+};
+
+std::string where(Loc l) { return fmt::format("{}:{}", l.line, l.col); }
+
+class Checker {
+ public:
+  void check_def(const Decl& d) {
+    std::vector<ParamVar> pvars;
+    for (const auto& p : d.params) bind_param(*p, pvars);
+    Als body = check(*d.body);
+    check_return_alias(d.loc, pvars, d.ret_type, body);
+    if (!d.params.empty()) check_global_aliases(d.loc, body);
+  }
+
+ private:
+  std::vector<Entry> env_;
+  size_t barrier_ = 0;  // entries below it are not consumable (inside lambdas)
+  std::vector<Capture*> captures_;
+  std::map<std::string, int> globals_;
+  std::map<int, std::string> global_names_;
+  std::map<int, Loc> consumed_;
+  std::map<int, std::string> desc_;
+  int next_ = 0;
+
+  [[noreturn]] void fail(Loc loc, std::string msg) const { throw Error(ErrorKind::Type, loc, std::move(msg)); }
+
+  int fresh(std::string desc) {
+    int id = next_++;
+    desc_[id] = std::move(desc);
+    return id;
+  }
+  std::string describe(int id) const {
+    auto it = desc_.find(id);
+    return it == desc_.end() ? "a value" : it->second;
+  }
+  int live_index(int id) const {
+    for (size_t i = env_.size(); i-- > 0;)
+      if (env_[i].id == id) return static_cast<int>(i);
+    return -1;
+  }
+  int lookup(const std::string& name) const {
+    for (size_t i = env_.size(); i-- > 0;)
+      if (env_[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+  int global_id(const std::string& name) {
+    auto it = globals_.find(name);
+    if (it != globals_.end()) return it->second;
+    int id = fresh(fmt::format("variable \"{}\"", name));
+    globals_[name] = id;
+    global_names_[id] = name;
+    return id;
+  }
+
+  void check_if_consumed(Loc loc, const Ids& ids) const {
+    for (int id : ids) {
+      auto it = consumed_.find(id);
+      if (it != consumed_.end())
+        fail(loc, fmt::format("Using {}, but this was consumed at {}.  (Possibly through aliases.)", describe(id),
+                              where(it->second)));
+    }
+  }
+
+  void consume_aliases(Loc loc, const Ids& ids) {
+    for (int id : ids) {
+      bool bad = false;
+      if (global_names_.count(id)) {
+        bad = true;
+      } else {
+        int i = live_index(id);
+        if (i >= 0) bad = static_cast<size_t>(i) < barrier_ || !env_[i].consumable;
+      }
+      if (bad) fail(loc, fmt::format("Consuming {}, which is not consumable.", describe(id)));
+    }
+    check_if_consumed(loc, ids);
+    for (int id : ids) consumed_.emplace(id, loc);
+  }
+
+  // Runs f, returning what it consumed; that consumption is undone.
+  template <class F>
+  std::map<int, Loc> contain(F&& f) {
+    auto saved = consumed_;
+    f();
+    std::map<int, Loc> fresh_cons;
+    for (const auto& [id, l] : consumed_)
+      if (!saved.count(id)) fresh_cons.emplace(id, l);
+    consumed_ = std::move(saved);
+    return fresh_cons;
+  }
+  void add_consumed(const std::map<int, Loc>& c) {
+    for (const auto& [id, l] : c) consumed_.emplace(id, l);
+  }
+
+  Als observe_var(Loc loc, const QualName& name, const TypePtr& type) {
+    if (name.qualifiers.empty()) {
+      int i = lookup(name.name);
+      if (i >= 0) {
+        const Entry& en = env_[i];
+        for (Capture* c : captures_)
+          if (static_cast<size_t>(i) < c->base) c->vars.emplace(en.id, std::make_pair(en.name, all_of(en.als)));
+        check_if_consumed(loc, all_of(en.als));
+        return en.als;
+      }
+    }
+    // A global: its arrays alias the global itself; functions and values of
+    // abstract or polymorphic type carry no aliases (as in Futhark).
+    return global_shaped(type, global_id(name.str()));
+  }
+
+  static bool has_array(const Type& t) {
+    switch (t.kind) {
+      case Type::Kind::Array: return true;
+      case Type::Kind::Tuple:
+      case Type::Kind::Record:
+        for (const auto& c : components(t))
+          if (has_array(*c)) return true;
+        return false;
+      case Type::Kind::Sum:
+        for (const auto& [n, ps] : t.constructors)
+          for (const auto& p : ps)
+            if (has_array(*p)) return true;
+        return false;
+      default: return false;
+    }
+  }
+  static Als global_shaped(const TypePtr& t, int id) {
+    if (!t) return Als{};
+    if (is_structured(*t)) {
+      Als a;
+      a.structured = true;
+      for (const auto& c : components(*t)) a.parts.push_back(global_shaped(c, id));
+      return a;
+    }
+    return has_array(*t) ? leaf({id}) : Als{};
+  }
+
+  // ---- bindings
+
+  void push(const std::string& name, bool consumable, Als als) {
+    int id = fresh(fmt::format("variable \"{}\"", name));
+    env_.push_back(Entry{name, id, consumable, std::move(als)});
+  }
+
+  // A parameter: aliases only itself; consumable when its type is unique.
+  void bind_param(const Pattern& p, std::vector<ParamVar>& out, bool force_consume = false,
+                  bool consumable_parent = false) {
+    switch (p.kind) {
+      case Pattern::Kind::Id: {
+        bool cons = force_consume || consumable_parent || (p.type && diet_consume(*p.type));
+        int id = fresh(fmt::format("variable \"{}\"", p.name));
+        env_.push_back(Entry{p.name, id, cons, shaped(p.type, {id})});
+        out.push_back(ParamVar{p.name, id, p.type});
+        return;
+      }
+      case Pattern::Kind::Ascribed:
+        bind_param(*p.inner, out, force_consume,
+                   p.inner->kind == Pattern::Kind::Id && p.type && diet_consume(*p.type));
+        return;
+      case Pattern::Kind::Tuple:
+      case Pattern::Kind::Constructor:
+        for (const auto& q : p.elems) bind_param(*q, out, force_consume);
+        return;
+      case Pattern::Kind::Record:
+        for (const auto& [n, q] : p.fields) bind_param(*q, out, force_consume);
+        return;
+      default: return;
+    }
+  }
+
+  // The component of `a` for field `field` of a value of type t.
+  static Als part_of(const Als& a, const TypePtr& t, const std::string& field) {
+    if (a.structured && t) {
+      if (t->kind == Type::Kind::Tuple) {
+        size_t k = 0;
+        try {
+          k = std::stoul(field);
+        } catch (...) {
+          return leaf(all_of(a));
+        }
+        if (k < a.parts.size()) return a.parts[k];
+      } else if (t->kind == Type::Kind::Record) {
+        for (size_t k = 0; k < t->fields.size() && k < a.parts.size(); ++k)
+          if (t->fields[k].first == field) return a.parts[k];
+      }
+    }
+    return leaf(all_of(a));
+  }
+
+  // Futhark's matchPat: the aliases of each variable a pattern binds.
+  void match_pat(const Pattern& p, const Als& a, std::vector<std::tuple<const Pattern*, Als>>& out) {
+    switch (p.kind) {
+      case Pattern::Kind::Id: out.emplace_back(&p, a); return;
+      case Pattern::Kind::Ascribed: match_pat(*p.inner, a, out); return;
+      case Pattern::Kind::Tuple:
+        for (size_t k = 0; k < p.elems.size(); ++k)
+          match_pat(*p.elems[k], a.structured && a.parts.size() == p.elems.size() ? a.parts[k] : leaf(all_of(a)), out);
+        return;
+      case Pattern::Kind::Record:
+        for (const auto& [n, q] : p.fields) match_pat(*q, part_of(a, p.type, n), out);
+        return;
+      case Pattern::Kind::Constructor:
+        for (const auto& q : p.elems) match_pat(*q, leaf(all_of(a)), out);
+        return;
+      default: return;
+    }
+  }
+
+  void bind_pat(const Pattern& p, const Als& a) {
+    std::vector<std::tuple<const Pattern*, Als>> vars;
+    match_pat(p, a, vars);
+    for (auto& [q, als] : vars) {
+      int id = fresh(fmt::format("variable \"{}\"", q->name));
+      env_.push_back(Entry{q->name, id, true, mask(combine(shaped(q->type, {id}), als), q->type)});
+    }
+  }
+
+  void pop_to(size_t n) { env_.resize(n); }
+
+  // ---- function results
+
+  void check_return_alias(Loc loc, const std::vector<ParamVar>& params, const TypeExprPtr& ret, const Als& body) {
+    if (!ret) return;
+    Uniq u = uniq_of(ret);
+    std::vector<std::pair<bool, Ids>> rets;
+    std::function<void(const Uniq&, const Als&)> walk = [&](const Uniq& x, const Als& a) {
+      if (x.structured && a.structured && x.parts.size() == a.parts.size()) {
+        for (size_t k = 0; k < x.parts.size(); ++k) walk(x.parts[k], a.parts[k]);
+        return;
+      }
+      rets.emplace_back(x.unique, all_of(a));
+    };
+    walk(u, body);
+    std::set<std::pair<bool, int>> seen;
+    for (const auto& [unique, names] : rets) {
+      if (unique) {
+        for (int n : names)
+          if (seen.count({true, n}) || seen.count({false, n}))
+            fail(loc, "A unique-typed component of the return value is aliased to some other component.");
+        for (const auto& pv : params)
+          if (pv.type && !consumable_param_type(*pv.type) && names.count(pv.id))
+            fail(loc, fmt::format("Unique-typed return value is aliased to \"{}\", which is not consumable.", pv.name));
+      } else {
+        for (int n : names)
+          if (seen.count({true, n}))
+            fail(loc, "A unique-typed component of the return value is aliased to some other component.");
+      }
+      for (int n : names) seen.insert({unique, n});
+    }
+  }
+
+  void check_global_aliases(Loc loc, const Als& body) const {
+    for (int id : all_of(body)) {
+      auto it = global_names_.find(id);
+      if (it != global_names_.end())
+        fail(loc, fmt::format("Function result aliases the free variable \"{}\".\nUse \"copy\" to break the aliasing.",
+                              it->second));
+    }
+  }
+
+  // A lambda or local function: its value aliases what it captures.
+  Als check_function(Loc loc, const std::vector<PatternPtr>& params, const TypeExprPtr& ret, const Expr& body) {
+    size_t base = env_.size();
+    size_t saved_barrier = barrier_;
+    barrier_ = base;
+    Capture cap{base, {}};
+    captures_.push_back(&cap);
+    try {
+      std::vector<ParamVar> pvars;
+      for (const auto& p : params) bind_param(*p, pvars);
+      Als body_als;
+      contain([&] { body_als = check(body); });
+      check_return_alias(loc, pvars, ret, body_als);
+      if (!params.empty()) check_global_aliases(loc, body_als);
+    } catch (...) {
+      captures_.pop_back();
+      barrier_ = saved_barrier;
+      pop_to(base);
+      throw;
+    }
+    captures_.pop_back();
+    barrier_ = saved_barrier;
+    pop_to(base);
+    Ids als;
+    for (const auto& [id, v] : cap.vars) als.insert(v.second.begin(), v.second.end());
+    return leaf(std::move(als));
+  }
+
+  // ---- applications
+
+  void no_self_aliases(Loc loc, const Als& a) const {
+    std::vector<Ids> parts;
+    leaves(a, parts);
+    Ids seen;
+    for (const auto& p : parts) {
+      for (int id : p)
+        if (seen.count(id)) fail(loc, "Argument passed for consuming parameter is self-aliased.");
+      seen.insert(p.begin(), p.end());
+    }
+  }
+
+  void consume_as_needed(Loc loc, const TypePtr& pt, const Als& a) {
+    if (!pt) return;
+    if (is_structured(*pt) && a.structured) {
+      auto cs = components(*pt);
+      if (cs.size() == a.parts.size()) {
+        for (size_t k = 0; k < cs.size(); ++k) consume_as_needed(loc, cs[k], a.parts[k]);
+        return;
+      }
+    }
+    if (diet_consume(*pt)) consume_aliases(loc, all_of(a));
+  }
+
+  // A function that consumes an argument cannot stand in for one that does not.
+  static bool consumes_more(const TypePtr& arg, const TypePtr& param) {
+    if (!arg || !param || arg->kind != Type::Kind::Function || param->kind != Type::Kind::Function) return false;
+    if (arg->param && param->param && diet_consume(*arg->param) && !diet_consume(*param->param)) return true;
+    return consumes_more(arg->result, param->result);
+  }
+
+  static Als ret_aliases(const TypePtr& ret, const Ids& closure) {
+    if (!ret) return leaf(closure);
+    if (is_structured(*ret)) {
+      Als a;
+      a.structured = true;
+      for (const auto& c : components(*ret)) a.parts.push_back(ret_aliases(c, closure));
+      return a;
+    }
+    if (!has_slot(*ret) || ret->unique) return Als{};
+    return leaf(closure);
+  }
+
+  Als apply(Loc loc, const Expr* fn_expr, const Als& f_als, TypePtr ftype, const std::vector<const Expr*>& args) {
+    std::vector<TypePtr> ptypes, rtypes;
+    TypePtr cur = ftype;
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (cur && cur->kind == Type::Kind::Function) {
+        ptypes.push_back(cur->param);
+        rtypes.push_back(cur->result);
+        cur = cur->result;
+      } else {
+        ptypes.push_back(nullptr);
+        rtypes.push_back(nullptr);
+        cur = nullptr;
+      }
+    }
+    // Futhark checks arguments right to left.
+    std::vector<Als> arg_als(args.size());
+    for (size_t k = args.size(); k-- > 0;) {
+      const Expr& arg = *args[k];
+      auto cons = contain([&] { arg_als[k] = check(arg); });
+      add_consumed(cons);
+      if (ptypes[k] && consumes_more(arg.type, ptypes[k]))
+        fail(arg.loc, fmt::format("The argument of type {} consumes its parameter, but it is passed for a parameter "
+                                  "of type {}, which does not allow consumption.",
+                                  to_string(arg.type), to_string(ptypes[k])));
+      if (ptypes[k] && diet_consume(*ptypes[k])) {
+        no_self_aliases(arg.loc, arg_als[k]);
+        consume_as_needed(arg.loc, ptypes[k], arg_als[k]);
+        for (int id : all_of(arg_als[k])) {
+          if (live_index(id) < 0) continue;
+          for (size_t j = k + 1; j < args.size(); ++j)
+            if (all_of(arg_als[j]).count(id))
+              fail(arg.loc, fmt::format("Argument is consumed, but aliases\n  {}\nwhich is also aliased by other "
+                                        "argument at {}.",
+                                        describe(id), where(args[j]->loc)));
+        }
+      }
+    }
+    std::string name;
+    if (fn_expr && fn_expr->kind == Expr::Kind::Var) name = fn_expr->name.str();
+    int res = fresh(name.empty() ? fmt::format("result of application at {}", where(loc))
+                                 : fmt::format("result of applying \"{}\" (at {})", name, where(loc)));
+    Ids closure = all_of(f_als);
+    closure.insert(res);
+    for (size_t k = 0; k < args.size(); ++k) {
+      bool consume = ptypes[k] && diet_consume(*ptypes[k]);
+      if (!consume) {
+        Ids a = all_of(arg_als[k]);
+        if (k + 1 == args.size()) {
+          Ids c = closure;
+          c.insert(a.begin(), a.end());
+          return ret_aliases(rtypes[k], c);
+        }
+        closure.insert(a.begin(), a.end());
+      } else if (k + 1 == args.size()) {
+        return ret_aliases(rtypes[k], closure);
+      }
+    }
+    return leaf(closure);
+  }
+
+  // ---- loops
+
+  Als check_loop(const Expr& e) {
+    const Pattern& pat = *e.params.at(0);
+    if (e.loop_form != Expr::LoopForm::While && e.c) check(*e.c);
+    size_t base = env_.size();
+    size_t saved_barrier = barrier_;
+    Capture cap{base, {}};
+    std::vector<ParamVar> pvars;
+    Als body_als;
+    std::map<int, Loc> body_cons;
+    barrier_ = base;
+    captures_.push_back(&cap);
+    try {
+      bind_param(pat, pvars, /*force_consume=*/true);
+      if (e.loop_form == Expr::LoopForm::For && !e.loop_var.empty()) push(e.loop_var, false, Als{});
+      if (e.loop_form == Expr::LoopForm::ForIn && e.pattern) {
+        // The element bound by `for x in xs` is not consumable.
+        std::vector<ParamVar> elems;
+        size_t first = env_.size();
+        bind_param(*e.pattern, elems);
+        for (size_t i = first; i < env_.size(); ++i) env_[i].consumable = false;
+      }
+      body_cons = contain([&] {
+        if (e.loop_form == Expr::LoopForm::While && e.c) check(*e.c);
+        body_als = check(*e.b);
+      });
+    } catch (...) {
+      captures_.pop_back();
+      barrier_ = saved_barrier;
+      pop_to(base);
+      throw;
+    }
+    captures_.pop_back();
+    barrier_ = saved_barrier;
+    pop_to(base);
+
+    // Which loop parameters are consumed (a fixpoint, as in Futhark).
+    Ids param_ids;
+    for (const auto& pv : pvars) param_ids.insert(pv.id);
+    Ids cons_params;
+    for (const auto& [id, l] : body_cons)
+      if (param_ids.count(id)) cons_params.insert(id);
+    // A parameter ascribed a unique type keeps that diet (Futhark's
+    // updateParamDiet leaves ascribed parts alone).
+    std::function<void(const Pattern&)> ascribed_unique = [&](const Pattern& q) {
+      if (q.kind == Pattern::Kind::Ascribed && q.inner->kind == Pattern::Kind::Id && q.ascription &&
+          q.ascription->kind == TypeExpr::Kind::Unique) {
+        for (const auto& pv : pvars)
+          if (pv.name == q.inner->name) cons_params.insert(pv.id);
+      }
+      if (q.inner) ascribed_unique(*q.inner);
+      for (const auto& x : q.elems) ascribed_unique(*x);
+      for (const auto& [n, x] : q.fields) ascribed_unique(*x);
+    };
+    ascribed_unique(pat);
+    std::vector<std::tuple<const Pattern*, Als>> rets;
+    match_pat(pat, body_als, rets);
+    auto id_of = [&](const Pattern* q) {
+      for (const auto& pv : pvars)
+        if (pv.name == q->name) return pv.id;
+      return -1;
+    };
+    for (;;) {
+      Ids cons, obs;
+      for (const auto& [q, t] : rets) {
+        int pid = id_of(q);
+        bool consumed = cons_params.count(pid) > 0;
+        Ids ts = all_of(t);
+        if (consumed)
+          for (int v : ts)
+            if (!param_ids.count(v) && live_index(v) >= 0)
+              fail(e.loc, fmt::format("Return value for consuming loop parameter \"{}\" aliases \"{}\".", q->name,
+                                      env_[live_index(v)].name));
+        for (int v : ts)
+          if (cons.count(v))
+            fail(e.loc,
+                 fmt::format("Return value for loop parameter \"{}\" aliases other consumed loop parameter.", q->name));
+        if (consumed)
+          for (int v : ts)
+            if (obs.count(v))
+              fail(e.loc, fmt::format("Return value for consuming loop parameter \"{}\" aliases previously returned "
+                                      "value.",
+                                      q->name));
+        (consumed ? cons : obs).insert(ts.begin(), ts.end());
+      }
+      size_t before = cons_params.size();
+      for (int v : cons) if (param_ids.count(v)) cons_params.insert(v);
+      if (cons_params.size() == before) break;
+    }
+
+    // The initial value, as the argument for the (partly) consuming parameter.
+    Als arg_als;
+    auto arg_cons = contain([&] {
+      if (e.a) {
+        arg_als = check(*e.a);
+      } else {
+        arg_als = implicit_init(pat);
+      }
+      bool any = false;
+      std::vector<std::tuple<const Pattern*, Als>> parts;
+      match_pat(pat, arg_als, parts);
+      for (const auto& [q, a] : parts)
+        if (cons_params.count(id_of(q))) any = true;
+      if (any) no_self_aliases(e.a ? e.a->loc : e.loc, arg_als);
+      for (const auto& [q, a] : parts)
+        if (cons_params.count(id_of(q))) consume_aliases(e.a ? e.a->loc : e.loc, all_of(a));
+    });
+    add_consumed(arg_cons);
+    for (const auto& [id, v] : cap.vars)
+      for (int a : v.second)
+        if (arg_cons.count(a))
+          fail(e.loc, fmt::format("Loop body uses variable \"{}\" (or an alias),\nbut this is consumed by the initial "
+                                  "loop argument.",
+                                  v.first));
+
+    int res = fresh(fmt::format("result of loop at {}", where(e.loc)));
+    Ids base_als{res};
+    if (cons_params.empty()) {
+      Ids a = all_of(arg_als);
+      base_als.insert(a.begin(), a.end());
+    }
+    std::function<Als(const Pattern&)> result = [&](const Pattern& q) -> Als {
+      switch (q.kind) {
+        case Pattern::Kind::Id: return cons_params.count(id_of(&q)) ? Als{} : leaf(base_als);
+        case Pattern::Kind::Ascribed: return result(*q.inner);
+        case Pattern::Kind::Tuple: {
+          Als a;
+          a.structured = true;
+          for (const auto& x : q.elems) a.parts.push_back(result(*x));
+          return a;
+        }
+        case Pattern::Kind::Record: {
+          // Components in the record type's (sorted) order.
+          Als a;
+          a.structured = true;
+          if (q.type && q.type->kind == Type::Kind::Record) {
+            for (const auto& [n, ft] : q.type->fields) {
+              Als part = leaf(base_als);
+              for (const auto& [fn, fp] : q.fields)
+                if (fn == n) part = result(*fp);
+              a.parts.push_back(part);
+            }
+            return a;
+          }
+          return leaf(base_als);
+        }
+        default: return leaf(base_als);
+      }
+    };
+    return combine(result(pat), body_als);
+  }
+
+  Als implicit_init(const Pattern& p) {
+    switch (p.kind) {
+      case Pattern::Kind::Id: {
+        QualName q;
+        q.name = p.name;
+        return observe_var(p.loc, q, p.type);
+      }
+      case Pattern::Kind::Ascribed: return implicit_init(*p.inner);
+      case Pattern::Kind::Tuple: {
+        Als a;
+        a.structured = true;
+        for (const auto& x : p.elems) a.parts.push_back(implicit_init(*x));
+        return a;
+      }
+      case Pattern::Kind::Record: {
+        Als a;
+        a.structured = true;
+        if (p.type && p.type->kind == Type::Kind::Record) {
+          for (const auto& [n, ft] : p.type->fields) {
+            Als part;
+            for (const auto& [fn, fp] : p.fields)
+              if (fn == n) part = implicit_init(*fp);
+            a.parts.push_back(part);
+          }
+          return a;
+        }
+        return Als{};
+      }
+      default: return Als{};
+    }
+  }
+
+  void check_indices(const std::vector<IndexArg>& ix) {
+    for (const auto& i : ix)
+      for (const ExprPtr* p : {&i.index, &i.start, &i.end, &i.stride})
+        if (*p) check(**p);
+  }
+
+ public:
+  Als check(const Expr& e) { return mask(check_raw(e), e.type); }
+
+ private:
+  Als check_raw(const Expr& e) {
+    switch (e.kind) {
+      case Expr::Kind::IntLit:
+      case Expr::Kind::FloatLit:
+      case Expr::Kind::BoolLit:
+      case Expr::Kind::StringLit:
+      case Expr::Kind::ProjSection: return Als{};
+      case Expr::Kind::Var: return observe_var(e.loc, e.name, e.type);
+      case Expr::Kind::Apply: {
+        Als f = check(*e.a);
+        std::vector<const Expr*> args;
+        for (const auto& x : e.list) args.push_back(x.get());
+        return apply(e.loc, e.a.get(), f, e.a->type, args);
+      }
+      case Expr::Kind::BinOp: {
+        if (e.name.qualifiers.empty() && (e.name.name == "|>" || e.name.name == "<|")) {
+          const Expr& fn = e.name.name == "|>" ? *e.b : *e.a;
+          const Expr& arg = e.name.name == "|>" ? *e.a : *e.b;
+          Als f = check(fn);
+          return apply(e.loc, &fn, f, fn.type, {&arg});
+        }
+        check(*e.a);
+        check(*e.b);
+        return Als{};
+      }
+      case Expr::Kind::Negate:
+      case Expr::Kind::Not: check(*e.a); return Als{};
+      case Expr::Kind::OpSection: {
+        Ids s;
+        for (const ExprPtr* x : {&e.a, &e.b})
+          if (*x) {
+            Ids a = all_of(check(**x));
+            s.insert(a.begin(), a.end());
+          }
+        return leaf(s);
+      }
+      case Expr::Kind::IndexSection: check_indices(e.indices); return Als{};
+      case Expr::Kind::Lambda: return check_function(e.loc, e.params, e.ret_type, *e.a);
+      case Expr::Kind::Let: {
+        Als v = check(*e.a);
+        size_t base = env_.size();
+        bind_pat(*e.pattern, v);
+        Als body;
+        try {
+          body = check(*e.b);
+        } catch (...) {
+          pop_to(base);
+          throw;
+        }
+        pop_to(base);
+        return body;
+      }
+      case Expr::Kind::LetFun: {
+        Als f = check_function(e.loc, e.params, e.ret_type, *e.a);
+        size_t base = env_.size();
+        push(e.name.name, false, f);
+        Als body;
+        try {
+          body = check(*e.b);
+        } catch (...) {
+          pop_to(base);
+          throw;
+        }
+        pop_to(base);
+        return body;
+      }
+      case Expr::Kind::If: {
+        check(*e.a);
+        Als t, f;
+        auto tc = contain([&] { t = check(*e.b); });
+        auto fc = contain([&] { f = check(*e.c); });
+        auto all_cons = tc;
+        all_cons.insert(fc.begin(), fc.end());
+        add_consumed(all_cons);
+        return remove_ids(combine(t, f), all_cons);
+      }
+      case Expr::Kind::Match: {
+        Als cond = check(*e.a);
+        std::map<int, Loc> all_cons;
+        std::optional<Als> res;
+        for (const auto& c : e.cases) {
+          Als body;
+          auto cc = contain([&] {
+            size_t base = env_.size();
+            bind_pat(*c.pattern, cond);
+            try {
+              body = check(*c.body);
+            } catch (...) {
+              pop_to(base);
+              throw;
+            }
+            pop_to(base);
+          });
+          all_cons.insert(cc.begin(), cc.end());
+          res = res ? combine(*res, body) : body;
+        }
+        add_consumed(all_cons);
+        return res ? remove_ids(*res, all_cons) : Als{};
+      }
+      case Expr::Kind::Loop: return check_loop(e);
+      case Expr::Kind::Tuple: {
+        Als a;
+        a.structured = true;
+        for (const auto& x : e.list) a.parts.push_back(check(*x));
+        return a;
+      }
+      case Expr::Kind::Record: {
+        std::map<std::string, Als> by_name;
+        for (const auto& [n, x] : e.fields) by_name[n] = check(*x);
+        Als a;
+        a.structured = true;
+        if (e.type && e.type->kind == Type::Kind::Record) {
+          for (const auto& [n, t] : e.type->fields) a.parts.push_back(by_name[n]);
+          return a;
+        }
+        Ids s;
+        for (const auto& [n, x] : by_name) {
+          Ids y = all_of(x);
+          s.insert(y.begin(), y.end());
+        }
+        return leaf(s);
+      }
+      case Expr::Kind::Project: {
+        Als a = check(*e.a);
+        return e.field_path.empty() ? a : part_of(a, e.a->type, e.field_path[0]);
+      }
+      case Expr::Kind::ArrayLit:
+      case Expr::Kind::Intrinsic:
+        for (const auto& x : e.list) check(*x);
+        return Als{};
+      case Expr::Kind::Range:
+        for (const ExprPtr* x : {&e.a, &e.b, &e.c})
+          if (*x) check(**x);
+        return Als{};
+      case Expr::Kind::Index: {
+        Als a = check(*e.a);
+        check_indices(e.indices);
+        return leaf(all_of(a));
+      }
+      case Expr::Kind::Update: {
+        check_indices(e.indices);
+        Als v = check(*e.b);
+        Als src = check(*e.a);
+        Ids s = all_of(src), vs = all_of(v);
+        for (int id : vs)
+          if (s.count(id))
+            fail(e.b->loc, "Source array for in-place update might alias update value.\nHint: use \"copy\" to "
+                           "remove aliases from the value.");
+        consume_aliases(e.loc, s);
+        return Als{};
+      }
+      case Expr::Kind::RecordUpdate: {
+        Als src = check(*e.a);
+        Als v = check(*e.b);
+        std::function<Als(const Als&, const TypePtr&, size_t)> set = [&](const Als& a, const TypePtr& t,
+                                                                         size_t k) -> Als {
+          if (k == e.field_path.size()) return v;
+          if (!a.structured || !t || t->kind != Type::Kind::Record) return combine(a, v);
+          Als out = a;
+          for (size_t j = 0; j < t->fields.size() && j < out.parts.size(); ++j)
+            if (t->fields[j].first == e.field_path[k]) out.parts[j] = set(out.parts[j], t->fields[j].second, k + 1);
+          return out;
+        };
+        return set(src, e.a->type, 0);
+      }
+      case Expr::Kind::Ascribe:
+      case Expr::Kind::Coerce:
+      case Expr::Kind::Attr:
+      case Expr::Kind::QualParens: return check(*e.a);
+      case Expr::Kind::Assert: check(*e.a); return check(*e.b);
+      case Expr::Kind::Constructor: {
+        Ids s;
+        for (const auto& x : e.list) {
+          Ids a = all_of(check(*x));
+          s.insert(a.begin(), a.end());
+        }
+        return leaf(s);
+      }
+    }
+    return Als{};
+  }
+};
+
+}  // namespace
+
+void check_consumption(const Decl& d) {
+  if (!d.body) return;
+  Checker c;
+  c.check_def(d);
+}
+
+}  // namespace thorn::types

@@ -1,0 +1,100 @@
+// Where functions may not appear (Futhark's "zero-order" restrictions).
+// Run after zonking, so a type is functional only when it certainly is;
+// polymorphic types (Param) are accepted.
+#include "interp/types/order_check.hpp"
+
+#include <fmt/format.h>
+
+#include "interp/types/type.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::types {
+
+namespace {
+
+bool functional(const TypePtr& t) {
+  if (!t) return false;
+  switch (t->kind) {
+    case Type::Kind::Function: return true;
+    case Type::Kind::Array: return functional(t->elem);
+    case Type::Kind::Tuple:
+      for (const auto& e : t->elems)
+        if (functional(e)) return true;
+      return false;
+    case Type::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (functional(f)) return true;
+      return false;
+    case Type::Kind::Sum:
+      for (const auto& [n, ps] : t->constructors)
+        for (const auto& p : ps)
+          if (functional(p)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+[[noreturn]] void fail(Loc loc, std::string msg) { throw Error(ErrorKind::Type, loc, std::move(msg)); }
+
+void walk(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::If:
+      if (functional(e.type))
+        fail(e.loc, fmt::format("The type returned from branch, {}, is functional: a conditional may not return a "
+                                "function.",
+                                to_string(e.type)));
+      break;
+    case Expr::Kind::Match:
+      if (functional(e.type))
+        fail(e.loc, fmt::format("The type returned from pattern match, {}, is functional: a match may not return a "
+                                "function.",
+                                to_string(e.type)));
+      break;
+    case Expr::Kind::Loop:
+      if (!e.params.empty() && functional(e.params[0]->type))
+        fail(e.params[0]->loc, fmt::format("A value of functional type {} cannot be used as loop variable.",
+                                           to_string(e.params[0]->type)));
+      break;
+    case Expr::Kind::ArrayLit:
+      if (e.type && e.type->kind == Type::Kind::Array && functional(e.type->elem))
+        fail(e.loc, fmt::format("Array elements may not be functional (element type {}).", to_string(e.type->elem)));
+      break;
+    default: break;
+  }
+  for (const ExprPtr* x : {&e.a, &e.b, &e.c})
+    if (*x) walk(**x);
+  for (const auto& x : e.list)
+    if (x) walk(*x);
+  for (const auto& [n, x] : e.fields)
+    if (x) walk(*x);
+  for (const auto& ix : e.indices)
+    for (const ExprPtr* x : {&ix.index, &ix.start, &ix.end, &ix.stride})
+      if (*x) walk(**x);
+  for (const auto& c : e.cases)
+    if (c.body) walk(*c.body);
+}
+
+}  // namespace
+
+void check_function_order(const Decl& d) {
+  if (d.body) walk(*d.body);
+}
+
+void check_entry_point(const Decl& d) {
+  bool has_type_params = !d.quantified.empty();
+  for (const auto& tp : d.type_params)
+    if (!tp.is_size) has_type_params = true;
+  if (has_type_params) fail(d.loc, fmt::format("Entry point functions may not be polymorphic: \"{}\"", d.name));
+  TypePtr t = d.type;
+  for (size_t i = 0; i < d.params.size() && t && t->kind == Type::Kind::Function; ++i) {
+    if (functional(t->param))
+      fail(d.params[i]->loc, fmt::format("Entry point functions may not be higher-order: parameter {} of \"{}\" has "
+                                         "type {}",
+                                         i + 1, d.name, to_string(t->param)));
+    t = t->result;
+  }
+  if (!d.params.empty() && functional(t))
+    fail(d.loc, fmt::format("Entry point functions may not be higher-order: \"{}\" returns {}", d.name, to_string(t)));
+}
+
+}  // namespace thorn::types

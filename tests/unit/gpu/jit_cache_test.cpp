@@ -1,0 +1,196 @@
+// The kernel caches: the disk format's integrity checks, and KernelCache's
+// memory / disk / NVRTC layering (NVRTC needed for the latter; without it
+// those cases only print a message).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "gpu/codegen/skeleton.hpp"
+#include "gpu/driver/nvrtc.hpp"
+#include "gpu/jit/disk_cache.hpp"
+#include "gpu/jit/hash.hpp"
+#include "gpu/jit/kernel_cache.hpp"
+#include "interp/util/error.hpp"
+#include "tests/gpu/support/steps.hpp"
+
+using namespace thorn;
+using namespace thorn::gpu;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string temp_dir(const char* tag) {
+  fs::path p = fs::temp_directory_path() / fmt::format("thorn-test-{}-{}", tag, ::getpid());
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p.string();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_file(const std::string& path, const std::string& data) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
+}
+
+}  // namespace
+
+TEST_CASE("hash64 is deterministic, seeded and sensitive to every byte") {
+  std::string s(1000, 'x');
+  CHECK(jit::hash64(s) == jit::hash64(s));
+  CHECK(jit::hash64(s, 1) != jit::hash64(s, 2));
+  for (size_t i : {size_t(0), size_t(31), size_t(32), size_t(999)}) {
+    std::string t = s;
+    t[i] ^= 1;
+    CHECK(jit::hash64(t) != jit::hash64(s));
+  }
+  CHECK(jit::hash64("") != jit::hash64(std::string(1, '\0')));
+  CHECK(jit::hex64(0xabcull) == "0000000000000abc");
+}
+
+TEST_CASE("disk cache entries round-trip and corrupt ones are misses") {
+  std::string dir = temp_dir("disk");
+  jit::DiskCache cache(dir);
+  REQUIRE(cache.enabled());
+  jit::CachedBinary bin{std::string("\x7f" "ELF fake cubin payload \0 with a NUL", 36), true};
+  REQUIRE(cache.store("key1", bin));
+  auto back = cache.load("key1");
+  REQUIRE(back);
+  CHECK(back->data == bin.data);
+  CHECK(back->cubin);
+  CHECK_FALSE(cache.load("missing"));
+
+  std::string file = read_file(cache.path_of("key1"));
+  SUBCASE("a flipped payload byte") {
+    std::string bad = file;
+    bad[bad.size() - 3] ^= 0x40;
+    write_file(cache.path_of("key1"), bad);
+    CHECK_FALSE(cache.load("key1"));
+  }
+  SUBCASE("a truncated entry") {
+    write_file(cache.path_of("key1"), file.substr(0, file.size() - 5));
+    CHECK_FALSE(cache.load("key1"));
+  }
+  SUBCASE("a header only") {
+    write_file(cache.path_of("key1"), file.substr(0, 20));
+    CHECK_FALSE(cache.load("key1"));
+  }
+  SUBCASE("another key's entry") {
+    write_file(cache.path_of("key2"), file);
+    CHECK_FALSE(cache.load("key2"));
+  }
+  SUBCASE("no temporary files are left behind") {
+    int others = 0;
+    for (auto& e : fs::directory_iterator(dir)) others += e.path().filename() != "key1.bin";
+    CHECK(others == 0);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a disabled disk cache stores nothing") {
+  jit::DiskCache off("");
+  CHECK_FALSE(off.enabled());
+  CHECK_FALSE(off.store("k", {"x", true}));
+  CHECK_FALSE(off.load("k"));
+}
+
+TEST_CASE("cache keys change with the source, the options and the target") {
+  const Nvrtc& nv = Nvrtc::get();
+  if (!nv.loaded()) {
+    MESSAGE("NVRTC unavailable: " << nv.why());
+    return;
+  }
+  cg::KernelSource a = cg::gen_segmap(test::map_axpy(Prim::F32, 4, 100), {});
+  cg::KernelSource b = cg::gen_segmap(test::map_axpy(Prim::F64, 4, 100), {});
+  Nvrtc::Target sm90{90, true}, sm80{80, true};
+  std::string k = jit::cache_key(a, sm90);
+  CHECK(k.size() == 32);
+  CHECK(k == jit::cache_key(a, sm90));
+  CHECK(k != jit::cache_key(b, sm90));
+  CHECK(k != jit::cache_key(a, sm80));
+  setenv("THORN_GPU_FMAD", "1", 1);
+  CHECK(k != jit::cache_key(a, sm90));
+  unsetenv("THORN_GPU_FMAD");
+  CHECK(k == jit::cache_key(a, sm90));
+}
+
+TEST_CASE("KernelCache: NVRTC, then memory, then disk; a corrupt entry is recompiled") {
+  const Nvrtc& nv = Nvrtc::get();
+  if (!nv.loaded()) {
+    MESSAGE("NVRTC unavailable: " << nv.why());
+    return;
+  }
+  std::string dir = temp_dir("kc");
+  jit::KernelCache cache{jit::DiskCache(dir)};
+  cg::KernelSource ks = cg::gen_segmap(test::map_axpy(Prim::I32, 4, 100), {});
+  jit::KernelStats* st = nullptr;
+  auto bin1 = cache.binary(ks, 90, &st);
+  REQUIRE(st);
+  CHECK(st->compiles == 1);
+  CHECK(bin1->cubin);
+  CHECK(bin1->data.size() > 100);
+  CHECK(st->target == "sm_90");
+
+  auto bin2 = cache.binary(ks, 90);
+  CHECK(st->memory_hits == 1);
+  CHECK(bin2 == bin1);
+
+  cache.forget_memory();
+  auto bin3 = cache.binary(ks, 90);
+  CHECK(st->disk_hits == 1);
+  CHECK(st->compiles == 1);
+  CHECK(bin3->data == bin1->data);
+
+  // Corrupt the entry on disk: it must be recompiled, never loaded, and rewritten.
+  std::string path = cache.disk().path_of(st->key);
+  std::string file = read_file(path);
+  file[file.size() / 2] ^= 0x5a;
+  write_file(path, file);
+  cache.forget_memory();
+  auto bin4 = cache.binary(ks, 90);
+  CHECK(st->compiles == 2);
+  CHECK(st->disk_hits == 1);
+  CHECK(bin4->data == bin1->data);
+  CHECK(cache.disk().load(st->key));
+
+  // A source that does not compile: NVRTC's log in a GPU error.
+  cg::KernelSource broken = ks;
+  broken.source += "\nthis is not CUDA;\n";
+  try {
+    cache.binary(broken, 90);
+    CHECK_MESSAGE(false, "a broken source compiled");
+  } catch (const Error& e) {
+    CHECK(e.kind == ErrorKind::Gpu);
+    CHECK(e.message.find("could not compile") != std::string::npos);
+    CHECK(e.message.find("error") != std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("THORN_DUMP_KERNELS writes kernel sources") {
+  const Nvrtc& nv = Nvrtc::get();
+  if (!nv.loaded()) return;
+  std::string dir = temp_dir("dump"), cdir = temp_dir("dumpcache");
+  setenv("THORN_DUMP_KERNELS", dir.c_str(), 1);
+  jit::KernelCache cache{jit::DiskCache(cdir)};
+  cg::KernelSource ks = cg::gen_transpose(4);
+  cache.binary(ks, 80);
+  unsetenv("THORN_DUMP_KERNELS");
+  int files = 0;
+  for (auto& e : fs::directory_iterator(dir)) {
+    ++files;
+    CHECK(e.path().extension() == ".cu");
+    CHECK(read_file(e.path().string()) == ks.source);
+  }
+  CHECK(files == 1);
+  fs::remove_all(dir);
+  fs::remove_all(cdir);
+}

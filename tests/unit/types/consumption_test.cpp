@@ -1,0 +1,95 @@
+// Uniqueness and consumption checking (interp/types/consumption.cpp), with
+// Futhark's messages; and the zero-order restrictions (order_check.cpp).
+#include <doctest/doctest.h>
+
+#include "types_test_util.hpp"
+
+using namespace thorn;
+using namespace thorn::test;
+
+namespace {
+bool rejects(std::string_view decls, std::string_view fragment) {
+  std::string m = error_message(decls);
+  if (m.find(fragment) == std::string::npos) {
+    MESSAGE("got: " << m);
+    return false;
+  }
+  return true;
+}
+bool accepts(std::string_view decls) {
+  std::string m = error_message(decls);
+  if (m != "<no error>") MESSAGE("got: " << m);
+  return m == "<no error>";
+}
+}  // namespace
+
+TEST_CASE("valid in-place updates and consumption are accepted") {
+  CHECK(accepts("def f (a: *[]i32) (i: i64) (x: i32) : []i32 = let a[i] = x in a"));
+  CHECK(accepts("def f (a: *[]i32) (i: i32) : *[]i32 = a with [i] = 1"));
+  CHECK(accepts("def f (n: i64) = let a = iota n let a[0] = 2 in a"));
+  CHECK(accepts("def f (xs: []i32) = let ys = copy xs let ys[0] = 1 in (xs, ys)"));
+  CHECK(accepts("def f (xs: []i32) = loop ys = copy xs for i < 3 do ys with [i] = 0"));
+  CHECK(accepts("def g (a: *[]i32) : *[]i32 = a\ndef f (n: i64) = let a = replicate n 0i32 in g a"));
+  CHECK(accepts("def f (xs: []i32) = let ys = xs |> map (\\x -> x + 1) |> copy in ys with [0] = 1"));
+  // Lambda parameters are not unique, so not consumable.
+  CHECK(rejects("def f (xs: []i32) = copy xs |> \\ys -> ys with [0] = 1", "\"ys\", which is not consumable"));
+  CHECK(accepts("def f (n: i64) = let a = iota n let b = if n > 2 then a else iota n in b[0]"));
+  // The result of a function with a unique return type is fresh.
+  CHECK(accepts("def f (xs: []i32) = let ys = map (+1) xs let ys[0] = 0 in ys"));
+}
+
+TEST_CASE("use after consumption") {
+  CHECK(rejects("def f (n: i64) = let a = iota n let b = a let a[0] = 1 in b",
+                "Using variable \"a\", but this was consumed at 1:43"));
+  CHECK(rejects("def f (n: i64) = let a = iota n let c = if true then iota n else a let c[0] = 4 in a[0]",
+                "consumed"));
+  CHECK(rejects("def g (a: *[]i64) = a[0]\ndef f (n: i64) = let a = iota n let x = g a in a", "\"a\", but this was consumed"));
+  CHECK(rejects("def f (QUUX: *[]i32) = let g (x: i32) = x + QUUX[0] let QUUX[1] = 2 in g 1", "QUUX"));
+}
+
+TEST_CASE("consuming what is not consumable") {
+  CHECK(rejects("def f (a: []i32) = let a[0] = 1 in a", "Consuming variable \"a\", which is not consumable."));
+  CHECK(rejects("def g (a: *[]i64) = a[0]\ndef f (a: *[]i64) = map (\\i -> g a) (iota 3)",
+                "Consuming variable \"a\", which is not consumable."));
+  CHECK(rejects("def f (h: i32 -> []i32) = let xs = h 1 let xs[0] = 2 in 2", "\"h\", which is not consumable"));
+  CHECK(rejects("def g : []i32 = [1, 2]\ndef f (b: bool) = if b then g else []", "aliases the free variable \"g\""));
+}
+
+TEST_CASE("unique results") {
+  CHECK(rejects("def f (x: (*[]i32, *[]i32)) : (*[]i32, *[]i32) = (x.0, x.0)", "aliased to some other component"));
+  CHECK(rejects("def f (a: []i32) : *[]i32 = a", "Unique-typed return value is aliased to \"a\""));
+  CHECK(rejects("def f (a: *[][2]i32) (i: i64) : [][2]i32 = a with [i] = a[0]", "in-place update"));
+}
+
+TEST_CASE("loops") {
+  CHECK(rejects("def f () = let a = copy (iota 3) let b = copy (iota 3) let a = loop a for i < 3 do "
+                "let a[i] = 0 in b in b[0]",
+                "Return value for consuming loop parameter \"a\" aliases \"b\""));
+  CHECK(rejects("def f (n: i64) = loop {xs = xs: *[]i32, ys = ys: *[]i32} = {xs = replicate n 0, ys = replicate n 0} "
+                "for i < 3 do {xs = xs, ys = xs}",
+                "aliases other consumed loop parameter"));
+}
+
+TEST_CASE("functions where Futhark forbids them") {
+  CHECK(rejects("def f (x: i32) = x\ndef g (b: bool) (n: i32) = (if b then f else f) n", "returned from branch"));
+  CHECK(rejects("def f (x: i32) = x\ndef g (b: bool) (n: i32) = (match b case _ -> f) n", "returned from pattern match"));
+  CHECK(rejects("def f (x: i32) = x\ndef arr = [f, f]", "functional"));
+  CHECK(rejects("def main (f: i32 -> i32) = f 1", "Entry point functions may not be higher-order"));
+  CHECK(rejects("entry e 't (x: t) = x", "Entry point functions may not be polymorphic"));
+  CHECK(accepts("def main [n] (xs: [n]i32) = xs"));
+  CHECK(accepts("def apply 't (f: t -> t) (x: t) = f x"));  // not an entry point
+}
+
+TEST_CASE("consuming functions passed where consumption is not allowed") {
+  CHECK(rejects("def f (a: *[][]f64) = map (\\(r: *[]f64) : *[]f64 -> r) a", "does not allow consumption"));
+  CHECK(accepts("def f (a: [][]f64) = map (\\(r: []f64) -> r[0]) a"));
+}
+
+TEST_CASE("duplicate definitions and ambiguous sum types") {
+  CHECK(rejects("def bar () : i32 = 1\ndef bar () : i32 = 2", "Duplicate definition of value \"bar\""));
+  CHECK(rejects("type t = i32\ntype t = f32", "Duplicate definition of type \"t\""));
+  CHECK(rejects("module M = { def x = 1 def x = 2 }", "Duplicate definition of value \"x\""));
+  CHECK(accepts("def x = 1\nmodule M = { def x = 2 }\ntype x = i32"));
+  CHECK(rejects("def f : i32 = match (#bar 12) case (#foo _) -> 1 case (#bar _) -> 2", "Type is ambiguous"));
+  CHECK(accepts("type t = #foo i32 | #bar i32\ndef f : i32 = match (#bar 12 : t) case (#foo _) -> 1 case (#bar _) -> 2"));
+}
