@@ -84,4 +84,9 @@ struct OffloadDecision {
 OffloadDecision should_offload(const plan::Plan& plan, const std::vector<BufferPtr>& buffers);
 int64_t gpu_threshold();
 
+// For the REPL: `:kernels` prints kernels_report() (every kernel compiled or
+// loaded in this process: compile time, cache hits, launches); `:gpu`
+// prints availability() and, with a device, GpuBackend::report().
+std::string kernels_report();
+
 }  // namespace thorn::gpu

@@ -5,6 +5,7 @@
 
 #include "gpu/driver/dynlib.hpp"
 #include "gpu/executor.hpp"
+#include "gpu/jit/kernel_cache.hpp"
 #include "gpu/memory/residency.hpp"
 
 namespace thorn::gpu {
@@ -21,6 +22,8 @@ int64_t instructions(const kir::Block& b) {
 }
 
 }  // namespace
+
+std::string kernels_report() { return jit::format_kernel_stats(jit::KernelCache::get().stats()); }
 
 int64_t gpu_threshold() {
   std::string v = env_or_empty("THORN_GPU_THRESHOLD");

@@ -19,8 +19,9 @@ void run_segmap(RunContext& ctx, const plan::Step& step, MessageBase msg) {
     outs.push_back(write_ptr(ctx, step.writes[k]));
   }
   if (total == 0) return;
-  cg::KernelSource ks = cg::gen_segmap(step, codegen_options(outs, frees));
-  const jit::Module& m = jit::ModuleCache::load(ctx.device, ks);
+  cg::CodegenOptions opts = codegen_options(outs, frees);
+  const jit::Module& m = step_module(ctx.device, step, fmt::format("map {}", opts.noalias),
+                                     [&] { return cg::gen_segmap(step, opts); });
   KernelArgs args = step_args(ctx, step, layout, msg, 0, 0, 0, outs, {}, frees);
   launch_kernel(ctx.device, m, "thorn_map", launch::grid_stride(ctx.device.props(), total), args);
 }

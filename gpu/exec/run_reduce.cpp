@@ -25,8 +25,10 @@ void run_segred(RunContext& ctx, const plan::Step& step, MessageBase msg) {
 
   launch::SegRedLaunch L =
       launch::plan_segred(ctx.device.props(), segments, n, step.commutative, cg::accumulator_bytes(step));
-  cg::KernelSource ks = cg::gen_segred(step, L.strategy, L.ordered, codegen_options(outs, frees));
-  const jit::Module& mod = jit::ModuleCache::load(ctx.device, ks);
+  cg::CodegenOptions opts = codegen_options(outs, frees);
+  const jit::Module& mod =
+      step_module(ctx.device, step, fmt::format("segred {} {} {}", int(L.strategy), L.ordered, opts.noalias),
+                  [&] { return cg::gen_segred(step, L.strategy, L.ordered, opts); });
 
   // Partials of the first pass of Large, one per block, in memory types.
   std::vector<CUdeviceptr> parts(k, 0);

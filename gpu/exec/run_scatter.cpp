@@ -19,8 +19,9 @@ void run_scatter(RunContext& ctx, const plan::Step& step, MessageBase msg) {
   }
   const int64_t total = step.segments * step.segment_size;
   if (total == 0) return;
-  cg::KernelSource ks = cg::gen_scatter(step, codegen_options(outs, frees));
-  const jit::Module& m = jit::ModuleCache::load(ctx.device, ks);
+  cg::CodegenOptions opts = codegen_options(outs, frees);
+  const jit::Module& m = step_module(ctx.device, step, fmt::format("scatter {}", opts.noalias),
+                                     [&] { return cg::gen_scatter(step, opts); });
   KernelArgs args = step_args(ctx, step, layout, msg, step.dest_size, 0, 0, outs, {}, frees);
   launch_kernel(ctx.device, m, "thorn_scatter", launch::grid_stride(ctx.device.props(), total), args);
 }

@@ -1,10 +1,13 @@
 #include "gpu/exec/step_runner.hpp"
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "gpu/codegen/constants.hpp"
+#include "gpu/codegen/fingerprint.hpp"
 #include "gpu/driver/cuda.hpp"
 #include "gpu/memory/residency.hpp"
 #include "interp/util/error.hpp"
@@ -118,6 +121,25 @@ KernelArgs step_args(const RunContext& ctx, const plan::Step& step, const cg::de
   add_all(parts, layout.parts.size(), "partial");
   add_all(frees, layout.frees.size(), "input");
   return a;
+}
+
+const jit::Module& step_module(const Device& device, const plan::Step& step, const std::string& variant,
+                               const std::function<cg::KernelSource()>& generate) {
+  static std::mutex mu;
+  static auto* modules = new std::unordered_map<std::string, const jit::Module*>();  // process-wide
+  std::string key = variant + '\0' + cg::structural_key(step);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = modules->find(key);
+    if (it != modules->end()) {
+      jit::KernelCache::get().note_memory_hit(it->second->stats());
+      return *it->second;
+    }
+  }
+  const jit::Module& m = jit::ModuleCache::load(device, generate());
+  std::lock_guard<std::mutex> lock(mu);
+  (*modules)[key] = &m;
+  return m;
 }
 
 void launch_kernel(const Device& device, const jit::Module& module, const std::string& entry,

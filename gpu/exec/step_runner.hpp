@@ -1,6 +1,7 @@
 #pragma once
 // Running one plan step on the device: what the per-skeleton runners
 // (run_map.cpp, run_reduce.cpp, run_scatter.cpp) share.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +58,12 @@ void expect_buffer(RunContext& ctx, const plan::Step& step, int id, Prim t, int6
 KernelArgs step_args(const RunContext& ctx, const plan::Step& step, const cg::detail::StepLayout& layout,
                      MessageBase msg, int64_t p1, int64_t p2, int64_t p3, const std::vector<CUdeviceptr>& outs,
                      const std::vector<CUdeviceptr>& parts, const std::vector<CUdeviceptr>& frees);
+
+// The loaded module of a step's kernel, generated and compiled at most once
+// per step structure (gpu/codegen/fingerprint.hpp) and `variant` (the
+// skeleton and its options): warm launches skip code generation.
+const jit::Module& step_module(const Device& device, const plan::Step& step, const std::string& variant,
+                               const std::function<cg::KernelSource()>& generate);
 
 // Launches `entry` of `module` (counting it in the kernel statistics).
 void launch_kernel(const Device& device, const jit::Module& module, const std::string& entry,

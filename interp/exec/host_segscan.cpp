@@ -81,9 +81,29 @@ struct Scan {
 
   // Scans positions [j0, j1) of segment s starting from `carry` (lane 0),
   // writing the outputs; carry ends as the total.
+  // Recognised operators on types stored as they are computed scan straight
+  // from the element's registers into the output buffer.
+  bool direct() const {
+    if (!env.fast.ok) return false;
+    for (Prim t : types)
+      if (t == Prim::F16) return false;
+    return true;
+  }
+
   void scan_range(int worker, int64_t s, int64_t j0, int64_t j1, LaneSlots& carry) const {
     Frame& fr = env.elem_frame(worker);
     OpApply& op = env.op_apply(worker);
+    if (direct()) {
+      for (int64_t j = j0; j < j1; j += kLanes) {
+        int n = int(std::min<int64_t>(kLanes, j1 - j));
+        int64_t f0 = s * size + j;
+        run_element_tile(fr, f0, n, size);
+        for (int r = 0; r < k; ++r)
+          env.fast.scan_copy[size_t(r)](value(fr, r), env.write_buffer(size_t(r)).host() + size_t(f0) * width(r), n,
+                                        carry.ptr(r));
+      }
+      return;
+    }
     LaneSlots cur(k), tmp(k);
     for (int64_t j = j0; j < j1; j += kLanes) {
       int n = int(std::min<int64_t>(kLanes, j1 - j));
@@ -92,6 +112,26 @@ struct Scan {
       for (int r = 0; r < k; ++r) std::memcpy(cur.ptr(r), value(fr, r), size_t(n) * width(r));
       scan_tile(op, cur, tmp, carry, n);
       for (int r = 0; r < k; ++r) store_lanes(types[size_t(r)], env.write_buffer(size_t(r)), f0, cur.ptr(r), n);
+    }
+  }
+
+  // The fold of positions [j0, j1) of segment s into lane 0 of `total`
+  // (recognised commutative operators only: lane accumulators).
+  void reduce_range(int worker, int64_t s, int64_t j0, int64_t j1, LaneSlots& total) const {
+    Frame& fr = env.elem_frame(worker);
+    env.fill_neutral(total);
+    int used = 0;
+    for (int64_t j = j0; j < j1; j += kLanes) {
+      int n = int(std::min<int64_t>(kLanes, j1 - j));
+      run_element_tile(fr, s * size + j, n, size);
+      for (int r = 0; r < k; ++r) env.fast.combine[size_t(r)](total.ptr(r), value(fr, r), n);
+      used = std::max(used, n);
+    }
+    for (int w = used; w > 1;) {
+      int h = w / 2;
+      for (int r = 0; r < k; ++r)
+        env.fast.combine[size_t(r)](total.ptr(r), total.ptr(r) + size_t(w - h) * width(r), h);
+      w -= h;
     }
   }
 
@@ -155,6 +195,13 @@ struct Scan {
   }
 };
 
+// An element function worth computing twice rather than writing its
+// results twice: a few straight-line instructions.
+bool cheap_element(const Program& p) {
+  if (p.blocks.size() != 1) return false;
+  return p.blocks[0].instrs.size() <= 8;
+}
+
 }  // namespace
 
 void run_segscan(StepEnv& env) {
@@ -199,6 +246,34 @@ void run_segscan(StepEnv& env) {
   int64_t part = (size + parts - 1) / parts;
   part = (part + kLanes - 1) / kLanes * kLanes;
   parts = (size + part - 1) / part;
+  if (sc.direct() && cheap_element(*env.elem)) {
+    // Reduce-then-scan: totals of all parts but the last (reads only), their
+    // prefixes in order, then every part scanned from its prefix, writing
+    // each output once. Recomputing a cheap element beats writing twice.
+    std::vector<LaneSlots> carry(size_t(segments * parts));
+    for (auto& c : carry) c.resize(sc.k);
+    pool.parallel_for(segments * (parts - 1), [&](int64_t t, int worker) {
+      int64_t s = t / (parts - 1), q = t % (parts - 1);
+      sc.reduce_range(worker, s, q * part, std::min(size, (q + 1) * part), carry[size_t(s * parts + q + 1)]);
+    });
+    OpApply& op = env.op_apply(0);
+    for (int64_t s = 0; s < segments; ++s) {
+      env.fill_neutral(carry[size_t(s * parts)]);
+      for (int64_t q = 2; q < parts; ++q) {
+        // carry[q] held part q-1's total; make it the prefix before part q.
+        LaneSlots& c = carry[size_t(s * parts + q)];
+        LaneSlots prev(sc.k);
+        for (int r = 0; r < sc.k; ++r) std::memcpy(prev.ptr(r), carry[size_t(s * parts + q - 1)].ptr(r), 8);
+        op.combine1(prev, c);
+        for (int r = 0; r < sc.k; ++r) std::memcpy(c.ptr(r), prev.ptr(r), 8);
+      }
+    }
+    pool.parallel_for(segments * parts, [&](int64_t t, int worker) {
+      int64_t s = t / parts, q = t % parts;
+      sc.scan_range(worker, s, q * part, std::min(size, (q + 1) * part), carry[size_t(t)]);
+    });
+    return;
+  }
   std::vector<LaneSlots> total(size_t(segments * parts));
   for (auto& t : total) {
     t.resize(sc.k);

@@ -82,7 +82,19 @@ void scan_rows_fn(std::byte* vals, int rows, int size) {
 }
 
 template <Prim P, class Op>
+void scan_copy_fn(const std::byte* src, std::byte* dst, int n, std::byte* acc) {
+  using T = RegT<P>;
+  const T* __restrict x = reinterpret_cast<const T*>(src);
+  T* __restrict d = reinterpret_cast<T*>(dst);
+  T a;
+  std::memcpy(&a, acc, sizeof a);
+  for (int l = 0; l < n; ++l) d[l] = a = Op::template f<P>(a, x[l]);
+  std::memcpy(acc, &a, sizeof a);
+}
+
+template <Prim P, class Op>
 void set_fns(FastOp& f) {
+  f.scan_copy.push_back(&scan_copy_fn<P, Op>);
   f.scan.push_back(&scan_fn<P, Op>);
   f.hist.push_back(&hist_fn<P, Op>);
   f.combine.push_back(&combine_fn<P, Op>);

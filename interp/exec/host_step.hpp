@@ -40,12 +40,16 @@ struct FastOp {
   // or each row scanned in place (scan_rows).
   using ReduceRowsFn = void (*)(const std::byte* vals, int rows, int size, std::byte* out);
   using ScanRowsFn = void (*)(std::byte* vals, int rows, int size);
+  // dst[l] = acc = acc op src[l]: an inclusive scan from lanes into memory.
+  using ScanCopyFn = void (*)(const std::byte* src, std::byte* dst, int n, std::byte* acc);
+  // acc[0] op= src[0..n): a sequential fold (for short ranges).
   bool ok = false;
   std::vector<ScanFn> scan;
   std::vector<HistFn> hist;
   std::vector<CombineFn> combine;
   std::vector<ReduceRowsFn> reduce_rows;
   std::vector<ScanRowsFn> scan_rows;
+  std::vector<ScanCopyFn> scan_copy;
 };
 FastOp recognise_fast_op(const kir::Function& op);
 

@@ -95,8 +95,12 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     if (declared) expect(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
     fn = curry(params, ptys, declared ? declared : ty_with_unique(bt, false));
     for (size_t i = 0; i < tparams.size(); ++i) {
-      if (tparams[i].is_size) r.size_params.push_back(tparams[i].name);
-      else r.quantified.push_back(ids[i]);
+      if (tparams[i].is_size) {
+        r.size_params.push_back(tparams[i].name);
+      } else {
+        r.quantified.push_back(ids[i]);
+        if (!tparams[i].lifted) r.nonlifted.emplace_back(ids[i], tparams[i].name);
+      }
     }
   }
   --u.level;
@@ -109,7 +113,44 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
   return r;
 }
 
+namespace {
+bool type_mentions(const TypeExprPtr& te, const std::string& n);
+bool size_mentions(const SizeExpr& s, const std::string& n) {
+  return s.kind == SizeExpr::Kind::Name && s.name.qualifiers.empty() && s.name.name == n;
+}
+bool type_mentions(const TypeExprPtr& te, const std::string& n) {
+  if (!te) return false;
+  if (size_mentions(te->size, n) || type_mentions(te->elem, n) || type_mentions(te->param, n) ||
+      type_mentions(te->result, n))
+    return true;
+  for (const auto& a : te->args)
+    if ((a.is_size && size_mentions(a.size, n)) || type_mentions(a.type, n)) return true;
+  for (const auto& x : te->elems)
+    if (type_mentions(x, n)) return true;
+  for (const auto& [f, x] : te->fields)
+    if (type_mentions(x, n)) return true;
+  for (const auto& [c, xs] : te->constructors)
+    for (const auto& x : xs)
+      if (type_mentions(x, n)) return true;
+  return false;
+}
+bool pattern_mentions(const Pattern& p, const std::string& n) {
+  if (p.kind == Pattern::Kind::Ascribed && type_mentions(p.ascription, n)) return true;
+  if (p.inner && pattern_mentions(*p.inner, n)) return true;
+  for (const auto& x : p.elems)
+    if (pattern_mentions(*x, n)) return true;
+  for (const auto& [f, x] : p.fields)
+    if (pattern_mentions(*x, n)) return true;
+  return false;
+}
+}  // namespace
+
 Ty CheckerImpl::infer_let(Expr& e) {
+  // `let [n] xs = ...` binds n from the type of the pattern, so the pattern
+  // must mention it (Futhark: "Size [n] unused in pattern").
+  for (const auto& tp : e.type_params)
+    if (tp.is_size && !pattern_mentions(*e.pattern, tp.name))
+      error(tp.loc, fmt::format("Size [{}] unused in pattern.", tp.name));
   Ty v = infer(e.a);
   FrameGuard g(*this);
   bind_type_params(e.type_params, g.frame());
@@ -126,6 +167,7 @@ Ty CheckerImpl::infer_letfun(Expr& e) {
   s->type = r.type;
   s->quantified = r.quantified;
   s->size_params = r.size_params;
+  s->nonlifted = r.nonlifted;
   f.values[e.name.name] = s;
   FrameGuard g(*this, std::move(f));
   return infer(e.b);

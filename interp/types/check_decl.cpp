@@ -54,6 +54,7 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   s->type = freeze(r.type);
   s->quantified = r.quantified;
   s->size_params = r.size_params;
+  s->nonlifted = r.nonlifted;
   bind_name<SchemePtr>(scope, local, &Env::values, d.name, s);
 }
 

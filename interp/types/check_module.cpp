@@ -96,7 +96,13 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
         with_scope(s, [&] { penv = sig_env(sig); });
         s.visible.mods[name] = structure(penv);
       }
-      if (checkable) with_scope(s, [&] { eval_module(d.module); });
+      if (checkable)
+        with_scope(s, [&] {
+          ModPtr body = eval_module(d.module);
+          // The result's ascription is checked here too, so that a functor
+          // that never is applied still gets its errors (Futhark does).
+          if (d.sig && body->env) ascribe(body->env, d.sig, d.loc);
+        });
       m = f;
     } else {
       m = eval_module(d.module);
@@ -254,6 +260,7 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
   return env;
 }
 
+
 EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
   SigView v;
   flatten_sig(*this, sig, v);
@@ -269,6 +276,12 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
           if (it == env->types.end())
             error(loc, fmt::format("module does not define type \"{}\" required by its module type", item->name));
           result->types[item->name] = it->second;
+          // `type t` (non-lifted) in a module type cannot be implemented by
+          // a function type; that needs `type^ t`.
+          if (!item->lifted && ty_functional(it->second->body))
+            error(loc, fmt::format("type \"{}\" is non-lifted in the module type, but the module defines it as {}, "
+                                   "which is functional (declare it `type^ {}` to allow that)",
+                                   item->name, show(it->second->body), item->name));
           // A definition in the module type (or a `with` refinement) must
           // agree with the module's.
           std::vector<Ty> required;

@@ -92,6 +92,7 @@ Ty CheckerImpl::infer_var(ExprPtr& ep) {
   if (!s->builtin.empty()) return builtin_op_type(u, s->builtin, v.loc);
   std::vector<Ty> inst;
   Ty t = instantiate(*s, &inst);
+  note_nonlifted(*s, inst, v.loc, v.name.str());
   if (!inst.empty()) pending_.instantiations.emplace_back(&v, std::move(inst));
   return t;
 }
@@ -130,8 +131,8 @@ static std::string arg_text(const Expr& arg) {
 }
 
 static std::string callee_name(const Expr& fn) {
-  if (fn.kind == Expr::Kind::Var) return fn.name.str();
-  return "the function";
+  if (fn.kind == Expr::Kind::Var) return fmt::format("\"{}\"", fn.name.str());
+  return "function";
 }
 
 Ty CheckerImpl::infer_apply(Expr& e) {
@@ -139,7 +140,7 @@ Ty CheckerImpl::infer_apply(Expr& e) {
   std::string name = callee_name(*e.a);
   for (size_t i = 0; i < e.list.size(); ++i)
     f = apply_function(e.a->loc, f, e.list[i], static_cast<int>(i + 1),
-                       fmt::format("Cannot apply \"{}\" to {} (argument {})", name, arg_text(*e.list[i]), i + 1));
+                       fmt::format("Cannot apply {} to {} (argument {})", name, arg_text(*e.list[i]), i + 1));
   return f;
 }
 
@@ -152,6 +153,7 @@ Ty CheckerImpl::infer_binop(Expr& e) {
   } else {
     std::vector<Ty> inst;
     f = instantiate(*s, &inst);
+    note_nonlifted(*s, inst, e.loc, e.name.str());
     if (!inst.empty()) pending_.instantiations.emplace_back(&e, std::move(inst));
   }
   f = apply_function(e.loc, f, e.a, 1, fmt::format("in left operand of {}", op));
@@ -167,6 +169,7 @@ Ty CheckerImpl::infer_op_section(Expr& e) {
   } else {
     std::vector<Ty> inst;
     f = instantiate(*s, &inst);
+    note_nonlifted(*s, inst, e.loc, e.name.str());
     if (!inst.empty()) pending_.instantiations.emplace_back(&e, std::move(inst));
   }
   if (e.a && e.b) error(e.loc, "an operator section has at most one operand");

@@ -10,7 +10,15 @@ namespace thorn::types {
 DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
   switch (s.kind) {
     case SizeExpr::Kind::Constant: return dim_const(s.value);
-    case SizeExpr::Kind::Name: return dim_name(s.name.str());
+    case SizeExpr::Kind::Name:
+      if (s.name.qualifiers.empty() && is_local_value(s.name.name)) {
+        // `(n: f64, a: [n]i32)`: a size must be an i64.
+        Ty t = resolve(find_value(s.name.name)->type);
+        if (t->kind != TyNode::Kind::Var && !(t->kind == TyNode::Kind::Prim && t->prim == Prim::I64))
+          error(s.loc, fmt::format("Size \"{}\" must have type i64, but the variable \"{}\" has type {}.",
+                                   s.name.name, s.name.name, show(t)));
+      }
+      return dim_name(s.name.str());
     case SizeExpr::Kind::Anonymous:
       // `[]` in an annotation means "some size": the declared type keeps it
       // unknown rather than learning it from the value.

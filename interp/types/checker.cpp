@@ -223,11 +223,11 @@ SchemePtr CheckerImpl::lookup_value(const QualName& name, Loc loc) const {
 TypeDefPtr CheckerImpl::lookup_type(const QualName& name, Loc loc) const {
   if (name.qualifiers.empty()) {
     if (auto t = find_type(name.name)) return t;
-    error(loc, fmt::format("unknown type \"{}\"", name.name));
+    error(loc, fmt::format("Unknown type \"{}\"", name.name));
   }
   const Env& env = module_path(name.qualifiers, loc);
   auto it = env.types.find(name.name);
-  if (it == env.types.end()) error(loc, fmt::format("unknown type \"{}\"", name.str()));
+  if (it == env.types.end()) error(loc, fmt::format("Unknown type \"{}\"", name.str()));
   return it->second;
 }
 
@@ -240,6 +240,12 @@ ModPtr CheckerImpl::lookup_mod(const QualName& name, Loc loc) const {
   auto it = env.mods.find(name.name);
   if (it == env.mods.end()) error(loc, fmt::format("unknown module \"{}\"", name.str()));
   return it->second;
+}
+
+void CheckerImpl::note_nonlifted(const Scheme& s, const std::vector<Ty>& inst, Loc loc, const std::string& fn) {
+  for (const auto& [id, name] : s.nonlifted)
+    for (size_t i = 0; i < s.quantified.size() && i < inst.size(); ++i)
+      if (s.quantified[i] == id) pending_.nonlifted.push_back({loc, fn, name, inst[i]});
 }
 
 Ty CheckerImpl::instantiate(const Scheme& s, std::vector<Ty>* inst) {

@@ -31,6 +31,13 @@ struct Pending {
   std::vector<std::pair<Pattern*, Ty>> patterns;
   std::vector<std::pair<Expr*, std::vector<Ty>>> instantiations;
   std::vector<std::pair<Decl*, Ty>> decls;
+  // Instantiations of non-lifted type parameters: (use, function, 'a, type).
+  struct NonLifted {
+    Loc loc;
+    std::string fn, param;
+    Ty type;
+  };
+  std::vector<NonLifted> nonlifted;
 };
 
 struct CheckerState {
@@ -76,6 +83,9 @@ class CheckerImpl {
   bool is_local_value(const std::string& name) const;
 
   Ty instantiate(const Scheme& s, std::vector<Ty>* inst);
+  // Records the instantiations of s's non-lifted type parameters, checked
+  // when the definition is finished.
+  void note_nonlifted(const Scheme& s, const std::vector<Ty>& inst, Loc loc, const std::string& fn);
   int new_param_id() { return ++param_ids_; }
 
   // ---- expressions (check_expr.cpp, check_ops.cpp)
@@ -119,6 +129,7 @@ class CheckerImpl {
     Ty type;
     std::vector<int> quantified;
     std::vector<std::string> size_params;
+    std::vector<std::pair<int, std::string>> nonlifted;
   };
   FunResult check_function(const std::vector<TypeParam>& tparams, std::vector<PatternPtr>& params,
                            const TypeExprPtr& ret_type, ExprPtr& body, Loc loc, bool generalise);

@@ -375,19 +375,21 @@ class Checker {
   }
 
   // A parameter: aliases only itself; consumable when its type is unique.
+  // `declared`: the type of an enclosing ascription (`(x: *[]t)`), which
+  // carries the uniqueness that the Id's own (inferred) type does not.
   void bind_param(const Pattern& p, std::vector<ParamVar>& out, bool force_consume = false,
-                  bool consumable_parent = false) {
+                  TypePtr declared = nullptr) {
     switch (p.kind) {
       case Pattern::Kind::Id: {
-        bool cons = force_consume || consumable_parent || (p.type && diet_consume(*p.type));
+        TypePtr t = declared ? declared : p.type;
+        bool cons = force_consume || (t && diet_consume(*t));
         int id = fresh(fmt::format("variable \"{}\"", p.name));
-        env_.push_back(Entry{p.name, id, cons, shaped(p.type, {id})});
-        out.push_back(ParamVar{p.name, id, p.type});
+        env_.push_back(Entry{p.name, id, cons, shaped(t, {id})});
+        out.push_back(ParamVar{p.name, id, t});
         return;
       }
       case Pattern::Kind::Ascribed:
-        bind_param(*p.inner, out, force_consume,
-                   p.inner->kind == Pattern::Kind::Id && p.type && diet_consume(*p.type));
+        bind_param(*p.inner, out, force_consume, p.inner->kind == Pattern::Kind::Id ? p.type : nullptr);
         return;
       case Pattern::Kind::Tuple:
       case Pattern::Kind::Constructor:

@@ -17,6 +17,9 @@ struct Scheme {
   Ty type;
   std::vector<int> quantified;          // Param ids replaced by fresh variables at each use
   std::vector<std::string> size_params;  // dim names replaced by fresh sizes at each use
+  // Explicit type parameters declared without ^ ('a, not '^a): they may not
+  // be instantiated with function types. (id, name as written)
+  std::vector<std::pair<int, std::string>> nonlifted;
   std::string builtin;                   // non-empty: a built-in overloaded operator
 };
 using SchemePtr = std::shared_ptr<const Scheme>;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "interp/types/match_check.hpp"
 #include "interp/types/type.hpp"
 #include "interp/util/error.hpp"
 
@@ -44,7 +45,14 @@ void walk(const Expr& e) {
                                 "function.",
                                 to_string(e.type)));
       break;
-    case Expr::Kind::Match:
+    case Expr::Kind::Match: {
+      std::vector<const Pattern*> pats;
+      for (const auto& c : e.cases)
+        if (c.pattern) pats.push_back(c.pattern.get());
+      if (e.a)
+        if (auto missing = unmatched_case(e.a->type, pats))
+          fail(e.loc, fmt::format("Unmatched cases in match expression: {}", *missing));
+    }
       if (functional(e.type))
         fail(e.loc, fmt::format("The type returned from pattern match, {}, is functional: a match may not return a "
                                 "function.",

@@ -1,7 +1,8 @@
 #pragma once
 // Futhark's restrictions on where functions may appear, checked on a fully
 // annotated value definition: no functions returned from `if`/`match`, as
-// loop parameters or as array elements; entry points must be first-order
+// loop parameters or as array elements; matches must be exhaustive
+// (match_check.hpp); entry points must be first-order
 // and monomorphic.
 #include "interp/syntax/ast.hpp"
 

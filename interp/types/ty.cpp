@@ -358,4 +358,23 @@ std::string show_prec(const Ty& t0, Ctx ctx) {
 
 std::string show(const Ty& t) { return show_prec(t, Ctx::Top); }
 
+// Whether values of this type may be functions (then the type is lifted).
+bool ty_functional(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Function: return true;
+    case TyNode::Kind::Array: return ty_functional(t->elem);
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (ty_functional(f)) return true;
+      return false;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps)
+          if (ty_functional(p)) return true;
+      return false;
+    default: return false;
+  }
+}
+
 }  // namespace thorn::types

@@ -111,6 +111,9 @@ Ty substitute(const Ty& t, const Substitution& s);
 // size; the result has whichever size was taken at run time).
 Ty join_sizes(const Ty& a, const Ty& b);
 
+// Whether values of this type may be functions (resolving variables).
+bool ty_functional(const Ty& t);
+
 // Human-readable form for error messages. Unresolved overloaded variables
 // print as their default type (an integer literal is shown as i32).
 std::string show(const Ty& t);

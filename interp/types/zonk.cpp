@@ -24,6 +24,11 @@ void CheckerImpl::finish_definition() {
   for (auto& [e, ts] : p.instantiations)
     for (auto& t : ts) default_vars(t);
   for (auto& [d, t] : p.decls) default_vars(t);
+  for (const auto& nl : p.nonlifted)
+    if (ty_functional(nl.type))
+      error(nl.loc, fmt::format("Cannot instantiate the non-lifted type parameter '{} of \"{}\" with the functional "
+                                "type {} (declare it '^{} to allow functions).",
+                                nl.param, nl.fn, show(nl.type), nl.param));
 
   for (auto& [e, t] : p.exprs) e->type = zonk(t, false);
   for (auto& [e, t] : p.literals) {
@@ -78,7 +83,21 @@ std::vector<int> CheckerImpl::generalise(const Ty& t, const std::vector<std::str
   std::vector<int> ids;
   std::set<std::string> taken(taken_names.begin(), taken_names.end());
   int next_name = 0;
+  // Variables inside the constraint of a variable that stays open (the `a`
+  // of `v.0` giving {0: a}) stay open too: `let f v = v.0 in f (x, y)` must
+  // learn both from the use (Futhark's inference34).
+  std::set<const TyNode*> blocked;
   for (const Ty& v : vars) {
+    if (v->constraint != Constraint::HasFields && v->constraint != Constraint::HasConstrs) continue;
+    std::vector<Ty> inner;
+    std::set<const TyNode*> inner_seen;
+    for (const auto& [n, f] : v->fields) collect_vars(f, -1, inner, inner_seen);
+    for (const auto& [n, ps] : v->constrs)
+      for (const auto& p : ps) collect_vars(p, -1, inner, inner_seen);
+    for (const Ty& x : inner) blocked.insert(x.get());
+  }
+  for (const Ty& v : vars) {
+    if (blocked.count(v.get())) continue;
     // As in Futhark, only unconstrained variables become type parameters;
     // overloaded ones are defaulted instead (there are no type classes).
     // Equality-constrained ones are generalised too: every non-function

@@ -169,3 +169,32 @@ TEST_CASE("plan: listing names steps, shapes, buffers, fusion and fallbacks") {
   CHECK(plan::to_string(fb).find("fallback to the reference backend: the lambda calls") !=
         std::string::npos);
 }
+
+TEST_CASE("kir: inline_call renames registers, remaps arrays and messages") {
+  // callee(x) = check x != 0; read a0[x] + x, inside an if
+  kir::Function callee;
+  kir::Builder cb(callee);
+  Reg x = cb.param(Prim::I64);
+  int a = cb.free_array(Prim::I64, "a");
+  cb.check(cb.compare(CmpOp::Ne, x, cb.i64(0)), "x is zero");
+  auto r = cb.if_(cb.compare(CmpOp::Gt, x, cb.i64(5)), [&] { return std::vector<Reg>{cb.read(a, x)}; },
+                  [&] { return std::vector<Reg>{x}; });
+  cb.ret({cb.binary(BinOp::Add, r[0], x)});
+  REQUIRE(kir::verify(callee) == "");
+
+  kir::Function f;
+  kir::Builder b(f);
+  Reg y = b.param(Prim::I64);
+  b.free_array(Prim::F32, "other");
+  int mine = b.free_array(Prim::I64, "mine");
+  b.check(b.boolean(true), "first message");
+  auto out = b.inline_call(callee, {y}, {mine});
+  auto out2 = b.inline_call(callee, {out[0]}, {mine});
+  b.ret({out2[0]});
+  CHECK(kir::verify(f) == "");
+  CHECK(f.messages.size() == 3);
+  CHECK(f.messages[1] == "x is zero");
+  std::string text = kir::to_string(f);
+  CHECK(text.find("read a1(mine)") != std::string::npos);
+  CHECK(text.find("a0(other)[") == std::string::npos);
+}

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "gpu/codegen/constants.hpp"
+#include "gpu/codegen/fingerprint.hpp"
 #include "gpu/codegen/ctypes.hpp"
 #include "gpu/codegen/kir_to_cuda.hpp"
 #include "gpu/codegen/skeleton.hpp"
@@ -132,4 +133,25 @@ TEST_CASE("accumulator sizes follow C struct layout") {
   CHECK(bytes({Prim::F16}) == 4);
   CHECK(bytes({Prim::Bool, Prim::Bool}) == 2);
   CHECK(bytes({Prim::F64, Prim::I32}) == 16);
+}
+
+TEST_CASE("structural keys: equal exactly when the kernel text is") {
+  auto key = [](const plan::Step& s) { return cg::structural_key(s); };
+  auto text = [](const plan::Step& s) {
+    return cg::gen_segred(s, cg::RedStrategy::Large, true, {}).source;
+  };
+  plan::Step a = test::segred(Prim::I32, test::RedOp::Mss, false, 1, 10, 1000);
+  plan::Step b = test::segred(Prim::I32, test::RedOp::Mss, false, 1, 77, 3333);  // another shape
+  plan::Step c = test::segred(Prim::I32, test::RedOp::Sum, false, 1, 10, 1000);  // another operator
+  plan::Step d = test::segred(Prim::I64, test::RedOp::Mss, false, 1, 10, 1000);  // another type
+  plan::Step e = test::segred(Prim::I32, test::RedOp::Mss, false, 1, 10, 1);     // n = 1 stays a literal
+  CHECK(key(a) == key(b));
+  CHECK(text(a) == text(b));
+  for (const plan::Step* other : {&c, &d, &e}) {
+    CHECK(key(a) != key(*other));
+    CHECK(text(a) != text(*other));
+  }
+  plan::Step f = a;
+  f.neutral[0] = Scalar::i32(5);  // neutral elements are in the text
+  CHECK(key(a) != key(f));
 }

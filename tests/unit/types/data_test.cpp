@@ -61,7 +61,7 @@ def get (o: opt i32) = match o case #some x -> x case #none -> 0
   CHECK(s.type_of("[1,2,3] : vec [3]") == "[3]f32");
   CHECK(s.type_of("#none : opt bool") == "#none | #some bool");
   CHECK(error_message("type pair 'a = (a, a)\ndef p: pair = (1, 2)") == "type \"pair\" takes 1 argument(s), but is given 0");
-  CHECK(error_message("def p: nosuch = 1") == "unknown type \"nosuch\"");
+  CHECK(error_message("def p: nosuch = 1") == "Unknown type \"nosuch\"");
 }
 
 TEST_CASE("arrays, indexing and slicing") {
