@@ -121,22 +121,25 @@ int64_t min_work() {
   return v;
 }
 
-// Elements the call iterates over: the first array argument's element count.
+// Elements the call iterates over: its input array's element count.
 int64_t work_of(const SoacCall& call) {
+  size_t input = 0;
   switch (call.kind) {
     case SoacKind::Iota:
     case SoacKind::Replicate: return call.args.empty() ? 0 : call.args[0].scalar.as_i64();
-    default: break;
+    case SoacKind::Map: input = 1; break;
+    case SoacKind::Reduce:
+    case SoacKind::ReduceComm:
+    case SoacKind::Scan: input = 2; break;
+    case SoacKind::ReduceByIndex: input = 4; break;
+    case SoacKind::Scatter: input = 2; break;
+    default: input = 0; break;
   }
-  for (size_t k = call.kind == SoacKind::ReduceByIndex || call.kind == SoacKind::Scatter ? 1 : 0; k < call.args.size();
-       ++k)
-    if (call.args[k].kind == Value::Kind::Array) {
-      const ArrayValue& a = call.args[k].arr();
-      int64_t n = 1;
-      for (int64_t d : a.shape) n *= d;
-      return n;
-    }
-  return 0;
+  if (input >= call.args.size() || call.args[input].kind != Value::Kind::Array) return 0;
+  const ArrayValue& a = call.args[input].arr();
+  int64_t n = 1;
+  for (int64_t d : a.shape) n *= d;
+  return n;
 }
 
 std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {

@@ -198,7 +198,9 @@ void run_segred(StepEnv& env) {
 
   // Few large segments: split each into parts, fold the parts in parallel,
   // then combine them left to right.
-  int64_t parts = std::min<int64_t>(env.threads, (size + kLanes - 1) / kLanes);
+  // A few parts per thread, so that a thread the OS delays does not hold
+  // up the others (tasks are handed out dynamically).
+  int64_t parts = std::max<int64_t>(1, std::min<int64_t>(int64_t(env.threads) * 4, size / (4 * kLanes)));
   int64_t part = (size + parts - 1) / parts;
   part = (part + kLanes - 1) / kLanes * kLanes;
   parts = (size + part - 1) / part;

@@ -242,7 +242,9 @@ void run_segscan(StepEnv& env) {
     return;
   }
 
-  int64_t parts = std::min<int64_t>(env.threads, (size + kLanes - 1) / kLanes);
+  // A few parts per thread, so that a thread the OS delays does not hold
+  // up the others (tasks are handed out dynamically).
+  int64_t parts = std::max<int64_t>(1, std::min<int64_t>(int64_t(env.threads) * 4, size / (4 * kLanes)));
   int64_t part = (size + parts - 1) / parts;
   part = (part + kLanes - 1) / kLanes * kLanes;
   parts = (size + part - 1) / part;
@@ -274,6 +276,12 @@ void run_segscan(StepEnv& env) {
     });
     return;
   }
+  // Scan-then-propagate: the second pass covers all parts but the first, so
+  // use no more parts than threads.
+  parts = std::min<int64_t>(env.threads, (size + kLanes - 1) / kLanes);
+  part = (size + parts - 1) / parts;
+  part = (part + kLanes - 1) / kLanes * kLanes;
+  parts = (size + part - 1) / part;
   std::vector<LaneSlots> total(size_t(segments * parts));
   for (auto& t : total) {
     t.resize(sc.k);

@@ -1,6 +1,8 @@
 // SOAC calls -> segmented plans (see planner.hpp).
 #include "interp/flatten/planner.hpp"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "interp/eval/value_ops.hpp"
@@ -358,8 +360,10 @@ struct Planner {
     return f;
   }
 
-  // reduce (map2 f) (replicate m ne) xss: column-wise, one segment per column.
-  Value reduce_vectorised() {
+  // reduce (map2 f) (replicate m ne) xss: column-wise, one segment per
+  // column; scan likewise, its [m][n] result handed back transposed (a
+  // delayed transpose: a consumer reads it in place).
+  Value reduce_vectorised(bool scan = false) {
     const Value& opv = call.args.at(0);
     const Value& ne = call.args.at(1);
     const Value& xsv = call.args.at(2);
@@ -381,7 +385,7 @@ struct Planner {
     }
     Builder pb;
     plan::Step st;
-    st.kind = plan::StepKind::SegRed;
+    st.kind = scan ? plan::StepKind::SegScan : plan::StepKind::SegRed;
     st.loc = call.loc;
     st.segments = m;
     st.segment_size = n;
@@ -401,14 +405,19 @@ struct Planner {
     st.reads = pb.reads(lw);
     st.fused = join(lw.fused);
     std::vector<BufferPtr> outs;
-    for (size_t k = 0; k < types.size(); ++k) outs.push_back(pb.output(types[k], m, fmt::format("out{}", k), st.writes));
+    for (size_t k = 0; k < types.size(); ++k)
+      outs.push_back(pb.output(types[k], scan ? m * n : m, fmt::format("out{}", k), st.writes));
     pb.plan.source = fmt::format("{} (vectorised operator) at {}", exec::soac_name(call.kind), call.loc.str());
     pb.plan.loc = call.loc;
     pb.plan.notes.push_back(fmt::format("vectorised operator: one segment per column, [{}][{}] read transposed", m, n));
     pb.plan.steps.push_back(std::move(st));
     pb.plan.results = pb.plan.steps[0].writes;
     run(pb);
-    return array_from_leaves(like, outs, {m});
+    if (!scan) return array_from_leaves(like, outs, {m});
+    std::string listing = out.listing;
+    Value t = transpose_of(array_from_leaves(like, outs, {m, n}));
+    out.listing = listing + out.listing;
+    return t;
   }
 
   // ---- reduce / reduce_comm / scan
@@ -419,7 +428,7 @@ struct Planner {
     if (xsv.kind != Value::Kind::Array) throw Fallback("not an array");
     int64_t n = xsv.arr().outer();
     if (n == 0) throw Fallback("empty input");
-    if (!scan && ne.kind == Value::Kind::Array) return reduce_vectorised();
+    if (ne.kind == Value::Kind::Array) return reduce_vectorised(scan);
     Sym like = shape_of_value(ne);
     Builder pb;
     plan::Step st;
@@ -461,9 +470,10 @@ struct Planner {
 
   // The destination of reduce_by_index / scatter, owned: its leaf buffers
   // whole (offset 0, exact size) and referenced by nothing else.
-  Value own_destination(std::vector<BufferPtr>& leaves, Sym& like) {
+  Value own_destination(std::vector<BufferPtr>& leaves, Sym& like, int max_rank = 1) {
     Value dest = call.args.at(0);
-    if (dest.kind != Value::Kind::Array || dest.arr().rank() != 1) throw Fallback("a destination that is not one-dimensional");
+    if (dest.kind != Value::Kind::Array || dest.arr().rank() > max_rank)
+      throw Fallback("a destination of more dimensions than the indices have");
     const ArrayValue& a = dest.arr();
     std::vector<const ArrayValue*> parts;
     if (a.elem.kind == ElemShape::Kind::Prim) {
@@ -473,7 +483,7 @@ struct Planner {
       like.kind = a.elem.kind == ElemShape::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
       if (a.elem.kind == ElemShape::Kind::Record) like.names = std::make_shared<std::vector<std::string>>(a.elem.names);
       for (const ArrayPtr& c : a.components) {
-        if (c->elem.kind != ElemShape::Kind::Prim || c->rank() != 1) throw Fallback("destination of nested tuples");
+        if (c->elem.kind != ElemShape::Kind::Prim || c->rank() != a.rank()) throw Fallback("destination of nested tuples");
         parts.push_back(c.get());
         like.elems.push_back(Sym::scalar(kir::kNoReg, c->elem.prim));
       }
@@ -481,7 +491,7 @@ struct Planner {
       throw Fallback("destination of sum types");
     }
     bool whole = true;
-    for (const ArrayValue* p : parts) whole &= p->offset == 0 && p->buffer->count() == a.outer();
+    for (const ArrayValue* p : parts) whole &= p->offset == 0 && p->buffer->count() == a.count();
     // The call's argument and `dest` hold the array; the evaluator gave it up.
     call.args[0] = Value();
     if (!(whole && dest.array.use_count() == 1 && eval::storage_unique(dest.arr())))
@@ -493,8 +503,119 @@ struct Planner {
     return dest;
   }
 
+  // The scalar neutral element of a vectorised one (an array whose
+  // elements must all be equal).
+  static void uniform_neutral(const Value& ne, Sym& like, std::vector<Scalar>& neutral) {
+    const ArrayValue& a = ne.arr();
+    if (a.rank() != 1 || a.outer() == 0) throw Fallback("a vectorised neutral element of other than one dimension");
+    Value first = array_row(a, 0);
+    like = shape_of_value(first);
+    neutral = value_scalars(first);
+    for (int64_t c = 1; c < a.outer(); ++c)
+      if (value_scalars(array_row(a, c)) != neutral)
+        throw Fallback("a vectorised neutral element that differs between columns");
+  }
+
+  // hist (map2 f) (replicate d ne) k is vss (k-means): one histogram per
+  // column, all updated from one pass over the input; the element yields
+  // the bin and the d values of its row.
+  Value hist_vectorised() {
+    const Value& opv = call.args.at(1);
+    const Value& ne = call.args.at(2);
+    const Value& isv = call.args.at(3);
+    const Value& vsv = call.args.at(4);
+    const ArrayValue& da = call.args.at(0).arr();
+    if (da.rank() != 2 || vsv.arr().rank() != 2) throw Fallback("vectorised histograms of other than rows");
+    int64_t k = da.shape[0], d = da.shape[1], n = isv.arr().outer();
+    if (ne.arr().outer() != d || vsv.arr().shape[1] != d) throw Fallback("rows of different lengths");
+    if (d == 0 || k == 0) throw Fallback("empty histogram rows");
+    Sym like;
+    std::vector<Scalar> ne1;
+    uniform_neutral(ne, like, ne1);
+    std::vector<Prim> types;
+    leaf_prims(like, types);
+    size_t L = types.size();
+    if (size_t(d) * L > 64) throw Fallback("vectorised histograms of more than 64 values per row");
+    kir::Function scalar_op = elementwise_operator(opv, like, d);
+    Builder pb;
+    plan::Step st;
+    st.kind = plan::StepKind::SegHist;
+    st.loc = call.loc;
+    st.segments = 1;
+    st.segment_size = n;
+    st.element.name = "element";
+    Lowerer lw(st.element, ev);
+    kir::Builder& b = lw.b();
+    b.param(Prim::I64);
+    Reg j = b.param(Prim::I64);
+    Sym idx = lw.index(lw.array_of(isv), j, call.loc, false);
+    if (!idx.is_scalar() || !is_integral(idx.prim)) throw Fallback("indices that are not integers");
+    std::vector<Reg> res{lw.convert(idx, Prim::I64).reg};
+    Sym row = lw.index(lw.array_of(vsv), j, call.loc, false);
+    for (int64_t c = 0; c < d; ++c) {
+      Sym x = lw.index(row, b.i64(c), call.loc, false);
+      if (lw.leaf_types(x) != types) throw Fallback("values and neutral element differ in type");
+      for (Reg r : lw.leaves(x)) res.push_back(r);
+    }
+    b.ret(res);
+    finish_function(st.element, "element");
+    // The operator: the scalar operator once per column.
+    {
+      kir::Builder ob(st.op);
+      st.op.name = "op";
+      std::vector<Reg> acc, x;
+      for (int64_t c = 0; c < d; ++c)
+        for (Prim t : types) acc.push_back(ob.param(t));
+      for (int64_t c = 0; c < d; ++c)
+        for (Prim t : types) x.push_back(ob.param(t));
+      std::vector<Reg> outs;
+      for (int64_t c = 0; c < d; ++c) {
+        std::vector<Reg> args(acc.begin() + long(size_t(c) * L), acc.begin() + long(size_t(c + 1) * L));
+        args.insert(args.end(), x.begin() + long(size_t(c) * L), x.begin() + long(size_t(c + 1) * L));
+        for (Reg r : ob.inline_call(scalar_op, args, {})) outs.push_back(r);
+      }
+      ob.ret(outs);
+      finish_function(st.op, "vectorised operator");
+    }
+    for (int64_t c = 0; c < d; ++c) st.neutral.insert(st.neutral.end(), ne1.begin(), ne1.end());
+    st.commutative = true;
+    st.bins = k;
+    st.reads = pb.reads(lw);
+    st.fused = join(lw.fused);
+    // Columns of the destination as separate histograms, and back.
+    std::vector<BufferPtr> leaves;
+    Sym dlike;
+    Value dest = own_destination(leaves, dlike, 2);
+    if (leaves.size() != L) throw Internal();
+    std::vector<BufferPtr> cols;
+    for (int64_t c = 0; c < d; ++c)
+      for (size_t l = 0; l < L; ++l) {
+        auto col = std::make_shared<Buffer>(types[l], k, Buffer::NoInit{});
+        size_t w = size_t(prim_bytes(types[l]));
+        const std::byte* src = leaves[l]->host();
+        for (int64_t bin = 0; bin < k; ++bin) std::memcpy(col->host() + size_t(bin) * w, src + size_t(bin * d + c) * w, w);
+        st.writes.push_back(pb.add(col, fmt::format("col{}.{}", c, l)));
+        cols.push_back(col);
+      }
+    pb.plan.source = fmt::format("reduce_by_index (vectorised operator) at {}", call.loc.str());
+    pb.plan.loc = call.loc;
+    pb.plan.notes.push_back(fmt::format("vectorised operator: {} histograms of {} bins, one per column", d, k));
+    pb.plan.steps.push_back(std::move(st));
+    pb.plan.results = pb.plan.steps[0].writes;
+    run(pb);
+    for (int64_t c = 0; c < d; ++c)
+      for (size_t l = 0; l < L; ++l) {
+        size_t w = size_t(prim_bytes(types[l]));
+        std::byte* dst = leaves[l]->host();
+        const std::byte* src = cols[size_t(c) * L + l]->host();
+        for (int64_t bin = 0; bin < k; ++bin) std::memcpy(dst + size_t(bin * d + c) * w, src + size_t(bin) * w, w);
+      }
+    return dest;
+  }
+
   Value hist_or_scatter(bool hist) {
     if (call.index_dims != 1) throw Fallback("multi-dimensional indices");
+    if (hist && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
     const Value& isv = call.args.at(hist ? 3 : 1);
     const Value& vsv = call.args.at(hist ? 4 : 2);
     if (isv.kind != Value::Kind::Array || vsv.kind != Value::Kind::Array) throw Fallback("not arrays");
@@ -581,6 +702,7 @@ struct Planner {
     const Value& x = call.args.at(1);
     if (n < 0) throw Fallback("negative size");
     if (n == 0) throw Fallback("empty replicate");
+    if (x.kind == Value::Kind::Array) return replicate_array(n, x);
     Sym like = shape_of_value(x);  // scalars or tuples of scalars
     auto p = std::make_shared<Producer>();
     kir::Builder b(p->elem);
@@ -598,8 +720,42 @@ struct Planner {
     return make_delayed_array(p);
   }
 
-  Value transpose() {
-    const Value& xs = call.args.at(0);
+  // replicate n xs: element f of the result is element f % |xs| of xs.
+  Value replicate_array(int64_t n, const Value& x) {
+    const ArrayValue& a = x.arr();
+    int64_t inner = a.count();
+    if (inner == 0) throw Fallback("replicate of an empty array");
+    auto p = std::make_shared<Producer>();
+    p->elem.name = "replicate";
+    Lowerer lw(p->elem, ev);
+    kir::Builder& b = lw.b();
+    Reg flat = b.param(Prim::I64);
+    Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
+    Sym v = lw.array_of(x);
+    int64_t stride = inner;
+    for (int64_t d : a.shape) {
+      stride /= d;
+      Reg ix = stride == 1 ? rest : b.binary(kir::BinOp::Quot, rest, b.i64(stride));
+      if (stride != 1) rest = b.binary(kir::BinOp::Rem, rest, b.i64(stride));
+      v = lw.index(v, ix, call.loc, false);
+    }
+    Sym like = shape_like(v);
+    b.ret(lw.leaves(v));
+    finish_function(p->elem, "replicate");
+    p->reads = lw.reads();
+    p->shape = {n};
+    for (int64_t d : a.shape) p->shape.push_back(d);
+    p->elem_shape = elem_shape_of(like);
+    leaf_prims(like, p->leaves);
+    p->what = "replicate";
+    p->loc = call.loc;
+    out.listing = fmt::format("delayed replicate {} of {} elements at {}\n", n, inner, call.loc.str());
+    return make_delayed_array(p);
+  }
+
+  Value transpose() { return transpose_of(call.args.at(0)); }
+
+  Value transpose_of(const Value& xs) {
     if (xs.kind != Value::Kind::Array || xs.arr().rank() != 2) throw Fallback("transpose of other than a matrix");
     int64_t n = xs.arr().shape[0], m = xs.arr().shape[1];
     if (n == 0 || m == 0) throw Fallback("empty matrix");
@@ -648,7 +804,14 @@ HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecuto
     pl.out.fallback = f.what();
     pl.out.value.reset();
   } catch (const Planner::Internal&) {
-    pl.out.fallback = "internal: the nested SOAC disappeared on the second lowering";
+    pl.out.fallback = "internal: the plan's structure changed between two lowerings";
+    pl.out.value.reset();
+  } catch (const Error&) {
+    throw;  // a run-time error of the program (a failed Check): the program's error
+  } catch (const std::exception& e) {
+    // A gap in the lowering (not a Fallback it anticipated): the reference
+    // backend still runs the call correctly; the log shows what happened.
+    pl.out.fallback = std::string("internal: ") + e.what();
     pl.out.value.reset();
   }
   return pl.out;

@@ -33,6 +33,27 @@ void CheckerImpl::check_decl(DeclPtr& d, ModScope& scope, bool local) {
   }
 }
 
+namespace {
+// The result (after `arity` parameters) of a function type, with u applied.
+Ty apply_uniqueness(const Ty& t0, const ResultUniqueness& u) {
+  Ty t = resolve(t0);
+  if (u.structured && t->kind == TyNode::Kind::Record && t->fields.size() == u.parts.size()) {
+    Fields fs = t->fields;
+    for (size_t i = 0; i < fs.size(); ++i) fs[i].second = apply_uniqueness(fs[i].second, u.parts[i]);
+    return ty_record(std::move(fs));
+  }
+  if (u.unique && (t->kind == TyNode::Kind::Array || t->kind == TyNode::Kind::Param)) return ty_with_unique(t, true);
+  return t;
+}
+}  // namespace
+
+Ty CheckerImpl::with_result_uniqueness(const Ty& fn, size_t arity, const ResultUniqueness& u) {
+  Ty t = resolve(fn);
+  if (arity == 0) return apply_uniqueness(t, u);
+  if (t->kind != TyNode::Kind::Function) return fn;
+  return ty_function(t->param, with_result_uniqueness(t->result, arity - 1, u), t->param_name);
+}
+
 void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   FunResult r;
   with_scope(scope, [&] {
@@ -47,7 +68,24 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   d.quantified = r.quantified;
   // Rules checked on the now fully annotated definition.
   check_function_order(d);
-  check_consumption(d);
+  if (auto ru = check_consumption(d)) {
+    // Futhark infers which parts of an unannotated function's result are
+    // unique (fresh); callers may then consume them.
+    r.type = with_result_uniqueness(r.type, d.params.size(), *ru);
+    TypePtr t = d.type;
+    std::vector<TypePtr> params;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < d.params.size() && t && t->kind == Type::Kind::Function; ++i) {
+      params.push_back(t->param);
+      names.push_back(t->param_name);
+      t = t->result;
+    }
+    if (params.size() == d.params.size()) {
+      t = types::with_result_uniqueness(t, *ru);
+      for (size_t i = params.size(); i-- > 0;) t = function_type(params[i], t, names[i]);
+      d.type = t;
+    }
+  }
   // Entry points of the program (not of imported files or modules).
   if (&scope == &top && (d.entry || d.name == "main")) check_entry_point(d);
   auto s = std::make_shared<Scheme>();

@@ -213,17 +213,13 @@ Ty CheckerImpl::index_result(Loc loc, Ty array, std::vector<IndexArg>& indices) 
       prim_bit(Prim::I8) | prim_bit(Prim::I16) | prim_bit(Prim::I32) | prim_bit(Prim::I64);
   for (auto& ix : indices) {
     if (!ix.is_slice) {
+      // An index of still-unknown type (a lambda parameter, say) becomes an
+      // overloaded signed integer: a later use decides it, else Futhark's
+      // defaulting makes it i32.
       Ty t = infer(ix.index);
-      Ty c = resolve(t);
-      if (c->kind == TyNode::Kind::Var && c->constraint == Constraint::None) {
-        // An index of still-unknown type (a lambda parameter, say) is i64,
-        // which is what Futhark's defaulting would pick for it too.
-        expect(ix.index->loc, i64, t, "in array index");
-      } else {
-        unify_or(ix.index->loc, u.fresh_overloaded(signed_ints, ix.index->loc), t, [&] {
-          return fmt::format("in array index: expected a signed integer type, got {}", show(t));
-        });
-      }
+      unify_or(ix.index->loc, u.fresh_overloaded(signed_ints, ix.index->loc), t, [&] {
+        return fmt::format("in array index: expected a signed integer type, got {}", show(t));
+      });
       continue;
     }
     for (ExprPtr* part : {&ix.start, &ix.end, &ix.stride})

@@ -187,6 +187,18 @@ ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
       f->params = {{m->param, m->sig}};
       f->body = m->fn;
       f->closure = std::make_shared<Env>(visible());
+      // Like a functor, a module lambda is checked once where it is written,
+      // against its parameter's module type (errors even if never applied).
+      SigView v;
+      flatten_sig(*this, m->sig, v);
+      if (!v.functor) {
+        ModScope s;
+        s.visible = *f->closure;
+        EnvPtr penv;
+        with_scope(s, [&] { penv = sig_env(m->sig); });
+        s.visible.mods[m->param] = structure(penv);
+        with_scope(s, [&] { eval_module(m->fn); });
+      }
       return f;
     }
   }
@@ -197,7 +209,13 @@ ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& 
   if (fn->env) error(at.loc, "cannot apply a module that is not parametric");
   if (!arg->env) error(at.loc, "the argument of a parametric module must be a structure");
   size_t idx = fn->applied.size();
-  EnvPtr a = ascribe(arg->env, fn->params.at(idx).second, at.loc);
+  // The parameter's module type is read where the functor was defined, with
+  // the earlier parameters bound: `\(F: S) -> \(G: T with a = F.b) -> ...`.
+  ModScope ps;
+  ps.visible = *fn->closure;
+  for (size_t i = 0; i < idx; ++i) ps.visible.mods[fn->params[i].first] = structure(fn->applied[i]);
+  EnvPtr a;
+  with_scope(ps, [&] { a = ascribe(arg->env, fn->params.at(idx).second, at.loc); });
   auto next = std::make_shared<ModBinding>(*fn);
   next->applied.push_back(a);
   if (next->applied.size() < next->params.size()) return next;
@@ -235,7 +253,13 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
           auto td = std::make_shared<TypeDef>();
           td->params = item->type_params;
           td->param_ids = bind_type_params(item->type_params, g.frame());
-          td->body = item->type ? freeze(eval_type(item->type)) : ty_param(new_param_id(), item->name);
+          if (item->type) {
+            td->body = freeze(eval_type(item->type));
+          } else {
+            int id = new_param_id();
+            td->body = ty_param(id, item->name);
+            if (item->lifted) lifted_abstract.insert(id);
+          }
           for (const auto& [name, refined] : v.refinements)
             if (name == item->name) td->body = refined;
           env->types[item->name] = td;
@@ -252,7 +276,16 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
           env->values[item->name] = sch;
           break;
         }
-        case SpecItem::Kind::Module: env->mods[item->name] = structure(sig_env(item->sig)); break;
+        case SpecItem::Kind::Module: {
+          // A later spec may refer to an earlier one: `module G: S with a = F.b`.
+          ModScope inner;
+          inner.visible = visible();
+          inner.visible.add_all(*env);
+          EnvPtr m;
+          with_scope(inner, [&] { m = sig_env(item->sig); });
+          env->mods[item->name] = structure(m);
+          break;
+        }
         case SpecItem::Kind::Include: break;  // flattened away
       }
     }
@@ -278,7 +311,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
           result->types[item->name] = it->second;
           // `type t` (non-lifted) in a module type cannot be implemented by
           // a function type; that needs `type^ t`.
-          if (!item->lifted && ty_functional(it->second->body))
+          if (!item->lifted && may_be_functional(it->second->body))
             error(loc, fmt::format("type \"{}\" is non-lifted in the module type, but the module defines it as {}, "
                                    "which is functional (declare it `type^ {}` to allow that)",
                                    item->name, show(it->second->body), item->name));
@@ -305,7 +338,12 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
           auto it = env->mods.find(item->name);
           if (it == env->mods.end() || !it->second->env)
             error(loc, fmt::format("module does not define module \"{}\" required by its module type", item->name));
-          result->mods[item->name] = structure(ascribe(it->second->env, item->sig, loc));
+          ModScope inner;
+          inner.visible = visible();
+          inner.visible.add_all(*result);
+          EnvPtr m;
+          with_scope(inner, [&] { m = ascribe(it->second->env, item->sig, loc); });
+          result->mods[item->name] = structure(m);
           break;
         }
         case SpecItem::Kind::Val: {

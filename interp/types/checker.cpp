@@ -61,6 +61,24 @@ CheckerImpl::CheckerImpl() {
   }
 }
 
+bool CheckerImpl::may_be_functional(const Ty& t0) const {
+  Ty t = resolve(t0);
+  if (t->kind == TyNode::Kind::Param) return lifted_abstract.count(t->param_id) > 0;
+  if (t->kind == TyNode::Kind::Array) return may_be_functional(t->elem);
+  if (t->kind == TyNode::Kind::Record) {
+    for (const auto& [n, f] : t->fields)
+      if (may_be_functional(f)) return true;
+    return false;
+  }
+  if (t->kind == TyNode::Kind::Sum) {
+    for (const auto& [n, ps] : t->constrs)
+      for (const auto& p : ps)
+        if (may_be_functional(p)) return true;
+    return false;
+  }
+  return ty_functional(t);
+}
+
 void CheckerImpl::check_decls(std::vector<DeclPtr>& decls) {
   check_duplicates(decls);
   for (auto& d : decls) check_decl(d, top, false);

@@ -5,10 +5,12 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "interp/types/checker.hpp"
+#include "interp/types/consumption.hpp"
 #include "interp/types/env.hpp"
 #include "interp/types/unify.hpp"
 #include "interp/util/error.hpp"
@@ -58,6 +60,9 @@ class CheckerImpl {
   SchemePtr lookup_top_value(const QualName& name) const;
 
   ModScope top;                              // the session's top-level module
+  std::set<int> lifted_abstract;             // Param ids of `type^ t` specs (may be functions)
+  // ty_functional, or an abstract type declared lifted.
+  bool may_be_functional(const Ty& t) const;
   std::map<const Program*, EnvPtr> imports;  // each imported file is checked once
   std::shared_ptr<Env> prelude;              // start of imported files, if marked
 
@@ -124,6 +129,8 @@ class CheckerImpl {
   void check_decl(DeclPtr& d, ModScope& scope, bool local);
   void check_value_decl(Decl& d, ModScope& scope, bool local);
   void check_type_decl(Decl& d, ModScope& scope, bool local);
+  // fn (a function of `arity` parameters) with its result's uniqueness set.
+  Ty with_result_uniqueness(const Ty& fn, size_t arity, const ResultUniqueness& u);
   // Checks a function (LetFun or top-level def): returns the function type.
   struct FunResult {
     Ty type;

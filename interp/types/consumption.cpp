@@ -219,6 +219,10 @@ struct Entry {
   int id;
   bool consumable;
   Als als;
+  // Local function without a declared return type: its inferred result
+  // uniqueness, for applications with all `arity` arguments.
+  std::optional<ResultUniqueness> ret;
+  size_t arity = 0;
 };
 
 struct ParamVar {
@@ -237,12 +241,14 @@ std::string where(Loc l) { return fmt::format("{}:{}", l.line, l.col); }
 
 class Checker {
  public:
-  void check_def(const Decl& d) {
+  std::optional<ResultUniqueness> check_def(const Decl& d) {
     std::vector<ParamVar> pvars;
     for (const auto& p : d.params) bind_param(*p, pvars);
     Als body = check(*d.body);
     check_return_alias(d.loc, pvars, d.ret_type, body);
     if (!d.params.empty()) check_global_aliases(d.loc, body);
+    if (d.ret_type || d.params.empty()) return std::nullopt;
+    return infer_return_uniqueness(pvars, body);
   }
 
  private:
@@ -483,6 +489,36 @@ class Checker {
     }
   }
 
+  // Futhark's inferReturnUniqueness: a part of the result is unique when
+  // the only in-scope things it aliases are consumed parameters, and it
+  // shares no alias with another part.
+  ResultUniqueness infer_return_uniqueness(const std::vector<ParamVar>& params, const Als& body) const {
+    std::vector<Ids> parts;
+    leaves(body, parts);
+    std::map<int, int> count;
+    for (const auto& p : parts)
+      for (int id : p) ++count[id];
+    Ids consuming;
+    for (const auto& pv : params)
+      if (pv.type && diet_consume(*pv.type)) consuming.insert(pv.id);
+    Ids bound;
+    for (const auto& pv : params) bound.insert(pv.id);
+    for (const auto& [id, n] : global_names_) bound.insert(id);
+    std::function<ResultUniqueness(const Als&)> delve = [&](const Als& a) {
+      ResultUniqueness r;
+      if (a.structured) {
+        r.structured = true;
+        for (const auto& p : a.parts) r.parts.push_back(delve(p));
+        return r;
+      }
+      r.unique = true;
+      for (int id : a.s)
+        if ((bound.count(id) && !consuming.count(id)) || count[id] > 1) r.unique = false;
+      return r;
+    };
+    return delve(body);
+  }
+
   void check_global_aliases(Loc loc, const Als& body) const {
     for (int id : all_of(body)) {
       auto it = global_names_.find(id);
@@ -493,7 +529,8 @@ class Checker {
   }
 
   // A lambda or local function: its value aliases what it captures.
-  Als check_function(Loc loc, const std::vector<PatternPtr>& params, const TypeExprPtr& ret, const Expr& body) {
+  Als check_function(Loc loc, const std::vector<PatternPtr>& params, const TypeExprPtr& ret, const Expr& body,
+                     std::optional<ResultUniqueness>* inferred = nullptr) {
     size_t base = env_.size();
     size_t saved_barrier = barrier_;
     barrier_ = base;
@@ -506,6 +543,7 @@ class Checker {
       contain([&] { body_als = check(body); });
       check_return_alias(loc, pvars, ret, body_als);
       if (!params.empty()) check_global_aliases(loc, body_als);
+      if (inferred && !ret && !params.empty()) *inferred = infer_return_uniqueness(pvars, body_als);
     } catch (...) {
       captures_.pop_back();
       barrier_ = saved_barrier;
@@ -567,6 +605,13 @@ class Checker {
   Als apply(Loc loc, const Expr* fn_expr, const Als& f_als, TypePtr ftype, const std::vector<const Expr*>& args) {
     std::vector<TypePtr> ptypes, rtypes;
     TypePtr cur = ftype;
+    const Entry* local_fn = nullptr;
+    if (fn_expr && fn_expr->kind == Expr::Kind::Var && fn_expr->name.qualifiers.empty()) {
+      int i = lookup(fn_expr->name.name);
+      if (i >= 0) local_fn = &env_[i];
+    }
+    std::optional<ResultUniqueness> ret_override;
+    if (local_fn && local_fn->ret && local_fn->arity == args.size()) ret_override = local_fn->ret;
     for (size_t k = 0; k < args.size(); ++k) {
       if (cur && cur->kind == Type::Kind::Function) {
         ptypes.push_back(cur->param);
@@ -578,6 +623,8 @@ class Checker {
         cur = nullptr;
       }
     }
+    if (ret_override && !rtypes.empty() && rtypes.back())
+      rtypes.back() = with_result_uniqueness(rtypes.back(), *ret_override);
     // Futhark checks arguments right to left.
     std::vector<Als> arg_als(args.size());
     for (size_t k = args.size(); k-- > 0;) {
@@ -872,9 +919,12 @@ class Checker {
         return body;
       }
       case Expr::Kind::LetFun: {
-        Als f = check_function(e.loc, e.params, e.ret_type, *e.a);
+        std::optional<ResultUniqueness> ret;
+        Als f = check_function(e.loc, e.params, e.ret_type, *e.a, &ret);
         size_t base = env_.size();
         push(e.name.name, false, f);
+        env_.back().ret = ret;
+        env_.back().arity = e.params.size();
         Als body;
         try {
           body = check(*e.b);
@@ -1004,10 +1054,27 @@ class Checker {
 
 }  // namespace
 
-void check_consumption(const Decl& d) {
-  if (!d.body) return;
+std::optional<ResultUniqueness> check_consumption(const Decl& d) {
+  if (!d.body) return std::nullopt;
   Checker c;
-  c.check_def(d);
+  return c.check_def(d);
+}
+
+TypePtr with_result_uniqueness(const TypePtr& t, const ResultUniqueness& u) {
+  if (!t) return t;
+  if (u.structured && is_structured(*t)) {
+    auto c = std::make_shared<Type>(*t);
+    if (t->kind == Type::Kind::Tuple && t->elems.size() == u.parts.size())
+      for (size_t i = 0; i < u.parts.size(); ++i) c->elems[i] = with_result_uniqueness(t->elems[i], u.parts[i]);
+    if (t->kind == Type::Kind::Record && t->fields.size() == u.parts.size())
+      for (size_t i = 0; i < u.parts.size(); ++i)
+        c->fields[i].second = with_result_uniqueness(t->fields[i].second, u.parts[i]);
+    return c;
+  }
+  if (!u.unique || t->unique || !(t->kind == Type::Kind::Array || t->kind == Type::Kind::Param)) return t;
+  auto c = std::make_shared<Type>(*t);
+  c->unique = true;
+  return c;
 }
 
 }  // namespace thorn::types

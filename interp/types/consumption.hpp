@@ -6,11 +6,28 @@
 // globals), unique results that alias parameters or each other, in-place
 // updates whose value aliases the array, and loop parameters whose new
 // values alias what they must not.
+#include <optional>
+#include <vector>
+
 #include "interp/syntax/ast.hpp"
 
 namespace thorn::types {
 
-// Throws Error(ErrorKind::Type, ...) on the first violation.
-void check_consumption(const Decl& d);
+// Which parts of a function's result are unique, shaped like its type
+// (components of tuples and records in type order).
+struct ResultUniqueness {
+  bool unique = false;
+  bool structured = false;
+  std::vector<ResultUniqueness> parts;
+};
+
+// Throws Error(ErrorKind::Type, ...) on the first violation. For a function
+// without a declared return type, returns the uniqueness Futhark infers for
+// its result (unique where it aliases only consumed parameters and fresh
+// values, and no other part of the result).
+std::optional<ResultUniqueness> check_consumption(const Decl& d);
+
+// t with the uniqueness of `u` set on its (nested tuple/record) components.
+TypePtr with_result_uniqueness(const TypePtr& t, const ResultUniqueness& u);
 
 }  // namespace thorn::types

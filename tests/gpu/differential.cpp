@@ -60,6 +60,11 @@ int main(int argc, char** argv) {
     total.cases += r.cases;
     total.failures += r.failures;
   }
+  test::SuiteResult tr = test::run_transpose_suite(
+      [gpu](const BufferPtr& in, int64_t off, int64_t b, int64_t r, int64_t c) { return gpu->transpose(in, off, b, r, c); },
+      o);
+  total.cases += tr.cases;
+  total.failures += tr.failures;
   fmt::print("{} cases, {} failures\n", total.cases, total.failures);
 
   std::vector<gpu::jit::KernelStats> stats = gpu::jit::KernelCache::get().stats();

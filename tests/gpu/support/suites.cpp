@@ -1,6 +1,8 @@
 #include "tests/gpu/support/suites.hpp"
 
+#include <array>
 #include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -181,6 +183,50 @@ SuiteResult run_error_suite(const Runner& run, const SuiteOptions& o) {
       fmt::print(stderr, "FAIL: {}\n", failure);
     }
   }
+  return r;
+}
+
+SuiteResult run_transpose_suite(const TransposeFn& transpose, const SuiteOptions& o) {
+  SuiteResult r;
+  const int64_t big = int64_t(1) << std::min(o.log_n, 16);
+  std::vector<std::array<int64_t, 3>> shapes = {  // batches, rows, cols
+      {1, 1, big}, {1, big, 1}, {1, 32, 32}, {1, 33, 31}, {1, 1000, 7}, {2, 7, 1000}, {1, 0, 5}, {3, 5, 0}};
+  for (int64_t h = 2; h <= 33; ++h) shapes.push_back({1, h, 97});
+  for (int64_t w : {2, 3, 16, 17, 31, 33}) shapes.push_back({1, 301, w});
+  shapes.push_back({5, 64, 65});
+  uint64_t state = 77;
+  for (Prim t : {Prim::U8, Prim::I16, Prim::F32, Prim::F64, Prim::Bool})
+    for (auto [b, rows, cols] : shapes) {
+      std::string name = fmt::format("transpose {} [{}][{}][{}]", prim_name(t), b, rows, cols);
+      if (!o.filter.empty() && name.find(o.filter) == std::string::npos) continue;
+      ++r.cases;
+      const int64_t offset = 3, count = b * rows * cols;
+      auto in = std::make_shared<Buffer>(t, offset + count);
+      size_t w = size_t(prim_bytes(t));
+      for (int64_t i = 0; i < offset + count; ++i) store_scalar(in->host() + size_t(i) * w, random_value(t, state));
+      std::string failure;
+      try {
+        BufferPtr out = transpose(in, offset, b, rows, cols);
+        if (!out || out->count() != count) failure = name + ": wrong output size";
+        for (int64_t k = 0; k < b && failure.empty(); ++k)
+          for (int64_t i = 0; i < rows && failure.empty(); ++i)
+            for (int64_t j = 0; j < cols && failure.empty(); ++j) {
+              const std::byte* want = in->host() + size_t(offset + k * rows * cols + i * cols + j) * w;
+              const std::byte* got = out->host() + size_t(k * rows * cols + j * rows + i) * w;
+              if (std::memcmp(want, got, w) != 0)
+                failure = fmt::format("{}: element [{}][{}][{}] wrong", name, k, i, j);
+            }
+      } catch (const Error& e) {
+        failure = name + ": threw " + e.render();
+      }
+      if (!failure.empty()) {
+        ++r.failures;
+        r.messages.push_back(failure);
+        fmt::print(stderr, "FAIL: {}\n", failure);
+      } else if (o.verbose) {
+        fmt::print("ok: {}\n", name);
+      }
+    }
   return r;
 }
 

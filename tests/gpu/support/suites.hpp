@@ -33,4 +33,9 @@ SuiteResult run_map_scatter_suite(const Runner& run, const SuiteOptions& o);
 // Errors: a failing Check inside a kernel reaches the caller as Error(Runtime).
 SuiteResult run_error_suite(const Runner& run, const SuiteOptions& o);
 
+// The standalone transpose (GpuBackend::transpose), §5.7 shapes.
+using TransposeFn = std::function<BufferPtr(const BufferPtr& in, int64_t offset, int64_t batches, int64_t rows,
+                                            int64_t cols)>;
+SuiteResult run_transpose_suite(const TransposeFn& transpose, const SuiteOptions& o);
+
 }  // namespace thorn::gpu::test

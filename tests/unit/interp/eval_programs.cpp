@@ -15,7 +15,7 @@ std::string call_text(Session& s, const std::string& name, std::vector<Value> ar
   std::vector<Value> out = s.call(name, std::move(args));
   std::string text;
   for (const auto& v : out) text += (text.empty() ? "" : " ") + thorn::format_value(v, nullptr);
-  return text;
+  return thorn::test::one_line(text);
 }
 
 std::string call_error(Session& s, const std::string& name, std::vector<Value> args = {}) {

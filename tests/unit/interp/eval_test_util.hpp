@@ -19,11 +19,26 @@ inline Session& shared_session() {
   return s;
 }
 
+// A printed value on one line: Futhark's layout breaks nested arrays and
+// tuples over several lines, which the tests do not care about.
+inline std::string one_line(const std::string& text) {
+  std::string out;
+  for (size_t k = 0; k < text.size(); ++k) {
+    if (text[k] != '\n') {
+      out += text[k];
+      continue;
+    }
+    while (k + 1 < text.size() && text[k + 1] == ' ') ++k;
+    out += ' ';
+  }
+  return out;
+}
+
 // Evaluates an expression and prints its value as `futhark run` would.
 inline std::string eval_text(const std::string& expr) {
   Session::Outcome o = shared_session().eval_input(expr, "[test]");
   REQUIRE(o.is_expression);
-  return format_value(o.value, o.type);
+  return one_line(format_value(o.value, o.type));
 }
 
 // The message of the error an input raises ("" when none).

@@ -102,6 +102,15 @@ TEST_CASE("flatten: vectorised operators reduce column by column") {
   CHECK(has(log, "SegRed [3][1000]"));
   log = same("reduce (\\a b -> map2 f32.max a b) (replicate 4 (-f32.inf)) (unflatten 50 4 (map f32.i64 (iota 200)))");
   CHECK(has(log, "vectorised operator"));
+  log = same("let res = scan (map2 (+)) [0, 0, 0] (replicate 1000 [1, 2, 3]) in (res[999], i32.sum (flatten res))");
+  CHECK(has(log, "SegScan [3][1000]"));
+  CHECK(has(log, "delayed replicate 1000 of 3"));
+  // k-means: per-cluster vector sums.
+  log = same(
+      "let pts = unflatten 5000 3 (map (\\i -> f32.i64 (i % 97) / 7) (iota 15000)) "
+      "let member = map (\\i -> (i * 7) % 5) (iota 5000) in "
+      "hist (map2 (+)) (replicate 3 0) 5 member pts");
+  CHECK(has(log, "3 histograms of 5 bins"));
   // Not elementwise: falls back, and is still right.
   log = same("reduce (\\a b -> map (\\i -> a[i] + b[2 - i]) (iota 3)) (replicate 3 0) (unflatten 4 3 (iota 12))");
   CHECK(has(log, "not elementwise"));

@@ -93,3 +93,14 @@ TEST_CASE("duplicate definitions and ambiguous sum types") {
   CHECK(rejects("def f : i32 = match (#bar 12) case (#foo _) -> 1 case (#bar _) -> 2", "Type is ambiguous"));
   CHECK(accepts("type t = #foo i32 | #bar i32\ndef f : i32 = match (#bar 12 : t) case (#foo _) -> 1 case (#bar _) -> 2"));
 }
+
+TEST_CASE("unique results of unannotated functions are inferred") {
+  CHECK(accepts("def f (x: []i32) = map (+1) x\ndef g (xs: []i32) = let ys = f xs let ys[0] = 1 in ys"));
+  CHECK(accepts("def pair (n: i64) = (iota n, iota n)\ndef use (n: i64) = let (a, b) = pair n let a[0] = 1 in (a, b)"));
+  CHECK(accepts("def g (xs: []i32) = let inc (v: []i32) = map (+1) v let ys = inc xs let ys[0] = 0 in ys"));
+  // Aliasing the parameter: not unique, so the caller may not consume it.
+  CHECK(rejects("def f (x: []i32) = x\ndef g (xs: []i32) = let ys = f xs let ys[0] = 1 in ys",
+                "Consuming variable \"xs\", which is not consumable."));
+  CHECK(rejects("def dup x = (x, x)\ndef main (xs: []i32) : (*[]i32, *[]i32) = dup (copy xs)",
+                "aliased to some other component"));
+}

@@ -59,3 +59,41 @@ TEST_CASE("the unmatched case is named") {
                       "def f (x: foobar) : i32 = match x case #bar -> 0 case #foo (#some _) -> 2") ==
         "Unmatched cases in match expression: #foo #none");
 }
+
+TEST_CASE("non-lifted type parameters cannot be functions") {
+  CHECK(error_message("def cond 'a (b: bool) (x: a) (y: a) : a = if b then x else y\n"
+                      "def g (b: bool) : i32 = let f = cond b (\\(x: i32) -> x + x) (\\(x: i32) -> x) in f 42")
+            .find("Cannot instantiate the non-lifted type parameter 'a of \"cond\"") == 0);
+  CHECK(error_message("def cond '^a (b: bool) (x: a) (y: a) : a = x\n"
+                      "def g (b: bool) : i32 = let f = cond b (\\(x: i32) -> x + x) (\\(x: i32) -> x) in f 42") ==
+        "<no error>");
+}
+
+TEST_CASE("module lambdas: later parameter types refer to earlier parameters") {
+  const char* ops = "module type operation = {type a type b val f : a -> b}\n"
+                    "module i2f : operation with a = i32 with b = f64 = { type a = i32 type b = f64 def f (x: a) = f64.i32 x }\n"
+                    "module sq : operation with a = f64 with b = f64 = { type a = f64 type b = f64 def f (x: a) = f64.sqrt x }\n";
+  CHECK(error_message(std::string(ops) +
+                      "module compose = \\(F: operation) -> \\(G: operation with a = F.b) -> "
+                      "{ type a = F.a type b = G.b def f (x: a) = G.f (F.f x) }\n"
+                      "module c = compose i2f sq\ndef r = c.f 9") == "<no error>");
+  CHECK(error_message(std::string(ops) +
+                      "module compose = \\(P: {module F: operation module G: operation with a = F.b}) -> "
+                      "{ type a = P.F.a def f (x: a) = P.G.f (P.F.f x) }\n"
+                      "module c = compose { module F = i2f module G = sq }\ndef r = c.f 9") == "<no error>");
+}
+
+TEST_CASE("an index of unknown type is decided by its other uses") {
+  CHECK(error_message("def f (xs: []i32) (n: i32) = map (\\i -> xs[i]) (0..<n)") == "<no error>");
+  CHECK(error_message("def f (xs: []i32) (n: i64) = map (\\i -> xs[i]) (iota n)") == "<no error>");
+  Session s;
+  s.decls("def f (xs: []i32) i = xs[i]");
+  CHECK(s.value_type("f") == "[]i32 -> i32 -> i32");  // Futhark defaults it to i32
+}
+
+TEST_CASE("module lambdas are checked where written; lifted abstract types") {
+  CHECK(error_message("module m = \\(p: {type^ a}) -> ({type^ t = p.a}: {type t})").find("non-lifted") !=
+        std::string::npos);
+  CHECK(error_message("module m = \\(p: {type a}) -> ({type t = p.a}: {type t})") == "<no error>");
+  CHECK(error_message("module m = \\(p: {val x: i32}) -> {def y = p.x + true}") != "<no error>");
+}
