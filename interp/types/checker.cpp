@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "interp/types/checker_impl.hpp"
+#include "interp/types/consumption.hpp"
+#include "interp/types/order_check.hpp"
 
 namespace thorn {
 
@@ -120,6 +122,12 @@ TypePtr CheckerImpl::check_expression(ExprPtr& e, bool generalise_it) {
     finish_definition();
     result = zonk(t, false);
   });
+  // The rules on finished definitions apply to REPL expressions too.
+  Decl d;
+  d.loc = e->loc;
+  d.body = e;
+  check_function_order(d);
+  check_consumption(d);
   return result;
 }
 

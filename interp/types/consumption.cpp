@@ -260,6 +260,8 @@ class Checker {
   std::map<int, Loc> consumed_;
   std::map<int, std::string> desc_;
   int next_ = 0;
+  const Expr* last_lambda_ = nullptr;  // the lambda checked last, and its inferred result uniqueness
+  std::optional<ResultUniqueness> last_lambda_ret_;
 
   [[noreturn]] void fail(Loc loc, std::string msg) const { throw Error(ErrorKind::Type, loc, std::move(msg)); }
 
@@ -903,11 +905,26 @@ class Checker {
         return leaf(s);
       }
       case Expr::Kind::IndexSection: check_indices(e.indices); return Als{};
-      case Expr::Kind::Lambda: return check_function(e.loc, e.params, e.ret_type, *e.a);
+      case Expr::Kind::Lambda: {
+        std::optional<ResultUniqueness> ret;
+        Als f = check_function(e.loc, e.params, e.ret_type, *e.a, &ret);
+        last_lambda_ = &e;
+        last_lambda_ret_ = ret;
+        return f;
+      }
       case Expr::Kind::Let: {
         Als v = check(*e.a);
         size_t base = env_.size();
         bind_pat(*e.pattern, v);
+        // `let f = \x -> ...`: applications of f know the lambda's inferred
+        // result uniqueness, as for a local function.
+        const Expr* val = e.a.get();
+        while (val && (val->kind == Expr::Kind::Ascribe || val->kind == Expr::Kind::Attr)) val = val->a.get();
+        if (val && val == last_lambda_ && last_lambda_ret_ && env_.size() == base + 1 &&
+            e.pattern->kind == Pattern::Kind::Id) {
+          env_.back().ret = last_lambda_ret_;
+          env_.back().arity = val->params.size();
+        }
         Als body;
         try {
           body = check(*e.b);

@@ -23,7 +23,7 @@ TEST_CASE("integers wrap around at every width") {
   CHECK(eval_text("i64.highest * 2") == "-2i64");
   CHECK(eval_text("-(-128i8)") == "-128i8");
   CHECK(eval_text("2i32 ** 31") == "-2147483648i32");
-  CHECK(eval_text("3u64 ** 41") == "36472996377170786403u64");
+  CHECK(eval_text("3u64 ** 41") == "18026252303461234787u64");  // 3^41 mod 2^64
 }
 
 TEST_CASE("division: / and % round toward negative infinity, // and %% toward zero") {
@@ -138,7 +138,7 @@ TEST_CASE("integer functions of the numeric modules") {
   CHECK(eval_text("i32.maximum [2, 7, 4]") == "7i32");
   CHECK(eval_text("i32.minimum ([] : []i32)") == "2147483647i32");
   CHECK(eval_text("i32.maximum ([] : []i32)") == "-2147483648i32");
-  CHECK(eval_text("i32.+ 1 2") == "3i32");
+  CHECK(eval_text("(i32.+) 1 2") == "3i32");
   CHECK(eval_text("(i64.*) 3 4") == "12i64");
 }
 

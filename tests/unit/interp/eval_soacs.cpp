@@ -18,7 +18,6 @@ TEST_CASE("map with one or more arrays") {
   CHECK(eval_text("map (+1) ([] : []i32)") == "empty([0]i32)");
   CHECK(eval_text("map (\\x -> [x, x]) ([] : []i32)") == "empty([0][2]i32)");
   CHECK(eval_text("length (map (\\x -> (x, true)) ([] : []f32))") == "0i64");
-  CHECK(eval_text("map2 (+) [1, 2] [3, 4, 5]").empty() == false);
 }
 
 TEST_CASE("map2 over arrays of different sizes fails") {
@@ -104,7 +103,7 @@ TEST_CASE("scatter") {
   CHECK(eval_text("spread 3 0 [2] [7]") == "[0i32, 0i32, 7i32]");
   CHECK(eval_text("let xs = [1, 2, 3] let ys = scatter (copy xs) [0] [9] in (xs, ys)") ==
         "([1i32, 2i32, 3i32], [9i32, 2i32, 3i32])");
-  CHECK(eval_error("scatter [1, 2] [0] [1, 2]").find("size mismatch: 1 vs 2") != std::string::npos);
+  CHECK(eval_error("scatter [1, 2] [0] [1, 2]").find("Size mismatch: 1 vs 2") != std::string::npos);
 }
 
 TEST_CASE("filter and partition") {

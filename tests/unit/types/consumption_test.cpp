@@ -104,3 +104,16 @@ TEST_CASE("unique results of unannotated functions are inferred") {
   CHECK(rejects("def dup x = (x, x)\ndef main (xs: []i32) : (*[]i32, *[]i32) = dup (copy xs)",
                 "aliased to some other component"));
 }
+
+TEST_CASE("expressions (REPL inputs) are checked too") {
+  CHECK(error_message("", "let a = iota 3 let b = a let a[0] = 1 in b").find("but this was consumed") !=
+        std::string::npos);
+  CHECK(error_message("", "let a = iota 3 let a[0] = 1 in a") == "<no error>");
+  CHECK(error_message("", "match 1i32 case 1 -> 2").find("Unmatched cases") == 0);
+}
+
+TEST_CASE("let-bound lambdas have inferred unique results") {
+  CHECK(accepts("def g (xs: []i32) = let f = \\(x: []i32) -> map (+1) x let ys = f xs let ys[0] = 1 in ys"));
+  CHECK(rejects("def g (xs: []i32) = let f = \\(x: []i32) -> x let ys = f xs let ys[0] = 1 in ys",
+                "Consuming variable \"xs\""));
+}
