@@ -104,3 +104,22 @@ def scatter_3d 't [k] [n] [o] [l] (dest: *[k][n][o]t) (is: [l](i64, i64, i64)) (
 -- positions in `is`, which get the corresponding `vs`.
 def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t): *[k]t =
   scatter (replicate k x) is vs
+
+-- | `reduce_stream op f as` applies `f` to chunks of `as` and combines the
+-- per-chunk results with `op` (associative). The chunking is unspecified;
+-- here the whole array is one chunk.
+def reduce_stream [n] 'a 'b (op: b -> b -> b) (f: (k: i64) -> [k]a -> b) (as: [n]a): b =
+  f n as
+
+-- | As `reduce_stream`, but the chunks need not be contiguous.
+def reduce_stream_per [n] 'a 'b (op: b -> b -> b) (f: (k: i64) -> [k]a -> b) (as: [n]a): b =
+  f n as
+
+-- | `map_stream f as` applies `f` to chunks of `as`, each giving an array of
+-- the chunk's size, and concatenates the results.
+def map_stream [n] 'a 'b (f: (k: i64) -> [k]a -> [k]b) (as: [n]a): *[n]b =
+  __intrinsic "copy" (f n as)
+
+-- | As `map_stream`, but the chunks need not be contiguous.
+def map_stream_per [n] 'a 'b (f: (k: i64) -> [k]a -> [k]b) (as: [n]a): *[n]b =
+  __intrinsic "copy" (f n as)

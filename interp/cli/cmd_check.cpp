@@ -37,6 +37,7 @@ int cmd_check(const Args& args_in) {
 #else
   int status = 0;
   CommonOptions reference;  // checking never needs another backend
+  reference.backend = "reference";
   for (const auto& file : files) {
     try {
       auto session = open_session(reference);

@@ -10,6 +10,7 @@
 #include "interp/cli/entry_points.hpp"
 #include "interp/cli/session_setup.hpp"
 #include "interp/core/value_io.hpp"
+#include "interp/exec/host_backend.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::cli {
@@ -25,7 +26,9 @@ constexpr const char* kHelp =
     "\n"
     "  -e, --entry-point NAME  the entry point to run (default: main)\n"
     "  -b, --binary-output     write the results in Futhark's binary format\n"
-    "  -w, --no-warnings       accepted for compatibility (thorn prints none)\n";
+    "  -w, --no-warnings       accepted for compatibility (thorn prints none)\n"
+    "  --log plan              print each segmented plan to stderr as it is made\n"
+    "                          (like THORN_LOG_PLAN=1)\n";
 
 }  // namespace
 
@@ -46,6 +49,10 @@ int cmd_run(const Args& args_in) {
       binary = true;
     } else if (args.is("-w", "--no-warnings")) {
       args.no_value();
+    } else if (args.is("", "--log")) {
+      std::string what = args.value();
+      if (what != "plan") args.fail(fmt::format("unknown --log topic '{}' (known: plan)", what));
+      exec::host_backend::set_log_plans(true);
     } else if (take_common_option(args, common)) {
     } else if (args.positional()) {
       files.push_back(args.arg());

@@ -22,11 +22,13 @@ void version() {
   using namespace thorn::cli;
   std::cout << version_line() << "\n";
   std::cout << "Backends (--backend):\n";
+  std::string def = default_backend();
   for (const auto& b : backend_names()) {
     std::string why = backend_unavailable_reason(b);
-    std::cout << fmt::format("  {:<10} {}{}\n", b, backend_description(b), b == "reference" ? " (default)" : "");
+    std::cout << fmt::format("  {:<10} {}{}\n", b, backend_description(b), b == def ? " (default)" : "");
     if (!why.empty()) std::cout << fmt::format("  {:<10} not available here: {}\n", "", why);
   }
+  std::cout << fmt::format("Code runs on: {} ({}).\n", def, backend_description(def));
 }
 
 }  // namespace

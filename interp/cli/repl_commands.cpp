@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "gpu/executor.hpp"
 #include "interp/core/value_io.hpp"
+#include "interp/exec/host_backend.hpp"
 #include "interp/types/type.hpp"
 #include "interp/util/error.hpp"
 
@@ -107,9 +109,42 @@ void Repl::cmd_validate(const std::string& arg) {
   if (rebuild(wanted, loaded_, true)) std::cout << fmt::format("Validation is {}.\n", arg);
 }
 
-void Repl::cmd_plan(const std::string&) { std::cout << ":plan is not available yet.\n"; }
+// Evaluates EXPR with a plan listener installed and prints every segmented
+// plan (or delayed producer, or why a nest stayed on the reference) the
+// host/GPU backend made for it, then the value.
+void Repl::cmd_plan(const std::string& arg) {
+  if (arg.empty()) {
+    std::cout << "Usage: :plan EXPR\n";
+    return;
+  }
+  if (options_.backend == "reference") {
+    std::cout << "The reference backend makes no plans; switch with :backend host (or gpu).\n";
+    return;
+  }
+  std::vector<std::string> listings;
+  session_->set_on_plan([&listings](const std::string& l) { listings.push_back(l); });
+  struct Restore {
+    Session& s;
+    ~Restore() { s.set_on_plan(nullptr); }
+  } restore{*session_};
+  Session::Outcome outcome = session_->eval_input(arg, source_name());
+  if (listings.empty())
+    std::cout << fmt::format("No SOAC nest was flattened (calls over fewer than {} elements run on the reference "
+                             "backend; THORN_HOST_MIN_WORK changes that).\n",
+                             exec::host_backend::min_work());
+  for (const std::string& l : listings) std::cout << l;
+  if (outcome.is_expression) std::cout << format_value(outcome.value, outcome.type, ValueStyle::Repl) << "\n";
+  else declarations_.push_back(arg);
+}
 
-void Repl::cmd_kernels(const std::string&) { std::cout << ":kernels is not available yet.\n"; }
+void Repl::cmd_kernels(const std::string&) {
+  std::string why;
+  if (!gpu::GpuBackend::get(&why)) {
+    std::cout << fmt::format("no GPU: {}\n", why.empty() ? "no usable device" : why);
+    return;
+  }
+  std::cout << gpu::kernels_report();
+}
 
 void Repl::cmd_help(const std::string&) {
   std::cout << "Enter an expression to evaluate it, or a declaration to add it to the session.\n"

@@ -5,14 +5,15 @@
 
 #include <fmt/format.h>
 
+#include "gpu/executor.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::cli {
 
 const char* const kCommonOptionsHelp =
-    "  --backend NAME        where SOACs run: reference (sequential, the default),\n"
-    "                        host (flattened, CPU cores) or gpu (CUDA kernels); an\n"
-    "                        unavailable backend falls back to reference with a notice\n"
+    "  --backend NAME        where SOACs run: reference (sequential), host (flattened,\n"
+    "                        CPU cores) or gpu (CUDA kernels); default: gpu when a GPU\n"
+    "                        is usable, else host. gpu without a GPU runs on host\n"
     "  --validate            also run each offloaded nest on the reference backend\n"
     "                        and report the first one whose results differ\n";
 
@@ -45,8 +46,26 @@ bool take_common_option(ArgScanner& args, CommonOptions& options) {
   return false;
 }
 
+std::string default_backend() {
+  static const std::string b = gpu::GpuBackend::get() ? "gpu" : "host";
+  return b;
+}
+
+void choose_backend(CommonOptions& options) {
+  if (options.backend.empty()) {
+    options.backend = default_backend();
+    return;
+  }
+  if (options.backend != "gpu") return;
+  std::string why;
+  if (gpu::GpuBackend::get(&why)) return;
+  std::cerr << fmt::format("thorn: no usable GPU ({}); running on the host backend\n", why);
+  options.backend = "host";
+}
+
 #ifdef THORN_HAVE_SESSION
 std::unique_ptr<Session> open_session(CommonOptions& options) {
+  choose_backend(options);
   SessionOptions so;
   so.backend = options.backend;
   so.validate = options.validate;
@@ -64,6 +83,10 @@ std::unique_ptr<Session> open_session(CommonOptions& options) {
 #endif
 
 std::string backend_unavailable_reason(const std::string& backend) {
+  if (backend == "gpu") {
+    std::string why;
+    if (!gpu::GpuBackend::get(&why)) return why.empty() ? "no usable GPU" : why;
+  }
 #ifdef THORN_HAVE_SESSION
   try {
     SessionOptions so;
@@ -80,6 +103,7 @@ std::string backend_unavailable_reason(const std::string& backend) {
 }
 
 void resolve_backend(CommonOptions& options) {
+  choose_backend(options);
   if (options.backend == "reference") return;
   std::string why = backend_unavailable_reason(options.backend);
   if (why.empty()) return;

@@ -4,9 +4,10 @@
 //
 // Backends: `reference` (sequential, the semantic oracle), `host`
 // (flattened plans on the CPU cores) and `gpu` (JIT-compiled CUDA kernels).
-// An unknown name is a usage error. A known backend that cannot be used
-// here (not built yet, no GPU) falls back to `reference` with a one-line
-// notice on stderr, so scripts keep working on machines without a GPU.
+// An unknown name is a usage error. Without --backend the default is `gpu`
+// when a GPU is usable here and `host` otherwise, silently. An explicit
+// `--backend gpu` without a usable GPU runs on `host` after one line on
+// stderr saying why, so scripts keep working on machines without a GPU.
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,9 +22,12 @@
 namespace thorn::cli {
 
 struct CommonOptions {
-  std::string backend = "reference";
+  std::string backend;  // empty: default_backend(), resolved when a session opens
   bool validate = false;
 };
+
+// `gpu` when GpuBackend::get() finds a usable device, else `host`.
+std::string default_backend();
 
 // Consumes --backend NAME and --validate when `args` is at one of them.
 bool take_common_option(ArgScanner& args, CommonOptions& options);
@@ -47,6 +51,10 @@ std::unique_ptr<Session> open_session(CommonOptions& options);
 // `reference` with the one-line notice when not (for commands that open
 // many sessions, like `test`).
 void resolve_backend(CommonOptions& options);
+
+// Replaces an empty backend by default_backend(), and `gpu` without a
+// usable GPU by `host` after the one-line notice. Idempotent.
+void choose_backend(CommonOptions& options);
 
 // Empty when `backend` can be used here, otherwise why not (for --version).
 std::string backend_unavailable_reason(const std::string& backend);

@@ -304,6 +304,7 @@ class ProgramRunner {
   Session& reference() {
     if (!reference_) {
       CommonOptions ref;
+      ref.backend = "reference";  // the expected outputs' oracle, never the default
       reference_ = open_session(ref);
       reference_->load_file(path_);
     }

@@ -61,6 +61,21 @@ const Binding* lookup_value(const EnvPtr& env, const QualName& name) {
   return it == m->ns->values.end() ? nullptr : &it->second;
 }
 
+const SigBinding* lookup_sig(const EnvPtr& env, const QualName& name) {
+  if (!name.qualifiers.empty()) {
+    ModulePtr m = lookup_module_path(env, name.qualifiers);
+    if (!m || !m->ns) return nullptr;
+    auto it = m->ns->sigs.find(name.name);
+    return it == m->ns->sigs.end() ? nullptr : &it->second;
+  }
+  for (const Env* e = env.get(); e; e = e->parent.get()) {
+    if (!e->ns) continue;
+    auto it = e->ns->sigs.find(name.name);
+    if (it != e->ns->sigs.end()) return &it->second;
+  }
+  return nullptr;
+}
+
 TypeEnvPtr bind_types(TypeEnvPtr parent, const std::vector<int>* ids, const std::vector<TypePtr>* types,
                       TypeEnvPtr where_tenv, EnvPtr where_env) {
   auto t = std::make_shared<TypeEnv>();

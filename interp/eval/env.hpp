@@ -51,9 +51,18 @@ struct Binding {
   bool consumed = false;
 };
 
+// A module type, with the environment its names are resolved in. Kept at
+// run time only to restrict what an ascribed module exports (an ascription
+// hides names, which matters when the module is opened).
+struct SigBinding {
+  SigExprPtr sig;
+  EnvPtr env;
+};
+
 struct Namespace {
   std::unordered_map<std::string, Binding> values;
   std::unordered_map<std::string, ModulePtr> modules;
+  std::unordered_map<std::string, SigBinding> sigs;
 };
 
 // A module: a namespace, or a parametric module (functor) awaiting arguments.
@@ -64,6 +73,7 @@ struct Module {
   ModExprPtr body;
   EnvPtr env;
   TypeEnvPtr tenv;
+  SigExprPtr result_sig;  // the functor's declared result module type, or null
   bool is_functor() const { return !params.empty(); }
 };
 
@@ -85,6 +95,8 @@ const Binding* lookup_value(const EnvPtr& env, std::string_view name);
 // Lookup of a possibly qualified value name; null when unbound.
 const Binding* lookup_value(const EnvPtr& env, const QualName& name);
 ModulePtr lookup_module(const EnvPtr& env, std::string_view name);
+// Lookup of a possibly qualified module type name; null when unbound.
+const SigBinding* lookup_sig(const EnvPtr& env, const QualName& name);
 // Follows a module path (`M.N`); null when some part is unbound.
 ModulePtr lookup_module_path(const EnvPtr& env, const std::vector<std::string>& path);
 

@@ -53,7 +53,44 @@ namespace eval {
 
 Value builtin_operator(BuiltinOp op, const Value& x, const Value& y);  // eval_expr.cpp
 
+namespace {
+// Sets Evaluator::user_call_loc for the duration of an application written
+// in user code (not in a "[prelude]/..." file). [thorn wiring]
+struct UserCallLoc {
+  Loc& slot;
+  Loc saved;
+  bool set;
+  UserCallLoc(Loc& s, const Loc& loc)
+      : slot(s), set(loc.known() && !loc.file->name.starts_with("[prelude]")) {
+    if (set) saved = slot, slot = loc;
+  }
+  ~UserCallLoc() {
+    if (set) slot = saved;
+  }
+};
+}  // namespace
+
+namespace {
+bool in_prelude(const Loc& loc) { return loc.known() && loc.file->name.starts_with("[prelude]"); }
+}  // namespace
+
 Value Evaluator::apply(const Value& fnv, std::vector<Value> args, const Loc& loc) {
+  try {
+    return apply_curried(fnv, std::move(args), loc);
+  } catch (Error& e) {
+    // A run-time error inside a prelude function (`head []`) is reported at
+    // the user's call, which is what the user can act on.
+    if (e.kind == ErrorKind::Runtime && in_prelude(e.loc) && loc.known() && !in_prelude(loc)) {
+      std::vector<std::string> notes = e.notes;
+      notes.push_back(fmt::format("(raised in the prelude at {})", e.loc.str()));
+      throw Error(e.kind, loc, e.message, std::move(notes));
+    }
+    throw;
+  }
+}
+
+Value Evaluator::apply_curried(const Value& fnv, std::vector<Value> args, const Loc& loc) {
+  UserCallLoc user_loc_scope(user_call_loc, loc);
   if (fnv.kind != Value::Kind::Function) throw Error(ErrorKind::Internal, loc, "application of a non-function");
   CallablePtr fn = fnv.fn;
   for (;;) {

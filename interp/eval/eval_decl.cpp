@@ -2,9 +2,14 @@
 // import, local, functors. Types and module types have no run-time content.
 #include <fmt/format.h>
 
+#include <map>
+#include <set>
+
 #include "interp/eval/evaluator.hpp"
 
 namespace thorn::eval {
+
+ModulePtr restrict_module(const ModulePtr& m, const SigExpr& sig, const EnvPtr& env);
 
 // ------------------------------------------------------------------ ScopeBuilder
 
@@ -42,18 +47,100 @@ void ScopeBuilder::add_module(const std::string& name, ModulePtr m, bool exporte
   env_cache_.reset();
 }
 
-void ScopeBuilder::merge(const Namespace& ns, bool exported_too) {
+void ScopeBuilder::add_sig(const std::string& name, SigBinding s, bool exported_too) {
   auto v = copy_of(visible);
-  for (const auto& [n, b] : ns.values) v->values[n] = b;
-  for (const auto& [n, m] : ns.modules) v->modules[n] = m;
+  v->sigs[name] = s;
   visible = v;
   if (exported_too) {
     auto x = copy_of(exported);
-    for (const auto& [n, b] : ns.values) x->values[n] = b;
-    for (const auto& [n, m] : ns.modules) x->modules[n] = m;
+    x->sigs[name] = std::move(s);
     exported = x;
   }
   env_cache_.reset();
+}
+
+void ScopeBuilder::merge(const Namespace& ns, bool exported_too) {
+  auto into = [&](Namespace& to) {
+    for (const auto& [n, b] : ns.values) to.values[n] = b;
+    for (const auto& [n, m] : ns.modules) to.modules[n] = m;
+    for (const auto& [n, s] : ns.sigs) to.sigs[n] = s;
+  };
+  auto v = copy_of(visible);
+  into(*v);
+  visible = v;
+  if (exported_too) {
+    auto x = copy_of(exported);
+    into(*x);
+    exported = x;
+  }
+  env_cache_.reset();
+}
+
+// ------------------------------------------------------------------ module types
+
+namespace {
+
+// What a module type lets through: value and module names (with the module
+// type of each nested module), or everything (functor types, unknown names).
+struct SigNames {
+  bool everything = false;
+  std::set<std::string> values;
+  std::map<std::string, SigBinding> modules;
+};
+
+void collect_sig(const SigExpr& s, const EnvPtr& env, SigNames& out, int depth = 0) {
+  if (depth > 100) {
+    out.everything = true;
+    return;
+  }
+  switch (s.kind) {
+    case SigExpr::Kind::Name: {
+      const SigBinding* b = lookup_sig(env, s.name);
+      if (!b || !b->sig) {
+        out.everything = true;
+        return;
+      }
+      collect_sig(*b->sig, b->env, out, depth + 1);
+      return;
+    }
+    case SigExpr::Kind::Specs:
+      for (const auto& item : s.specs) {
+        switch (item->kind) {
+          case SpecItem::Kind::Val: out.values.insert(item->name); break;
+          case SpecItem::Kind::Module: out.modules[item->name] = SigBinding{item->sig, env}; break;
+          case SpecItem::Kind::Include:
+            if (item->sig) collect_sig(*item->sig, env, out, depth + 1);
+            break;
+          case SpecItem::Kind::Type: break;
+        }
+      }
+      return;
+    case SigExpr::Kind::With:
+      if (s.base) collect_sig(*s.base, env, out, depth + 1);
+      return;
+    case SigExpr::Kind::Arrow: out.everything = true; return;
+  }
+}
+
+}  // namespace
+
+// A module as seen through a module type: only the names it specifies.
+ModulePtr restrict_module(const ModulePtr& m, const SigExpr& sig, const EnvPtr& env) {
+  if (!m || !m->ns) return m;
+  SigNames names;
+  collect_sig(sig, env, names);
+  if (names.everything) return m;
+  auto ns = std::make_shared<Namespace>();
+  for (const auto& n : names.values)
+    if (auto it = m->ns->values.find(n); it != m->ns->values.end()) ns->values[n] = it->second;
+  for (const auto& [n, s] : names.modules) {
+    auto it = m->ns->modules.find(n);
+    if (it == m->ns->modules.end()) continue;
+    ns->modules[n] = s.sig ? restrict_module(it->second, *s.sig, s.env) : it->second;
+  }
+  auto out = std::make_shared<Module>();
+  out->ns = std::move(ns);
+  return out;
 }
 
 // ------------------------------------------------------------------ declarations
@@ -62,8 +149,10 @@ namespace {
 
 void eval_decl_in(Evaluator& ev, const Decl& d, ScopeBuilder& scope, const TypeEnvPtr& tenv, bool exported);
 
-ModulePtr functor(std::vector<std::string> params, ModExprPtr body, EnvPtr env, TypeEnvPtr tenv) {
+ModulePtr functor(std::vector<std::string> params, ModExprPtr body, EnvPtr env, TypeEnvPtr tenv,
+                  SigExprPtr result_sig = nullptr) {
   auto m = std::make_shared<Module>();
+  m->result_sig = std::move(result_sig);
   m->params = std::move(params);
   m->body = std::move(body);
   m->env = std::move(env);
@@ -106,16 +195,17 @@ void eval_value_decl(Evaluator& ev, const Decl& d, ScopeBuilder& scope, const Ty
 void eval_decl_in(Evaluator& ev, const Decl& d, ScopeBuilder& scope, const TypeEnvPtr& tenv, bool exported) {
   switch (d.kind) {
     case Decl::Kind::Value: eval_value_decl(ev, d, scope, tenv, exported); return;
-    case Decl::Kind::Type:
-    case Decl::Kind::ModuleType: return;
+    case Decl::Kind::Type: return;
+    case Decl::Kind::ModuleType: scope.add_sig(d.name, SigBinding{d.sig, scope.env()}, exported); return;
     case Decl::Kind::Module: {
       ModulePtr m;
       if (!d.module_params.empty()) {
         std::vector<std::string> params;
         for (const auto& [name, sig] : d.module_params) params.push_back(name);
-        m = functor(std::move(params), d.module, scope.env(), tenv);
+        m = functor(std::move(params), d.module, scope.env(), tenv, d.sig);
       } else {
         m = ev.eval_module_expr(*d.module, scope.env(), tenv);
+        if (d.sig) m = restrict_module(m, *d.sig, scope.env());
       }
       scope.add_module(d.name, std::move(m), exported);
       return;
@@ -179,7 +269,10 @@ ModulePtr Evaluator::eval_module_expr(const ModExpr& m, const EnvPtr& env, const
       if (!found) throw Error(ErrorKind::Internal, m.loc, "unknown module " + m.name.str());
       return found;
     }
-    case ModExpr::Kind::Ascribe: return eval_module_expr(*m.fn, env, tenv);
+    case ModExpr::Kind::Ascribe: {
+      ModulePtr inner = eval_module_expr(*m.fn, env, tenv);
+      return m.sig ? restrict_module(inner, *m.sig, env) : inner;
+    }
     case ModExpr::Kind::Import: {
       if (!m.imported) throw Error(ErrorKind::Internal, m.loc, "import \"" + m.path + "\" was not loaded");
       auto out = std::make_shared<Module>();
@@ -195,10 +288,12 @@ ModulePtr Evaluator::eval_module_expr(const ModExpr& m, const EnvPtr& env, const
       bound->modules[f->params[0]] = arg;
       EnvPtr inner = extend_scope(f->env, bound);
       if (f->params.size() > 1)
-        return functor(std::vector<std::string>(f->params.begin() + 1, f->params.end()), f->body, inner, f->tenv);
+        return functor(std::vector<std::string>(f->params.begin() + 1, f->params.end()), f->body, inner, f->tenv,
+                       f->result_sig);
       // The checker checks a copy of the body per application (`instance`);
       // only that copy carries types.
-      return eval_module_expr(m.instance ? *m.instance : *f->body, inner, f->tenv);
+      ModulePtr result = eval_module_expr(m.instance ? *m.instance : *f->body, inner, f->tenv);
+      return f->result_sig ? restrict_module(result, *f->result_sig, f->env) : result;
     }
   }
   throw Error(ErrorKind::Internal, m.loc, "unknown module expression");

@@ -45,6 +45,7 @@ struct ScopeBuilder {
   EnvPtr env();
   void add_value(const std::string& name, Binding b, bool exported_too);
   void add_module(const std::string& name, ModulePtr m, bool exported_too);
+  void add_sig(const std::string& name, SigBinding s, bool exported_too);
   void merge(const Namespace& ns, bool exported_too);  // open / import
 
  private:
@@ -91,6 +92,10 @@ class Evaluator {
   // listing of every SOAC it runs, or why it left one to the reference;
   // set by `:plan` and `--log plan`. Null: nobody is listening.
   std::function<void(const std::string& listing)> on_plan;
+  // The innermost application written outside the prelude: SOAC calls made
+  // by the prelude's `__intrinsic`s report this location (plan listings,
+  // --validate errors point at user code). Maintained by apply(). [thorn wiring]
+  Loc user_call_loc;
 
   // ---- helpers shared with intrinsics and the dispatcher
   // Runs `f`, giving a location to any run-time error that lacks one.
@@ -133,6 +138,7 @@ class Evaluator {
   Value eval_record_update(const Expr& e, const Ctx& ctx);
 
   // eval_apply.cpp
+  Value apply_curried(const Value& fn, std::vector<Value> args, const Loc& loc);
   Value call_closure(const Callable& c, std::vector<Value>& args, const Loc& loc);
   Value apply_exact(const Callable& c, std::vector<Value>& args, const Loc& loc);
 

@@ -93,7 +93,8 @@ Value call_intrinsic(IntrinsicCall& call) {
     exec::SoacCall soac;
     soac.kind = it->second.kind;
     soac.index_dims = it->second.index_dims;
-    soac.loc = call.loc;
+    // The user's call site when known (the prelude wrapper's otherwise).
+    soac.loc = call.ev.user_call_loc.known() ? call.ev.user_call_loc : call.loc;
     soac.args = std::move(args);
     soac.result_type = [&call] { return call.result_type(); };
     return exec::dispatch(soac, call.ev);

@@ -191,7 +191,9 @@ Scalar scalar_not(const Scalar& a) {
 }
 
 Scalar scalar_convert(const Scalar& s, Prim to) {
-  if (is_float(s.type) && is_integral(to) && !std::isfinite(s.f)) return make_int(to, 0);
+  // Float -> integer: Scalar::convert_to (prim.cpp) is the definition, NaN
+  // gives 0 and the infinities saturate; the host and GPU backends agree
+  // (tests/programs/float_to_int_nonfinite.fut). [thorn wiring, 6b]
   return s.convert_to(to);
 }
 

@@ -42,7 +42,8 @@ std::optional<Scalar> scalar_function(std::string_view name, const Scalar* args,
 
 // Futhark's conversion of a scalar to another primitive type (`i32.f64`,
 // `f32.u8`, `bool.i32`, ...): integers wrap or extend, floats truncate
-// toward zero, and NaN or an infinity converted to an integer is 0.
+// toward zero; NaN converted to an integer is 0 and the infinities saturate
+// (Scalar::convert_to is the definition all backends share).
 Scalar scalar_convert(const Scalar& s, Prim to);
 
 }  // namespace thorn::eval

@@ -155,6 +155,13 @@ Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::mov
   if (!exec::backend_available(impl_->options.backend))
     throw Error(ErrorKind::Usage, fmt::format("the {} backend is not available in this build", impl_->options.backend));
   impl_->ev.format_value = [](const Value& v, const TypePtr& t) { return format_value(v, t, ValueStyle::Data); };
+  if (impl_->options.trace) {
+    auto sink = impl_->options.trace;
+    eval::Evaluator& ev = impl_->ev;
+    ev.on_trace = [sink, &ev](const std::string& where, const Value& v, const TypePtr& t) {
+      sink(where + ": " + ev.format_value(v, t));
+    };
+  }
   impl_->ev.on_plan = impl_->options.on_plan;  // the host backend's plan listings
   on_big_stack([&] { impl_->load_prelude(); });
 }
@@ -162,6 +169,11 @@ Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::mov
 Session::~Session() = default;
 
 const SessionOptions& Session::options() const { return impl_->options; }
+
+void Session::set_on_plan(std::function<void(const std::string&)> on_plan) {
+  impl_->options.on_plan = on_plan;
+  impl_->ev.on_plan = std::move(on_plan);
+}
 
 std::optional<std::string> Session::loaded_file() const { return impl_->last_path; }
 

@@ -25,6 +25,9 @@ struct SessionOptions {
   // Receives the host backend's plan listings (`:plan`, tests); see
   // Evaluator::on_plan. Null: not collected.
   std::function<void(const std::string&)> on_plan;
+  // Where `#[trace]` lines ("prog.fut:3:5-12: [1i32, 2i32]", as Futhark's
+  // interpreter writes them) go; null: stderr.
+  std::function<void(const std::string& line)> trace;
 };
 
 class Session {
@@ -77,6 +80,9 @@ class Session {
   std::vector<Value> call(const std::string& name, std::vector<Value> args);
 
   const SessionOptions& options() const;
+  // Replaces the plan listener (SessionOptions::on_plan); null stops
+  // collecting. Used by the REPL's :plan. [thorn wiring]
+  void set_on_plan(std::function<void(const std::string&)> on_plan);
 
  private:
   struct Impl;

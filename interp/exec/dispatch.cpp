@@ -30,13 +30,17 @@ std::string_view soac_name(SoacKind k) {
   return "?";
 }
 
-bool backend_available(std::string_view name) { return name == "reference" || name == "host"; }
+// "gpu" is always available: without a usable device its plans run on the
+// host executor (host_gpu.hpp); the CLI says so when it was asked for.
+bool backend_available(std::string_view name) { return name == "reference" || name == "host" || name == "gpu"; }
 
 Value dispatch(SoacCall& call, eval::Evaluator& ev) {
   return ev.with_loc(call.loc, [&] {
     // The host backend takes the calls it can flatten (host_backend.hpp);
     // the rest, and everything under --backend reference, run here.
-    if (ev.options().backend == "host")
+    // --backend gpu goes through the host backend too: its plans run on
+    // the GPU executor (host_gpu.hpp) instead of the host executor.
+    if (ev.options().backend == "host" || ev.options().backend == "gpu")
       if (auto v = host_backend::run(call, ev)) return std::move(*v);
     return reference::run(call, ev);
   });

@@ -53,7 +53,7 @@ std::string_view soac_name(SoacKind k);  // as the prelude calls it: "map", "red
 struct SoacCall {
   SoacKind kind = SoacKind::Map;
   int index_dims = 1;  // ReduceByIndex / Scatter: dimensionality of the indices
-  Loc loc;             // the SOAC's call site (the prelude's intrinsic call)
+  Loc loc;             // the SOAC's call site in user code (Evaluator::user_call_loc), else the prelude's
   std::vector<Value> args;
   // The result's type, resolved lazily; may return null when unknown. The
   // reference backend needs it only for `map` over an empty array.

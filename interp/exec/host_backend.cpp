@@ -1,5 +1,6 @@
 #include "interp/exec/host_backend.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "interp/eval/evaluator.hpp"
+#include "interp/exec/host_gpu.hpp"
 #include "interp/exec/reference.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/planner.hpp"
@@ -113,6 +115,12 @@ std::string first_difference(const Value& host, const Value& reference, double r
   return diff(host, reference, "", rel_tol, abs_tol);
 }
 
+namespace {
+std::atomic<bool> g_log_plans{std::getenv("THORN_LOG_PLAN") != nullptr};
+}
+void set_log_plans(bool on) { g_log_plans = on; }
+bool log_plans() { return g_log_plans; }
+
 int64_t min_work() {
   static const int64_t v = [] {
     const char* env = std::getenv("THORN_HOST_MIN_WORK");
@@ -149,9 +157,12 @@ std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
   bool validate = ev.options().validate;
   std::optional<SoacCall> ref_call;
   if (validate) ref_call = call;  // shares the arguments; destinations are then copied, not updated
-  flatten::HostRun r = flatten::run_on_host(call, ev);
-  // THORN_LOG_PLAN=1 prints every plan to stderr when nobody else listens.
-  static const bool log_env = std::getenv("THORN_LOG_PLAN") != nullptr;
+  // THORN_LOG_PLAN=1 (or `thorn run --log plan`) prints every plan to
+  // stderr when nobody else listens.
+  const bool log_env = log_plans();
+  static const flatten::PlanExecutor gpu_exec = host_gpu::plan_executor();
+  flatten::HostRun r = flatten::run_on_host(call, ev, ev.options().backend == "gpu" ? gpu_exec : flatten::PlanExecutor{},
+                                            validate || ev.on_plan || log_env);
   auto log = [&](const std::string& text) {
     if (ev.on_plan) ev.on_plan(text);
     else if (log_env) std::fprintf(stderr, "%s", text.c_str());

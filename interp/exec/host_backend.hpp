@@ -19,9 +19,16 @@ std::optional<Value> run(SoacCall& call, eval::Evaluator& ev);
 
 // Calls iterating over fewer elements than this run on the reference
 // backend: planning costs more than it saves there. THORN_HOST_MIN_WORK
-// overrides it (0: flatten everything, as the unit tests do).
-constexpr int64_t kDefaultMinWork = 256;
+// overrides it (0: flatten everything, as the unit tests do). Break-even
+// measured at about 32 elements for a map+reduce nest once listings are only
+// formatted on demand (docs/performance.md, "Small calls").
+constexpr int64_t kDefaultMinWork = 32;
 int64_t min_work();
+
+// Whether plans are printed to stderr as they are made (when no on_plan
+// listener takes them): THORN_LOG_PLAN set, or `thorn run --log plan`.
+void set_log_plans(bool on);
+bool log_plans();
 
 // Relative tolerance of float comparisons under validation.
 constexpr double kValidateRelTol = 1e-6;

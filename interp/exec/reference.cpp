@@ -57,20 +57,52 @@ IndexValue fixed(int64_t i) {
 
 // ------------------------------------------------------------------ SOACs
 
+// Collects per-element results into an array. Scalar results go straight
+// into a buffer (no Value per element); anything else is stacked at the end.
+class RowCollector {
+ public:
+  explicit RowCollector(int64_t n) : n_(n) {}
+  void add(Value v) {
+    if (count_ == 0 && v.kind == Value::Kind::Scalar) {
+      prim_ = make_prim_array(v.scalar.type, {n_});
+      width_ = size_t(prim_bytes(v.scalar.type));
+    }
+    if (prim_) {
+      if (v.kind != Value::Kind::Scalar || v.scalar.type != prim_->buffer->elem())
+        throw Error(ErrorKind::Internal, "function results of different types");
+      store_scalar(prim_->buffer->host() + size_t(count_) * width_, v.scalar);
+    } else {
+      rows_.push_back(std::move(v));
+    }
+    ++count_;
+  }
+  // `empty` builds the result when there were no elements.
+  Value finish(const std::function<Value()>& empty) {
+    if (prim_) return Value::make_array(prim_);
+    return rows_to_array(rows_, empty);
+  }
+
+ private:
+  int64_t n_;
+  int64_t count_ = 0;
+  ArrayPtr prim_;
+  size_t width_ = 0;
+  std::vector<Value> rows_;
+};
+
 Value run_map(SoacCall& call, Evaluator& ev) {
   const Value& f = call.args.at(0);
   size_t k = call.args.size() - 1;
   int64_t n = arr(call.args.at(1), "map").outer();
   for (size_t j = 2; j <= k; ++j) check_same_length("map", n, arr(call.args[j], "map").outer());
-  std::vector<Value> results;
-  results.reserve(size_t(n));
+  RowCollector out(n);
   for (int64_t i = 0; i < n; ++i) {
     std::vector<Value> xs;
     xs.reserve(k);
     for (size_t j = 1; j <= k; ++j) xs.push_back(array_row(*call.args[j].array, i));
-    results.push_back(ev.apply(f, std::move(xs), call.loc));
+    out.add(ev.apply(f, std::move(xs), call.loc));
   }
-  return rows_to_array(results, [&] {
+  return out.finish([&] {
     TypePtr t = call.result_type ? call.result_type() : nullptr;
     if (t && t->kind == Type::Kind::Array) return eval::empty_array_of_type(*t);
     return array_from_rows({});
@@ -90,13 +122,12 @@ Value run_scan(SoacCall& call, Evaluator& ev) {
   Value acc = call.args.at(1);
   const ArrayValue& xs = arr(call.args.at(2), "scan");
   if (xs.outer() == 0) return Value::make_array(copy_array(xs));
-  std::vector<Value> out;
-  out.reserve(size_t(xs.outer()));
+  RowCollector out(xs.outer());
   for (int64_t i = 0; i < xs.outer(); ++i) {
     acc = ev.apply2(op, std::move(acc), array_row(xs, i), call.loc);
-    out.push_back(acc);
+    out.add(acc);
   }
-  return array_from_rows(out);
+  return out.finish([] { return array_from_rows({}); });
 }
 
 // Reads an index of the given dimensionality from is[j].

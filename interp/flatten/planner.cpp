@@ -170,11 +170,13 @@ struct Planner {
   eval::Evaluator& ev;
   const PlanExecutor& execute;
   HostRun out;
+  // Listings cost a formatted plan per call: made only when someone reads them.
+  bool want_listing = true;
 
   Sym input(Lowerer& lw, size_t k) { return lw.array_of(call.args.at(k)); }
 
   Value run(Builder& pb) {
-    out.listing = plan::to_string(pb.plan);
+    if (want_listing) out.listing = plan::to_string(pb.plan);
     if (execute) execute(pb.plan, pb.bufs);
     else host::execute(pb.plan, pb.bufs);
     return Value();
@@ -246,7 +248,7 @@ struct Planner {
     leaf_prims(like, p->leaves);
     p->what = lw.fused.empty() ? "map" : "map, " + join(lw.fused);
     p->loc = call.loc;
-    out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}", p->what,
+    if (want_listing) out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}", p->what,
                               call.loc.str(), p->count(), kir::to_string(p->elem));
     return make_delayed_array(p);
   }
@@ -693,7 +695,7 @@ struct Planner {
     p->leaves = {Prim::I64};
     p->what = "iota";
     p->loc = call.loc;
-    out.listing = fmt::format("delayed iota {} at {}\n", n, call.loc.str());
+    if (want_listing) out.listing = fmt::format("delayed iota {} at {}\n", n, call.loc.str());
     return make_delayed_array(p);
   }
 
@@ -716,7 +718,7 @@ struct Planner {
     leaf_prims(like, p->leaves);
     p->what = "replicate";
     p->loc = call.loc;
-    out.listing = fmt::format("delayed replicate {} at {}\n", n, call.loc.str());
+    if (want_listing) out.listing = fmt::format("delayed replicate {} at {}\n", n, call.loc.str());
     return make_delayed_array(p);
   }
 
@@ -749,7 +751,7 @@ struct Planner {
     leaf_prims(like, p->leaves);
     p->what = "replicate";
     p->loc = call.loc;
-    out.listing = fmt::format("delayed replicate {} of {} elements at {}\n", n, inner, call.loc.str());
+    if (want_listing) out.listing = fmt::format("delayed replicate {} of {} elements at {}\n", n, inner, call.loc.str());
     return make_delayed_array(p);
   }
 
@@ -776,15 +778,15 @@ struct Planner {
     leaf_prims(like, p->leaves);
     p->what = lw.fused.empty() ? "transpose" : "transpose, " + join(lw.fused);
     p->loc = call.loc;
-    out.listing = fmt::format("delayed transpose at {}\n", call.loc.str());
+    if (want_listing) out.listing = fmt::format("delayed transpose at {}\n", call.loc.str());
     return make_delayed_array(p);
   }
 };
 
 }  // namespace
 
-HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute) {
-  Planner pl{call, ev, execute, {}};
+HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute, bool want_listing) {
+  Planner pl{call, ev, execute, {}, want_listing};
   try {
     Value v;
     switch (call.kind) {

@@ -36,6 +36,9 @@ using PlanExecutor = std::function<void(const plan::Plan&, std::vector<BufferPtr
 // be consumed (destinations of reduce_by_index and scatter) only when a
 // value is returned. Plans run through `execute` (null: the host
 // executor); delayed arrays are always materialised by the host executor.
-HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute = nullptr);
+// Without want_listing, HostRun::listing stays empty (it costs a formatted
+// plan per call).
+HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute = nullptr,
+                    bool want_listing = true);
 
 }  // namespace thorn::flatten

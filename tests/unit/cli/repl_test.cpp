@@ -64,10 +64,20 @@ TEST_CASE("commands") {
   CHECK(c.out.find("[1, 2] : [2]i32") == 0);
   CHECK(c.out.find("1.0f32 : f32\n") != std::string::npos);
   CHECK(c.out.find("Unknown command ':nonsense'") != std::string::npos);
-  CHECK(c.out.find(":plan is not available yet.") != std::string::npos);
+  CHECK(c.out.find("No SOAC nest was flattened") != std::string::npos);  // `:plan 1`
   CHECK(c.out.find("Unknown backend 'bogus'") != std::string::npos);
   CHECK(c.out.find("42\nTime: ") != std::string::npos);
   CHECK(c.out.find("\n7\n") == std::string::npos);  // nothing runs after :quit
+}
+
+TEST_CASE(":plan prints the segmented plans at the user's call site, then the value; :kernels answers") {
+  Captured c = run_repl(":backend host\n:plan reduce (+) 0 (map (*2) (iota 1000))\n:kernels\n");
+  CHECK(c.out.find("SegRed [1][1000]") != std::string::npos);
+  CHECK(c.out.find("plan at [") != std::string::npos);
+  CHECK(c.out.find("prelude") == std::string::npos);  // locations are the input's, not soacs.fut's
+  CHECK(c.out.find("999000\n") != std::string::npos);
+  bool gpu_line = c.out.find("no GPU: ") != std::string::npos || c.out.find("kernel") != std::string::npos;
+  CHECK(gpu_line);
 }
 
 TEST_CASE("a command line ends an incomplete input and then runs") {

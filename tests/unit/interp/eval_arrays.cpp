@@ -73,7 +73,7 @@ TEST_CASE("in-place updates") {
 TEST_CASE("loops update in place and see the right values") {
   CHECK(eval_text("loop xs = replicate 5 0 for i < 5 do xs with [i] = i * i") ==
         "[0i32, 1i32, 4i32, 9i32, 16i32]");
-  CHECK(eval_text("let xs = iota 4 let ys = loop acc = xs for i < 4 do acc with [i] = 0 in (xs, ys)") ==
+  CHECK(eval_text("let xs = iota 4 let ys = loop acc = copy xs for i < 4 do acc with [i] = 0 in (xs, ys)") ==
         "([0i64, 1i64, 2i64, 3i64], [0i64, 0i64, 0i64, 0i64])");
   CHECK(eval_text("loop (xs, n) = (replicate 3 0, 0) for i < 3 do (xs with [i] = n, n + 10)") ==
         "([0i32, 10i32, 20i32], 30i32)");

@@ -198,12 +198,21 @@ entry failed (x: i32) = checked x
 }
 
 TEST_CASE("#[trace] reports the value and other attributes are transparent") {
-  Session s;
+  std::vector<std::string> lines;
+  thorn::SessionOptions opts;
+  opts.trace = [&](const std::string& line) { lines.push_back(line); };
+  Session s(opts);
   load_program(s, R"(
-entry main = let x = #[trace] (1 + 2) in #[unroll] #[sequential] (x * 2)
+entry main (y: i32) = let x = #[trace] (y + 2) in #[unroll] #[sequential] (x * 2)
+entry tagged (xs: []i32) = #[trace(hello)] map (+ 1) xs
 )",
                "trace");
-  CHECK(call_text(s, "main") == "6i32");
+  CHECK(call_text(s, "main", {Value(thorn::Scalar::i32(1))}) == "6i32");
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0] == "/tmp/thorn_eval_test_trace.fut:2:31-46: 3i32");
+  CHECK(call_text(s, "tagged", {i32s({1, 2})}) == "[2i32, 3i32]");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[1] == "hello: [2i32, 3i32]");
 }
 
 TEST_CASE("in-place updates in loops stay linear") {

@@ -104,12 +104,9 @@ TEST_CASE("host: float operations follow IEEE and Futhark's min/max/mod") {
   CHECK(!out[1][3].b);
 }
 
-// The reference's conversion (eval::scalar_convert): Scalar::convert_to,
-// except that non-finite floats become integer 0.
-static Scalar reference_convert(const Scalar& v, Prim to) {
-  if (is_float(v.type) && is_integral(to) && !std::isfinite(v.f)) return Scalar::signed_int(to, 0);
-  return v.convert_to(to);
-}
+// The reference's conversion (eval::scalar_convert) is Scalar::convert_to:
+// NaN gives integer 0, the infinities saturate through i64.
+static Scalar reference_convert(const Scalar& v, Prim to) { return v.convert_to(to); }
 
 TEST_CASE("host: conversions agree with the reference's") {
   std::vector<Prim> prims = {Prim::Bool, Prim::I8, Prim::I16, Prim::I32, Prim::I64, Prim::U8,
@@ -120,7 +117,8 @@ TEST_CASE("host: conversions agree with the reference's") {
       Scalar::i32(300),  Scalar::i32(-1), Scalar::signed_int(Prim::I8, -128),
       Scalar::unsigned_int(Prim::U32, 4294967295u), Scalar::boolean(true),
       Scalar::floating(Prim::F32, 65519.0), Scalar::i64(std::numeric_limits<int64_t>::min()),
-      Scalar::floating(Prim::F64, -INFINITY), Scalar::floating(Prim::F32, -1e30)};
+      Scalar::floating(Prim::F64, -INFINITY), Scalar::floating(Prim::F32, -1e30),
+      Scalar::floating(Prim::F32, INFINITY)};
   for (const Scalar& v : samples) {
     for (Prim to : prims) {
       kir::Function f;

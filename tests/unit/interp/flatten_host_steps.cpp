@@ -422,3 +422,37 @@ TEST_CASE("host execute: allocates outputs, rejects malformed steps") {
   std::vector<BufferPtr> missing = {nullptr, nullptr};
   CHECK_THROWS_AS(host::execute(p, missing), Error);
 }
+
+// Bug report: a SegMap whose element checks `j < segment_size` must pass for
+// every segment size, including ones that are not a multiple of the tile
+// width and span several tiles (700), serial and parallel.
+TEST_CASE("host SegMap: the segment index j stays below segment_size") {
+  for (int64_t n : {1, 63, 64, 65, 700, 1000}) {
+    for (int64_t segs : {1, 3, 17}) {
+      for (bool par : {false, true}) {
+        plan::Plan p;
+        plan::BufferDesc o;
+        o.elem = Prim::I64;
+        o.count = segs * n;
+        p.buffers = {o};
+        plan::Step st;
+        st.kind = StepKind::SegMap;
+        st.segments = segs;
+        st.segment_size = n;
+        kir::Builder b(st.element);
+        Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+        b.check(b.compare(CmpOp::Lt, j, b.i64(n)), "j out of bounds");
+        b.ret({b.binary(BinOp::Add, s, j)});
+        st.writes = {0};
+        p.steps.push_back(std::move(st));
+        std::vector<BufferPtr> bufs(1);
+        CAPTURE(n);
+        CAPTURE(segs);
+        CAPTURE(par);
+        REQUIRE_NOTHROW(host::execute(p, bufs, par ? parallel_opts() : host::ExecOptions{}));
+        const int64_t* out = bufs[0]->data<int64_t>();
+        for (int64_t k = 0; k < segs * n; ++k) REQUIRE(out[k] == k / n + k % n);
+      }
+    }
+  }
+}

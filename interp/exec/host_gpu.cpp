@@ -1,0 +1,39 @@
+#include "interp/exec/host_gpu.hpp"
+
+#include <atomic>
+#include <cstdio>
+
+#include "gpu/executor.hpp"
+#include "interp/exec/host_executor.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::exec::host_gpu {
+
+bool gpu_usable(std::string* why) { return gpu::GpuBackend::get(why) != nullptr; }
+
+namespace {
+
+// Set after the first GPU failure: the notice is printed once per process.
+std::atomic<bool> g_fallback_noticed{false};
+
+void run_plan(const plan::Plan& p, std::vector<BufferPtr>& buffers) {
+  gpu::GpuBackend* g = gpu::GpuBackend::get();
+  if (g && gpu::GpuBackend::supports(p) && gpu::should_offload(p, buffers).offload) {
+    try {
+      g->execute(p, buffers);
+      return;
+    } catch (const Error& e) {
+      if (e.kind != ErrorKind::Gpu) throw;  // a failed Check: the program's error
+      if (!g_fallback_noticed.exchange(true))
+        std::fprintf(stderr, "thorn: GPU failure (%s); running on the host\n", e.message.c_str());
+      // execute() reset written buffers to their host copies: rerun here.
+    }
+  }
+  host::execute(p, buffers);
+}
+
+}  // namespace
+
+flatten::PlanExecutor plan_executor() { return &run_plan; }
+
+}  // namespace thorn::exec::host_gpu
