@@ -1,14 +1,18 @@
 // SOAC calls -> segmented plans (see planner.hpp).
 #include "interp/flatten/planner.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
 
+#include "interp/eval/callable.hpp"
 #include "interp/eval/value_ops.hpp"
 #include "interp/exec/host_executor.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/lower.hpp"
+#include "interp/flatten/planner_cache.hpp"
 
 namespace thorn::flatten {
 
@@ -432,6 +436,10 @@ struct Planner {
     if (n == 0) throw Fallback("empty input");
     if (ne.kind == Value::Kind::Array) return reduce_vectorised(scan);
     Sym like = shape_of_value(ne);
+    std::vector<BufferPtr> in_leaves;
+    std::optional<std::string> key = plan_cache_enabled() ? reduce_key(opv, ne, xsv, in_leaves) : std::nullopt;
+    if (key)
+      if (CachedPlanPtr c = plan_cache().find(*key)) return reduce_result(like, scan, n, run_cached(*c, in_leaves));
     Builder pb;
     plan::Step st;
     st.kind = scan ? plan::StepKind::SegScan : plan::StepKind::SegRed;
@@ -463,11 +471,140 @@ struct Planner {
     pb.plan.steps.push_back(std::move(st));
     pb.plan.results = pb.plan.steps[0].writes;
     run(pb);
+    if (key) {
+      cache_plan(*key, pb, in_leaves);
+      if (want_listing) out.listing += plan_cache_summary() + " (this call: planned)\n";
+    }
+    return reduce_result(like, scan, n, outs);
+  }
+
+  Value reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs) {
     if (scan) return array_from_leaves(like, outs, {n});
+    std::vector<Prim> types;
+    leaf_prims(like, types);
     std::vector<Scalar> xs;
     for (size_t k = 0; k < types.size(); ++k) xs.push_back(load_scalar(types[k], outs[k]->host()));
     size_t pos = 0;
     return value_from_scalars(like, xs, pos);
+  }
+
+  // ---- the plan cache (planner_cache.hpp)
+
+  // The key of a reduce/scan whose plan depends on nothing but what the key
+  // holds; nullopt when the call is not cached. `leaves` gets the input
+  // array's leaf buffers, which a cached plan's inputs are rebound to.
+  // Cached: operators fixed by name and argument types (`(+)`, prelude
+  // functions that merely forward to an intrinsic), over arrays that are
+  // views (a delayed input's producer is inlined as code: not cached).
+  std::optional<std::string> reduce_key(const Value& opv, const Value& ne, const Value& xsv,
+                                        std::vector<BufferPtr>& leaves) {
+    if (opv.kind != Value::Kind::Function || !opv.fn || xsv.kind != Value::Kind::Array) return std::nullopt;
+    const Callable& f = *opv.fn;
+    std::string k;
+    k.reserve(160);
+    auto num = [&](uint64_t v) {
+      k.append(reinterpret_cast<const char*>(&v), sizeof v);
+    };
+    num(uint64_t(call.kind));
+    num(uint64_t(reinterpret_cast<uintptr_t>(call.loc.file)));
+    num(call.loc.line);
+    num(uint64_t(call.loc.col) << 32 | call.loc.end_col);
+    if (f.kind == Callable::Kind::Operator) {
+      k += "op ";
+    } else if (f.kind == Callable::Kind::Closure && f.params) {
+      std::optional<std::string> alias = f.intrinsic_alias();
+      if (!alias) return std::nullopt;
+      k += "alias ";
+      k += *alias;
+      num(f.params->size());
+    } else {
+      return std::nullopt;
+    }
+    k += f.name;
+    k += '|';
+    // The neutral element: structure and exact values (plan constants).
+    std::function<bool(const Value&)> neutral = [&](const Value& v) {
+      if (v.kind == Value::Kind::Scalar) {
+        num(uint64_t(v.scalar.type));
+        num(v.scalar.u);
+        return true;
+      }
+      if (v.kind != Value::Kind::Tuple && v.kind != Value::Kind::Record) return false;
+      k += v.kind == Value::Kind::Tuple ? '(' : '{';
+      if (v.names)
+        for (const std::string& nm : *v.names) k += nm + ",";
+      for (const Value& e : *v.elems)
+        if (!neutral(e)) return false;
+      k += ')';
+      return true;
+    };
+    if (!neutral(ne)) return std::nullopt;
+    k += '|';
+    // The input: a view (not a pending delayed array), its exact shape,
+    // and per leaf its type, offset, buffer size and sharing.
+    const ArrayValue& a = xsv.arr();
+    if (delayed_producer(a)) return std::nullopt;
+    for (int64_t d : a.shape) num(uint64_t(d));
+    std::vector<const ArrayValue*> parts;
+    if (a.elem.kind == ElemShape::Kind::Prim) {
+      parts.push_back(&a);
+    } else if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
+      k += a.elem.kind == ElemShape::Kind::Tuple ? 't' : 'r';
+      for (const std::string& nm : a.elem.names) k += nm + ",";
+      for (const ArrayPtr& c : a.components) {
+        if (c->elem.kind != ElemShape::Kind::Prim || c->shape != a.shape) return std::nullopt;
+        parts.push_back(c.get());
+      }
+    } else {
+      return std::nullopt;
+    }
+    for (const ArrayValue* p : parts) {
+      if (!p->buffer) return std::nullopt;
+      size_t first = leaves.size();
+      for (size_t l = 0; l < leaves.size(); ++l)
+        if (leaves[l] == p->buffer) first = std::min(first, l);
+      leaves.push_back(p->buffer);
+      num(uint64_t(p->elem.prim));
+      num(uint64_t(p->offset));
+      num(uint64_t(p->buffer->count()));
+      num(first);
+    }
+    return k;
+  }
+
+  // Runs a cached plan on this call's input leaves, with fresh outputs;
+  // returns the result buffers in order.
+  std::vector<BufferPtr> run_cached(const CachedPlan& c, const std::vector<BufferPtr>& leaves) {
+    std::vector<BufferPtr> bufs(c.plan.buffers.size());
+    for (size_t b = 0; b < bufs.size(); ++b) {
+      const plan::BufferDesc& d = c.plan.buffers[b];
+      bufs[b] = c.input_leaf[b] >= 0 ? leaves.at(size_t(c.input_leaf[b]))
+                                     : std::make_shared<Buffer>(d.elem, d.count, Buffer::NoInit{});
+    }
+    std::vector<BufferPtr> outs;
+    for (int r : c.plan.results) outs.push_back(bufs.at(size_t(r)));
+    if (want_listing) out.listing = plan::to_string(c.plan) + plan_cache_summary() + " (this call: cached plan)\n";
+    if (execute) execute(c.plan, bufs);
+    else host::execute(c.plan, bufs);
+    return outs;
+  }
+
+  // Caches pb's plan under `key` if every buffer it reads is one of the
+  // input's leaves (rebound on a hit) and every other is written.
+  void cache_plan(const std::string& key, const Builder& pb, const std::vector<BufferPtr>& leaves) {
+    auto c = std::make_shared<CachedPlan>();
+    std::vector<bool> written(pb.bufs.size(), false);
+    for (const plan::Step& st : pb.plan.steps)
+      for (int w : st.writes) written.at(size_t(w)) = true;
+    for (size_t b = 0; b < pb.bufs.size(); ++b) {
+      int leaf = -1;
+      for (size_t l = 0; l < leaves.size() && leaf < 0; ++l)
+        if (leaves[l] == pb.bufs[b]) leaf = int(l);
+      if (written[b] == (leaf >= 0)) return;  // an output that is an input, or an input we cannot rebind
+      c->input_leaf.push_back(leaf);
+    }
+    c->plan = pb.plan;
+    plan_cache().insert(key, std::move(c));
   }
 
   // The destination of reduce_by_index / scatter, owned: its leaf buffers

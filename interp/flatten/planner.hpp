@@ -12,6 +12,10 @@
 //   reduce_by_index, scatter -> SegHist / Scatter
 // Nested SOACs that are not the mapped function's result run sequentially
 // inside each element (a loop in the element function).
+//
+// reduce/scan calls with a fixed operator over plain arrays are planned once
+// per call site, operator, neutral element and exact input layout, and
+// then run from the plan cache (planner_cache.hpp).
 #include <functional>
 #include <optional>
 #include <string>

@@ -1,0 +1,61 @@
+#include "interp/flatten/planner_cache.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace thorn::flatten {
+
+CachedPlanPtr PlanCache::find(const std::string& key) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = map_.find(key);
+  if (it == map_.end()) {
+    ++stats_.misses;
+    return nullptr;
+  }
+  ++stats_.hits;
+  return it->second;
+}
+
+void PlanCache::insert(const std::string& key, CachedPlanPtr p) {
+  std::lock_guard<std::mutex> g(mu_);
+  if (map_.size() >= kMaxEntries && !map_.count(key)) {
+    map_.clear();
+    ++stats_.clears;
+  }
+  map_[key] = std::move(p);
+}
+
+PlanCacheStats PlanCache::stats() const {
+  std::lock_guard<std::mutex> g(mu_);
+  PlanCacheStats s = stats_;
+  s.entries = map_.size();
+  return s;
+}
+
+void PlanCache::clear() {
+  std::lock_guard<std::mutex> g(mu_);
+  map_.clear();
+}
+
+PlanCache& plan_cache() {
+  static PlanCache c;
+  return c;
+}
+
+bool plan_cache_enabled() {
+  static const bool on = [] {
+    const char* env = std::getenv("THORN_PLAN_CACHE");
+    return !(env && std::strcmp(env, "0") == 0);
+  }();
+  return on;
+}
+
+std::string plan_cache_summary() {
+  PlanCacheStats s = plan_cache().stats();
+  return fmt::format("plan cache: {} hit{}, {} miss{}, {} entr{}", s.hits, s.hits == 1 ? "" : "s", s.misses,
+                     s.misses == 1 ? "" : "es", s.entries, s.entries == 1 ? "y" : "ies");
+}
+
+}  // namespace thorn::flatten

@@ -1,0 +1,67 @@
+#pragma once
+// The flattener's plan cache: a SOAC call inside a loop is lowered and
+// planned once, and later calls with the same key run the cached plan on
+// their own input buffers.
+//
+// The kernel IR of a plan has sizes, offsets and captured scalars baked in
+// as constants, so the key (built by the planner, see planner.cpp) holds
+// everything the plan depends on: the call site and SOAC kind, the
+// operator's identity (only operators whose meaning is fixed by name and
+// argument types are cached), the neutral element's values, and the input
+// array's exact shape, leaf element types, offsets and buffer sharing. The
+// plan keeps no input data: a hit rebinds each input buffer to the call's
+// array and allocates fresh outputs.
+//
+// Bounded: when full, the cache is cleared (a loop's working set refills
+// it at once; cheaper and simpler than LRU bookkeeping per call).
+// THORN_PLAN_CACHE=0 disables it (for measuring and bisecting).
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "interp/flatten/plan.hpp"
+
+namespace thorn::flatten {
+
+struct CachedPlan {
+  plan::Plan plan;
+  // Per plan buffer: >= 0, bound on every run to that leaf buffer of the
+  // call's input array; -1, an output allocated afresh on every run.
+  std::vector<int> input_leaf;
+};
+using CachedPlanPtr = std::shared_ptr<const CachedPlan>;
+
+struct PlanCacheStats {
+  uint64_t hits = 0;
+  uint64_t misses = 0;     // cacheable calls that had to be planned
+  uint64_t clears = 0;     // times the cache was full and emptied
+  size_t entries = 0;
+};
+
+class PlanCache {
+ public:
+  static constexpr size_t kMaxEntries = 256;
+
+  // Counts a hit or a miss.
+  CachedPlanPtr find(const std::string& key);
+  void insert(const std::string& key, CachedPlanPtr p);
+  PlanCacheStats stats() const;
+  void clear();  // entries only; the counters stay
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, CachedPlanPtr> map_;
+  PlanCacheStats stats_;
+};
+
+// The process-wide cache (plans hold no data, only code and sizes).
+PlanCache& plan_cache();
+// False when THORN_PLAN_CACHE=0.
+bool plan_cache_enabled();
+// "plan cache: 12 hits, 1 miss, 1 entry" for listings.
+std::string plan_cache_summary();
+
+}  // namespace thorn::flatten
