@@ -112,6 +112,15 @@ bool Evaluator::bind_pattern(const Pattern& p, Value v, std::vector<std::pair<st
 
 namespace {
 
+std::string source_text_of(const Loc& loc) {
+  if (!loc.known()) return "?";
+  std::string_view line = loc.file->line(loc.line);
+  if (loc.col == 0 || loc.col > line.size()) return "?";
+  size_t from = loc.col - 1;
+  size_t to = loc.end_col >= loc.col ? std::min<size_t>(loc.end_col, line.size()) : line.size();
+  return std::string(line.substr(from, to - from));
+}
+
 struct SizeMismatch {
   std::string name;  // the size's name, or its constant
   int64_t expected = 0;
@@ -143,6 +152,21 @@ void Evaluator::check_type_sizes(const TypeExpr& te, const Value& v, SizeScope& 
         }
         std::optional<int64_t> known = sizes.lookup(s.name, ctx.env);
         if (known && *known != actual) mismatch = SizeMismatch{s.name.str(), *known, actual};
+        return;
+      }
+      case SizeExpr::Kind::Expr: {
+        // `[n - 1]`, `[n * m]`: checked when it can be evaluated with the
+        // sizes known so far (it cannot bind anything).
+        if (!s.expr) return;
+        std::optional<int64_t> known;
+        try {
+          EnvPtr env = sizes.frame ? extend(ctx.env, *sizes.frame) : ctx.env;
+          Value x = eval(*s.expr, Ctx{env, ctx.tenv});
+          if (x.kind == Value::Kind::Scalar && is_integral(x.scalar.type)) known = x.scalar.as_i64();
+        } catch (const Error&) {
+          return;  // mentions sizes not bound yet
+        }
+        if (known && *known != actual) mismatch = SizeMismatch{"`" + source_text_of(s.loc) + "`", *known, actual};
         return;
       }
     }

@@ -1,5 +1,6 @@
 #include "interp/eval/session.hpp"
 
+#include <algorithm>
 #include <pthread.h>
 
 #include <exception>
@@ -154,7 +155,9 @@ struct Session::Impl {
 Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
   if (!exec::backend_available(impl_->options.backend))
     throw Error(ErrorKind::Usage, fmt::format("the {} backend is not available in this build", impl_->options.backend));
-  impl_->ev.format_value = [](const Value& v, const TypePtr& t) { return format_value(v, t, ValueStyle::Data); };
+  // Trace output and messages print values as Futhark's interpreter does:
+  // without type suffixes (`[1, 2]`, `2.5`).
+  impl_->ev.format_value = [](const Value& v, const TypePtr& t) { return format_value(v, t, ValueStyle::Repl); };
   if (impl_->options.trace) {
     auto sink = impl_->options.trace;
     eval::Evaluator& ev = impl_->ev;
@@ -259,6 +262,14 @@ int param_count_of(const eval::Binding& b) {
     return int(b.value.fn->params->size());
   return 0;
 }
+
+// An entry point takes as many arguments as its type has arrows: entry
+// points are first-order, so a point-free `entry f = map2 f32.max` takes two.
+int arrow_count(TypePtr t) {
+  int n = 0;
+  for (; t && t->kind == Type::Kind::Function; t = t->result) ++n;
+  return n;
+}
 }  // namespace
 
 std::optional<Session::Entry> Session::entry(const std::string& name) const {
@@ -270,7 +281,7 @@ std::optional<Session::Entry> Session::entry(const std::string& name) const {
   if (!t) return std::nullopt;
   Entry e;
   e.name = name;
-  int n = param_count_of(*b);
+  int n = std::max(param_count_of(*b), arrow_count(t));
   for (int k = 0; k < n && t && t->kind == Type::Kind::Function; ++k) {
     e.params.push_back(t->param);
     t = t->result;
@@ -300,7 +311,9 @@ std::vector<Value> Session::call(const std::string& name, std::vector<Value> arg
   Impl& s = *impl_;
   const eval::Binding* b = s.user_binding(name);
   if (!b) throw Error(ErrorKind::Usage, fmt::format("no top-level definition named {}", name));
-  int n = param_count_of(*b);
+  QualName qn;
+  qn.name = name;
+  int n = std::max(param_count_of(*b), arrow_count(s.checker.lookup_value(qn)));
   if (int(args.size()) != n)
     throw Error(ErrorKind::Usage, fmt::format("{} takes {} argument{}, but was given {}", name, n, n == 1 ? "" : "s",
                                               args.size()));
@@ -308,7 +321,9 @@ std::vector<Value> Session::call(const std::string& name, std::vector<Value> arg
   Loc loc = fn.kind == Value::Kind::Function ? fn.fn->loc : Loc{};
   Value result = on_big_stack([&]() -> Value {
     if (b->lazy) {
-      return s.ev.eval(*b->lazy->body, eval::Ctx{b->lazy_env, b->lazy_tenv});
+      Value v = s.ev.eval(*b->lazy->body, eval::Ctx{b->lazy_env, b->lazy_tenv});
+      if (n == 0) return v;
+      fn = std::move(v);  // a point-free entry point: its value is the function
     }
     if (n == 0) return fn;
     return s.ev.apply(fn, std::move(args), loc);

@@ -25,7 +25,7 @@ struct SessionOptions {
   // Receives the host backend's plan listings (`:plan`, tests); see
   // Evaluator::on_plan. Null: not collected.
   std::function<void(const std::string&)> on_plan;
-  // Where `#[trace]` lines ("prog.fut:3:5-12: [1i32, 2i32]", as Futhark's
+  // Where `#[trace]` lines ("prog.fut:3:5-12: [1, 2]", as Futhark's
   // interpreter writes them) go; null: stderr.
   std::function<void(const std::string& line)> trace;
 };

@@ -209,10 +209,10 @@ entry tagged (xs: []i32) = #[trace(hello)] map (+ 1) xs
                "trace");
   CHECK(call_text(s, "main", {Value(thorn::Scalar::i32(1))}) == "6i32");
   REQUIRE(lines.size() == 1);
-  CHECK(lines[0] == "/tmp/thorn_eval_test_trace.fut:2:31-46: 3i32");
+  CHECK(lines[0] == "/tmp/thorn_eval_test_trace.fut:2:31-46: 3");
   CHECK(call_text(s, "tagged", {i32s({1, 2})}) == "[2i32, 3i32]");
   REQUIRE(lines.size() == 2);
-  CHECK(lines[1] == "hello: [2i32, 3i32]");
+  CHECK(lines[1] == "hello: [2, 3]");
 }
 
 TEST_CASE("in-place updates in loops stay linear") {
