@@ -121,6 +121,38 @@ std::string source_text_of(const Loc& loc) {
   return std::string(line.substr(from, to - from));
 }
 
+// The value of a size expression (`n - 1`, `n * m`, `2 * n + 1`) in i64
+// arithmetic, or nullopt when it uses something other than sizes in scope,
+// integer literals and + - * / %. (The checker leaves these unannotated.)
+std::optional<int64_t> size_expr_value(const Expr& e, const Evaluator::SizeScope& sizes, const EnvPtr& env) {
+  switch (e.kind) {
+    case Expr::Kind::IntLit: return int64_t(e.int_value);
+    case Expr::Kind::Var: return sizes.lookup(e.name, env);
+    case Expr::Kind::Negate: {
+      auto x = size_expr_value(*e.a, sizes, env);
+      if (!x) return std::nullopt;
+      return int64_t(0 - uint64_t(*x));
+    }
+    case Expr::Kind::BinOp: {
+      auto x = size_expr_value(*e.a, sizes, env);
+      auto y = size_expr_value(*e.b, sizes, env);
+      if (!x || !y || !e.name.qualifiers.empty()) return std::nullopt;
+      uint64_t a = uint64_t(*x), b = uint64_t(*y);
+      const std::string& op = e.name.name;
+      if (op == "+") return int64_t(a + b);
+      if (op == "-") return int64_t(a - b);
+      if (op == "*") return int64_t(a * b);
+      if ((op == "/" || op == "%") && *y != 0 && !(*x == INT64_MIN && *y == -1)) {
+        int64_t q = *x / *y, r = *x % *y;
+        bool adjust = r != 0 && ((r < 0) != (*y < 0));
+        return op == "/" ? (adjust ? q - 1 : q) : (adjust ? r + *y : r);
+      }
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
 struct SizeMismatch {
   std::string name;  // the size's name, or its constant
   int64_t expected = 0;
@@ -158,14 +190,7 @@ void Evaluator::check_type_sizes(const TypeExpr& te, const Value& v, SizeScope& 
         // `[n - 1]`, `[n * m]`: checked when it can be evaluated with the
         // sizes known so far (it cannot bind anything).
         if (!s.expr) return;
-        std::optional<int64_t> known;
-        try {
-          EnvPtr env = sizes.frame ? extend(ctx.env, *sizes.frame) : ctx.env;
-          Value x = eval(*s.expr, Ctx{env, ctx.tenv});
-          if (x.kind == Value::Kind::Scalar && is_integral(x.scalar.type)) known = x.scalar.as_i64();
-        } catch (const Error&) {
-          return;  // mentions sizes not bound yet
-        }
+        std::optional<int64_t> known = size_expr_value(*s.expr, sizes, ctx.env);
         if (known && *known != actual) mismatch = SizeMismatch{"`" + source_text_of(s.loc) + "`", *known, actual};
         return;
       }

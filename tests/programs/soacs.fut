@@ -32,14 +32,19 @@
 entry maps (xs: []i32) (ys: []i32) =
   (map (+ 1) xs, map2 (+) xs ys, map (\x -> [x, x]) xs, map3 (\x y z -> x + y + z) xs ys ys)
 
+-- Digit concatenation: (a, 10^k) <> (b, 10^m) = (a * 10^m + b, 10^(k+m)) is
+-- associative but not commutative, so it checks the order of combination.
+def concat_digits (a: i32, p: i32) (b: i32, q: i32) = (a * q + b, p * q)
+def with_tens (xs: []i32) = zip xs (map (const 10) xs)
+
 entry reductions (xs: []i32) =
-  (reduce (+) 0 xs, reduce (*) 1 xs, reduce (\a b -> a * 10 + b) 0 xs, reduce_comm (+) 0 xs,
+  (reduce (+) 0 xs, reduce (*) 1 xs, (reduce concat_digits (0, 1) (with_tens xs)).0, reduce_comm (+) 0 xs,
    reduce i32.max i32.lowest xs)
 
 entry tuple_reduce (xs: []i32) (ys: []f64) =
   reduce (\(a, b) (c, d) -> (a + c, b * d)) (0, 1) (zip xs ys)
 
-entry scans (xs: []i32) = (scan (+) 0 xs, scan (*) 1 xs, scan (\a b -> a * 10 + b) 0 xs)
+entry scans (xs: []i32) = (scan (+) 0 xs, scan (*) 1 xs, map (.0) (scan concat_digits (0, 1) (with_tens xs)))
 
 entry affine_scan (as: []i32) (bs: []i32) =
   unzip (scan (\(a, b) (c, d) -> (a * c, b * c + d)) (1, 0) (zip as bs))
