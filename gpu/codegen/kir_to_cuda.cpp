@@ -384,6 +384,12 @@ class Emitter {
       if (to == Prim::F32) return fmt::format("(f32)(f64){}", x);
       return fmt::format("(f64){}", x);
     }
+    // Futhark sign-extends only into signed types; into unsigned ones the
+    // source's bits are zero-extended (u32.i16 (-32768) is 32768).
+    if (is_signed_int(from) && is_unsigned_int(to)) {
+      Prim unsigned_from = Prim(int(from) - int(Prim::I8) + int(Prim::U8));
+      return fmt::format("({})({}){}", T, reg_type(unsigned_from), x);
+    }
     return fmt::format("({}){}", T, x);  // wraps; extends by the source's signedness
   }
 

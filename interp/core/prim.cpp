@@ -161,6 +161,10 @@ Scalar Scalar::convert_to(Prim target) const {
     if (is_unsigned_int(target)) return unsigned_int(target, float_to_u64(f));
     return signed_int(target, float_to_i64(f));
   }
+  // Futhark sign-extends only into signed types: `u32.i16 (-32768)` is
+  // 32768, the i16's bits zero-extended.
+  if (is_signed_int(type) && is_unsigned_int(target))
+    return unsigned_int(target, wrap_unsigned(uint64_t(i), int_bits(type)));
   if (is_signed_int(type)) return signed_int(target, i);
   return unsigned_int(target, u);
 }

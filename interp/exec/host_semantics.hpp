@@ -274,6 +274,8 @@ inline RegT<To> convert(RegT<From> v) {
     // Through double, as the reference does (Scalar::floating(double(i))).
     if constexpr (kSigned<From>) return fix<To>(T(double(int64_t(v))));
     else return fix<To>(T(double(uint64_t(v))));
+  } else if constexpr (kSigned<From> && kUnsigned<To>) {
+    return T(std::make_unsigned_t<RegT<From>>(v));  // zero-extend the source bits, as Futhark does
   } else if constexpr (kSigned<From>) {
     return T(int64_t(v));  // sign-extend, then wrap (modular in C++20)
   } else {

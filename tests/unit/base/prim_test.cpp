@@ -19,6 +19,10 @@ TEST_CASE("conversions follow Futhark") {
   CHECK(Scalar::boolean(true).convert_to(Prim::F32).f == 1.0);
   CHECK(Scalar::signed_int(Prim::I64, 0).convert_to(Prim::Bool).b == false);
   CHECK(Scalar::unsigned_int(Prim::U8, 255).convert_to(Prim::I8).i == -1);
+  CHECK(Scalar::signed_int(Prim::I8, -128).convert_to(Prim::U16).u == 128);  // zero-extends into unsigned
+  CHECK(Scalar::signed_int(Prim::I16, -32768).convert_to(Prim::U64).u == 32768);
+  CHECK(Scalar::signed_int(Prim::I8, -1).convert_to(Prim::I64).i == -1);
+  CHECK(Scalar::signed_int(Prim::I8, -128).convert_to(Prim::F32).f == -128.0);
 }
 
 TEST_CASE("scalars print like futhark run") {
