@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "interp/cli/commands.hpp"
+#include "interp/cli/program_files.hpp"
 #include "interp/cli/entry_points.hpp"
 #include "interp/cli/random_values.hpp"
 #include "interp/cli/session_setup.hpp"
@@ -80,38 +81,6 @@ void force(const Value& v) {
       return;
     default: return;
   }
-}
-
-std::vector<std::string> programs(const std::vector<std::string>& paths) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  for (const auto& p : paths) {
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      std::vector<std::string> found;
-      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-           !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_regular_file(ec) && it->path().extension() == ".fut") found.push_back(it->path().string());
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(p, ec)) {
-      files.push_back(p);
-    } else {
-      throw Error(ErrorKind::Usage, fmt::format("no such file or directory: {}", p));
-    }
-  }
-  return files;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += char(c);
-    else if (c == '\n') out += "\\n";
-    else if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-    else out += char(c);
-  }
-  return out + "\"";
 }
 
 struct Stats {
@@ -298,7 +267,7 @@ int cmd_bench(const Args& argv) {
   }
   if (paths.empty()) args.fail("no programs given");
   Bencher b(o);
-  for (const std::string& p : programs(paths)) {
+  for (const std::string& p : find_programs(paths)) {
     try {
       b.program(p);
     } catch (const Error& e) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "interp/cli/commands.hpp"
+#include "interp/cli/program_files.hpp"
 #include "interp/cli/test_runner.hpp"
 #include "interp/util/error.hpp"
 
@@ -28,44 +29,6 @@ constexpr const char* kHelp =
     "  --json FILE           also write the results of every case to FILE as JSON\n"
     "  --tolerance X         relative float tolerance (default 0.002)\n"
     "  -v, --verbose         print every case, and failures in full\n";
-
-std::vector<std::string> collect_programs(const std::vector<std::string>& paths, const ArgScanner& args) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  for (const auto& p : paths) {
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      std::vector<std::string> found;
-      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-           !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_regular_file(ec) && it->path().extension() == ".fut") found.push_back(it->path().string());
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(p, ec)) {
-      files.push_back(p);
-    } else {
-      args.fail(fmt::format("no such file or directory: {}", p));
-    }
-  }
-  return files;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += char(c);
-    }
-  }
-  return out + "\"";
-}
 
 const char* status_name(CaseResult::Status s) {
   switch (s) {
@@ -141,7 +104,7 @@ int cmd_test(const Args& args_in) {
   resolve_backend(options.common);
   std::vector<CaseResult> all;
   int passed = 0, failed = 0, skipped = 0;
-  for (const std::string& file : collect_programs(paths, args)) {
+  for (const std::string& file : find_programs(paths)) {
     for (CaseResult& r : run_program_tests(file, options)) {
       switch (r.status) {
         case CaseResult::Status::Passed:
