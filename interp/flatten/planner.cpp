@@ -167,6 +167,18 @@ void finish_function(kir::Function& f, const char* what) {
                                                  kir::to_string(f)));
 }
 
+// A step over `segments` regular segments of `size` elements each, at the
+// SOAC call `loc`; its element function is written by the caller.
+plan::Step new_step(plan::StepKind kind, const Loc& loc, int64_t segments, int64_t size) {
+  plan::Step st;
+  st.kind = kind;
+  st.loc = loc;
+  st.segments = segments;
+  st.segment_size = size;
+  st.element.name = "element";
+  return st;
+}
+
 // ------------------------------------------------------------------ the calls
 
 struct Planner {
@@ -272,12 +284,7 @@ struct Planner {
     if (probe_soac.arr.arr->dims.size() != 1) throw Fallback("a nested SOAC over arrays of arrays");
     bool scan = probe_soac.kind == SoacKind::Scan;
     Builder pb;
-    plan::Step st;
-    st.kind = scan ? plan::StepKind::SegScan : plan::StepKind::SegRed;
-    st.loc = call.loc;
-    st.segments = n;
-    st.segment_size = m;
-    st.element.name = "element";
+    plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, n, m);
     Lowerer lw(st.element, ev);
     kir::Builder& b = lw.b();
     Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
@@ -390,12 +397,7 @@ struct Planner {
           throw Fallback("a vectorised neutral element that differs between columns");
     }
     Builder pb;
-    plan::Step st;
-    st.kind = scan ? plan::StepKind::SegScan : plan::StepKind::SegRed;
-    st.loc = call.loc;
-    st.segments = m;
-    st.segment_size = n;
-    st.element.name = "element";
+    plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, m, n);
     Lowerer lw(st.element, ev);
     kir::Builder& b = lw.b();
     Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
@@ -441,12 +443,7 @@ struct Planner {
     if (key)
       if (CachedPlanPtr c = plan_cache().find(*key)) return reduce_result(like, scan, n, run_cached(*c, in_leaves));
     Builder pb;
-    plan::Step st;
-    st.kind = scan ? plan::StepKind::SegScan : plan::StepKind::SegRed;
-    st.loc = call.loc;
-    st.segments = 1;
-    st.segment_size = n;
-    st.element.name = "element";
+    plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, 1, n);
     Lowerer lw(st.element, ev);
     kir::Builder& b = lw.b();
     b.param(Prim::I64);
@@ -677,12 +674,7 @@ struct Planner {
     if (size_t(d) * L > 64) throw Fallback("vectorised histograms of more than 64 values per row");
     kir::Function scalar_op = elementwise_operator(opv, like, d);
     Builder pb;
-    plan::Step st;
-    st.kind = plan::StepKind::SegHist;
-    st.loc = call.loc;
-    st.segments = 1;
-    st.segment_size = n;
-    st.element.name = "element";
+    plan::Step st = new_step(plan::StepKind::SegHist, call.loc, 1, n);
     Lowerer lw(st.element, ev);
     kir::Builder& b = lw.b();
     b.param(Prim::I64);
@@ -762,12 +754,7 @@ struct Planner {
     if (vsv.arr().outer() != n) throw Fallback("index and value arrays of different lengths");
     if (n == 0) throw Fallback("empty input");
     Builder pb;
-    plan::Step st;
-    st.kind = hist ? plan::StepKind::SegHist : plan::StepKind::Scatter;
-    st.loc = call.loc;
-    st.segments = 1;
-    st.segment_size = n;
-    st.element.name = "element";
+    plan::Step st = new_step(hist ? plan::StepKind::SegHist : plan::StepKind::Scatter, call.loc, 1, n);
     Lowerer lw(st.element, ev);
     kir::Builder& b = lw.b();
     b.param(Prim::I64);
