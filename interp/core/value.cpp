@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "interp/core/ad_value.hpp"
+#include "interp/core/value_ad.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn {
@@ -158,6 +160,13 @@ Value Value::sum(std::string constructor, std::vector<Value> payload) {
   return v;
 }
 
+Value Value::differentiable(ADPtr a) {
+  Value v;
+  v.kind = Kind::AD;
+  v.ad = std::move(a);
+  return v;
+}
+
 Value Value::function(CallablePtr f) {
   Value v;
   v.kind = Kind::Function;
@@ -230,6 +239,11 @@ ArrayPtr make_empty_array(const ElemShape& elem, std::vector<int64_t> shape) {
       auto a = std::make_shared<ArrayValue>();
       a->elem = elem;
       a->shape = shape;
+      if (elem.ad) {  // scalars: zeros, as a primitive array would hold
+        Scalar zero = is_float(elem.prim) ? Scalar::floating(elem.prim, 0.0) : Scalar::signed_int(elem.prim, 0);
+        a->boxed = std::make_shared<const std::vector<Value>>(size_t(product(shape)), Value(zero));
+        return a;
+      }
       a->boxed = std::make_shared<const std::vector<Value>>(size_t(product(shape)));
       return a;
     }
@@ -256,6 +270,11 @@ ElemShape elem_shape_of(const Value& v) {
       break;
     case Value::Kind::Sum:
     case Value::Kind::Function: e.kind = ElemShape::Kind::Boxed; break;
+    case Value::Kind::AD:
+      e.kind = ElemShape::Kind::Boxed;
+      e.ad = true;
+      e.prim = ad_scalar(v).type;
+      break;
   }
   return e;
 }
@@ -346,9 +365,11 @@ namespace {
 
 // Rows that are arrays themselves: the result has one more outer dimension.
 Value stack_arrays(const std::vector<Value>& rows) {
+  for (const auto& r : rows)
+    if (r.kind != Value::Kind::Array) irregular("rows of different kinds");
+  if (rows_mix_ad_scalars(rows)) return stack_arrays(box_rows(rows));
   const ArrayValue& first = *rows[0].array;
   for (const auto& r : rows) {
-    if (r.kind != Value::Kind::Array) irregular("rows of different kinds");
     if (r.array->shape != first.shape)
       irregular(fmt::format("rows of shapes {} and {}", shape_text(first.shape), shape_text(r.array->shape)));
     if (r.array->elem.kind != first.elem.kind) irregular("rows of different element kinds");
@@ -412,7 +433,17 @@ Value array_from_rows(const std::vector<Value>& rows, const ElemShape* elem_hint
   const Value& first = rows[0];
   int64_t n = int64_t(rows.size());
   switch (first.kind) {
+    case Value::Kind::AD:
     case Value::Kind::Scalar: {
+      if (scalar_rows_carry_ad(rows)) {
+        auto out = std::make_shared<ArrayValue>();
+        out->shape = {n};
+        out->elem.kind = ElemShape::Kind::Boxed;
+        out->elem.ad = true;
+        out->elem.prim = ad_scalar(first).type;
+        out->boxed = std::make_shared<const std::vector<Value>>(rows);
+        return Value::make_array(std::move(out));
+      }
       Prim p = first.scalar.type;
       auto out = make_prim_array(p, {n});
       std::byte* dst = out->buffer->host();

@@ -74,6 +74,9 @@ using BufferPtr = std::shared_ptr<Buffer>;
 struct ArrayValue;
 using ArrayPtr = std::shared_ptr<const ArrayValue>;
 
+struct ADValue;  // a scalar carrying a derivative (jvp/vjp); interp/core/ad_value.hpp
+using ADPtr = std::shared_ptr<const ADValue>;
+
 struct Callable;  // a function value (closure, intrinsic, partial application); defined by interp/eval
 using CallablePtr = std::shared_ptr<const Callable>;
 
@@ -82,13 +85,16 @@ using CallablePtr = std::shared_ptr<const Callable>;
 bool record_field_less(const std::string& a, const std::string& b);
 
 struct Value {
-  enum class Kind : uint8_t { Scalar, Array, Tuple, Record, Sum, Function };
+  // AD: a floating-point scalar inside jvp/vjp, carrying a tangent or a
+  // place on a tape (ad_value.hpp); it exists only while they run.
+  enum class Kind : uint8_t { Scalar, Array, Tuple, Record, Sum, Function, AD };
   Kind kind = Kind::Scalar;
   Scalar scalar;                                     // Scalar
   ArrayPtr array;                                    // Array
   std::shared_ptr<const std::vector<Value>> elems;   // Tuple, Record (sorted by record_field_less), Sum payload
   std::shared_ptr<const std::vector<std::string>> names;  // Record field names (sorted); Sum: {constructor}
   CallablePtr fn;                                    // Function
+  ADPtr ad;                                          // AD
 
   Value() = default;
   Value(Scalar s) : kind(Kind::Scalar), scalar(s) {}  // NOLINT: implicit is convenient
@@ -99,6 +105,7 @@ struct Value {
   static Value sum(std::string constructor, std::vector<Value> payload);
   static Value function(CallablePtr f);
   static Value unit() { return tuple({}); }
+  static Value differentiable(ADPtr a);
 
   bool is_array() const { return kind == Kind::Array; }
   const ArrayValue& arr() const { return *array; }
@@ -115,6 +122,9 @@ struct ElemShape {
   Prim prim = Prim::I32;
   std::vector<ElemShape> children;   // Tuple/Record
   std::vector<std::string> names;    // Record field names, sorted
+  // Boxed arrays of scalars of type `prim`, some carrying derivatives
+  // (Value::Kind::AD): what arrays of floats become inside jvp/vjp.
+  bool ad = false;
 };
 
 struct ArrayValue {
@@ -160,6 +170,13 @@ Value array_row(const ArrayValue& a, int64_t i);     // a[i]; a view for prim ar
 int64_t array_length(const Value& v);                 // outer size of an array value
 Scalar prim_element(const ArrayValue& a, int64_t flat);  // a prim array's element at flat index (relative)
 ElemShape elem_shape_of(const Value& v);              // structure of a value used as an element
+
+// Arrays of scalars that may carry derivatives (ElemShape::ad): `box_scalars`
+// turns a primitive array into one (same shape, a Value per element);
+// `unbox_scalars` turns one whose elements are all plain scalars back.
+ArrayPtr box_scalars(const ArrayValue& a);
+bool holds_ad_scalars(const ArrayValue& a);
+ArrayPtr unbox_scalars(const ArrayValue& a);
 
 // A copy with its own storage (for in-place updates on shared data).
 ArrayPtr copy_array(const ArrayValue& a);

@@ -31,6 +31,7 @@ std::string kind_text(const Value& v) {
     case Value::Kind::Record: return "a record";
     case Value::Kind::Sum: return "a sum value";
     case Value::Kind::Function: return "a function";
+    case Value::Kind::AD: return "a differentiable scalar";
   }
   return "?";
 }
@@ -67,6 +68,7 @@ class Comparer {
         return std::nullopt;
       }
       case Value::Kind::Function: return fail(path, "cannot compare functions");
+      case Value::Kind::AD: return fail(path, "cannot compare differentiable scalars");
     }
     return std::nullopt;
   }

@@ -12,6 +12,7 @@
 // groups, so they are written directly without building a document.
 #include <fmt/format.h>
 
+#include "interp/core/ad_value.hpp"
 #include "interp/core/pretty_doc.hpp"
 #include "interp/core/value_io.hpp"
 #include "interp/util/error.hpp"
@@ -158,6 +159,7 @@ DocPtr doc_of(const Value& v, int prec, ValueStyle style) {
       return prec > 0 ? cat({text("("), d, text(")")}) : d;
     }
     case Value::Kind::Function: return text("#<fun>");
+    case Value::Kind::AD: return text(format_prim(ad_scalar(v), style));
   }
   return text("?");
 }

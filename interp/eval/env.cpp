@@ -1,5 +1,6 @@
 #include "interp/eval/env.hpp"
 
+#include "interp/core/ad_value.hpp"
 namespace thorn::eval {
 
 EnvPtr extend(EnvPtr parent, std::vector<std::pair<std::string, Binding>> locals) {
@@ -106,10 +107,12 @@ TypePtr resolve_param(const Type& t, const TypeEnvPtr& tenv, int depth) {
 Dim resolve_dim(const Dim& d, const EnvPtr& env) {
   if (d.kind != Dim::Kind::Name || !env) return d;
   const Binding* b = lookup_value(env, std::string_view(d.name));
-  if (!b || b->consumed || b->value.kind != Value::Kind::Scalar || !is_integral(b->value.scalar.type)) return d;
+  if (!b || b->consumed || (b->value.kind != Value::Kind::Scalar && b->value.kind != Value::Kind::AD) ||
+      !is_integral(ad_scalar(b->value).type))
+    return d;
   Dim out;
   out.kind = Dim::Kind::Constant;
-  out.value = b->value.scalar.as_i64();
+  out.value = ad_scalar(b->value).as_i64();
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "interp/core/ad_value.hpp"
+#include "interp/eval/ad.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/intrinsics.hpp"
 #include "interp/eval/scalar_ops.hpp"
@@ -100,11 +102,12 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
       case Expr::Kind::BinOp: return eval_binop(*e, ctx);
       case Expr::Kind::Negate: {
         Value v = eval(*e->a, ctx);
+        if (v.kind == Value::Kind::AD) return ad::negate(v);
         return Value(scalar_neg(v.scalar));
       }
       case Expr::Kind::Not: {
         Value v = eval(*e->a, ctx);
-        return with_loc(e->loc, [&] { return Value(scalar_not(v.scalar)); });
+        return with_loc(e->loc, [&] { return Value(scalar_not(ad_scalar(v))); });
       }
       case Expr::Kind::OpSection: return eval_op_section(*e, ctx);
       case Expr::Kind::ProjSection: {
@@ -346,6 +349,7 @@ Value Evaluator::operator_value(const QualName& op, const Expr* ref, const Ctx& 
 Value builtin_operator(BuiltinOp op, const Value& x, const Value& y) {
   if (op == BuiltinOp::Eq) return Value(Scalar::boolean(values_equal(x, y)));
   if (op == BuiltinOp::Ne) return Value(Scalar::boolean(!values_equal(x, y)));
+  if (x.kind == Value::Kind::AD || y.kind == Value::Kind::AD) return ad::binop(op, x, y);
   if (x.kind != Value::Kind::Scalar || y.kind != Value::Kind::Scalar)
     throw Error(ErrorKind::Internal, fmt::format("operator {} applied to non-scalars", builtin_op_name(op)));
   return Value(scalar_binop(op, x.scalar, y.scalar));
@@ -448,7 +452,7 @@ Value Evaluator::eval_loop(const Expr& e, const Ctx& ctx) {
   switch (e.loop_form) {
     case Expr::LoopForm::For: {
       Value bound = eval(*e.c, ctx);
-      Scalar n = bound.scalar;
+      Scalar n = ad_scalar(bound);
       bool is_unsigned = is_unsigned_int(n.type);
       for (uint64_t i = 0;; ++i) {
         if (is_unsigned ? i >= n.u : int64_t(i) >= n.i) break;

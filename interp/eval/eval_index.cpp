@@ -1,6 +1,7 @@
 // Indices, in-place updates, record updates and ranges.
 #include <fmt/format.h>
 
+#include "interp/core/ad_value.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/value_ops.hpp"
 
@@ -13,11 +14,11 @@ std::vector<IndexValue> Evaluator::eval_indices(const std::vector<IndexArg>& arg
     IndexValue x;
     x.is_slice = a.is_slice;
     if (!a.is_slice) {
-      x.index = eval(*a.index, ctx).scalar.as_i64();
+      x.index = ad_scalar(eval(*a.index, ctx)).as_i64();
     } else {
-      if (a.start) x.start = eval(*a.start, ctx).scalar.as_i64();
-      if (a.end) x.end = eval(*a.end, ctx).scalar.as_i64();
-      if (a.stride) x.stride = eval(*a.stride, ctx).scalar.as_i64();
+      if (a.start) x.start = ad_scalar(eval(*a.start, ctx)).as_i64();
+      if (a.end) x.end = ad_scalar(eval(*a.end, ctx)).as_i64();
+      if (a.stride) x.stride = ad_scalar(eval(*a.stride, ctx)).as_i64();
     }
     out.push_back(x);
   }
@@ -95,10 +96,10 @@ Value Evaluator::eval_record_update(const Expr& e, const Ctx& ctx) {
 // Futhark's ranges: a..b, a..<b, a..>b, each with an optional second element
 // giving the step; invalid ranges (wrong direction, zero step) are errors.
 Value Evaluator::eval_range(const Expr& e, const Ctx& ctx) {
-  Scalar start = eval(*e.a, ctx).scalar;
+  Scalar start = ad_scalar(eval(*e.a, ctx));
   std::optional<Scalar> second;
-  if (e.b) second = eval(*e.b, ctx).scalar;
-  Scalar end = eval(*e.c, ctx).scalar;
+  if (e.b) second = ad_scalar(eval(*e.b, ctx));
+  Scalar end = ad_scalar(eval(*e.c, ctx));
   Prim t = start.type;
   bool sgn = is_signed_int(t);
   auto big = [&](const Scalar& s) -> __int128 { return sgn ? __int128(s.i) : __int128(s.u); };

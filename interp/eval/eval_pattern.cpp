@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "interp/core/ad_value.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/eval/value_ops.hpp"
@@ -27,9 +28,10 @@ std::optional<int64_t> Evaluator::SizeScope::lookup(const QualName& name, const 
       }
   }
   if (!b) b = lookup_value(env, name);
-  if (!b || b->consumed || b->value.kind != Value::Kind::Scalar || !is_integral(b->value.scalar.type))
+  if (!b || b->consumed || (b->value.kind != Value::Kind::Scalar && b->value.kind != Value::Kind::AD) ||
+      !is_integral(ad_scalar(b->value).type))
     return std::nullopt;
-  return b->value.scalar.as_i64();
+  return ad_scalar(b->value).as_i64();
 }
 
 namespace {

@@ -96,6 +96,10 @@ class Evaluator {
   // by the prelude's `__intrinsic`s report this location (plan listings,
   // --validate errors point at user code). Maintained by apply(). [thorn wiring]
   Loc user_call_loc;
+  // Automatic differentiation (ad.hpp): how many jvp/vjp calls are running,
+  // and the last level handed out (levels only grow).
+  int ad_active = 0;
+  uint64_t ad_levels = 0;
 
   // ---- helpers shared with intrinsics and the dispatcher
   // Runs `f`, giving a location to any run-time error that lacks one.

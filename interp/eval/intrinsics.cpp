@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "interp/core/ad_value.hpp"
+#include "interp/eval/ad.hpp"
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/eval/value_ops.hpp"
 #include "interp/exec/dispatch.hpp"
@@ -76,6 +78,7 @@ Value deep_copy(const Value& v) {
 
 bool is_intrinsic(std::string_view name) {
   if (soac_table().count(name) || conversion_target(name) || name == "copy") return true;
+  if (name == "jvp2" || name == "vjp2") return true;
   Scalar probe = Scalar::i32(1);
   Scalar args[3] = {probe, probe, probe};
   for (int n = 1; n <= 3; ++n)
@@ -100,9 +103,16 @@ Value call_intrinsic(IntrinsicCall& call) {
     return exec::dispatch(soac, call.ev);
   }
   if (auto to = conversion_target(call.name)) {
+    if (args.size() == 1 && args[0].kind == Value::Kind::AD) return ad::convert(args[0], *to);
     if (args.size() != 1 || args[0].kind != Value::Kind::Scalar)
       throw Error(ErrorKind::Internal, call.loc, fmt::format("bad arguments to intrinsic {}", call.name));
     return Value(scalar_convert(args[0].scalar, *to));
+  }
+  if (call.name == "jvp2" || call.name == "vjp2") {
+    if (args.size() != 3) throw Error(ErrorKind::Internal, call.loc, fmt::format("{} takes three arguments", call.name));
+    Loc at = call.ev.user_call_loc.known() ? call.ev.user_call_loc : call.loc;
+    if (call.name == "jvp2") return ad::jvp2(call.ev, args[0], args[1], args[2], at);
+    return ad::vjp2(call.ev, args[0], args[1], args[2], at);
   }
   if (call.name == "copy" || call.name == "manifest") {
     if (args.size() != 1) throw Error(ErrorKind::Internal, call.loc, "copy takes one argument");
@@ -111,6 +121,12 @@ Value call_intrinsic(IntrinsicCall& call) {
   if (!args.empty() && args.size() <= 3) {
     Scalar scalars[3];
     bool all_scalars = true;
+    bool any_ad = false;
+    for (const auto& a : args) any_ad = any_ad || a.kind == Value::Kind::AD;
+    if (any_ad) {
+      auto r = call.ev.with_loc(call.loc, [&] { return ad::function(call.name, args.data(), int(args.size())); });
+      if (r) return *r;
+    }
     for (size_t k = 0; k < args.size(); ++k) {
       if (args[k].kind != Value::Kind::Scalar) {
         all_scalars = false;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "interp/core/ad_value.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/util/error.hpp"
@@ -12,7 +13,23 @@ namespace thorn::eval {
 
 // ------------------------------------------------------------------ equality
 
+namespace {
+// Arrays of the same shape whose leaves are stored differently: primitive
+// buffers on one side, scalars boxed for automatic differentiation on the other.
+bool arrays_equal_elementwise(const ArrayValue& x, const ArrayValue& y) {
+  if (x.shape != y.shape) return false;
+  for (int64_t i = 0; i < x.outer(); ++i)
+    if (!values_equal(array_row(x, i), array_row(y, i))) return false;
+  return true;
+}
+}  // namespace
+
 bool values_equal(const Value& a, const Value& b) {
+  if (a.kind == Value::Kind::AD || b.kind == Value::Kind::AD) {
+    if (a.kind != Value::Kind::AD && a.kind != Value::Kind::Scalar) return false;
+    if (b.kind != Value::Kind::AD && b.kind != Value::Kind::Scalar) return false;
+    return scalar_equal(ad_scalar(a), ad_scalar(b));
+  }
   if (a.kind != b.kind) return false;
   switch (a.kind) {
     case Value::Kind::Scalar: return scalar_equal(a.scalar, b.scalar);
@@ -28,7 +45,8 @@ bool values_equal(const Value& a, const Value& b) {
     case Value::Kind::Array: {
       const ArrayValue& x = *a.array;
       const ArrayValue& y = *b.array;
-      if (x.shape != y.shape || x.elem.kind != y.elem.kind) return false;
+      if (x.shape != y.shape) return false;
+      if (x.elem.kind != y.elem.kind || x.elem.ad != y.elem.ad) return arrays_equal_elementwise(x, y);
       switch (x.elem.kind) {
         case ElemShape::Kind::Prim: {
           if (x.buffer->elem() != y.buffer->elem()) return false;
@@ -53,6 +71,7 @@ bool values_equal(const Value& a, const Value& b) {
       return false;
     }
     case Value::Kind::Function: throw Error(ErrorKind::Internal, "comparison of functions");
+    case Value::Kind::AD: break;  // handled above
   }
   return false;
 }
@@ -142,7 +161,7 @@ std::string elem_type_text(const ElemShape& e) {
         out += (k ? ", " : "") + e.names[k] + ": " + elem_type_text(e.children[k]);
       return out + "}";
     }
-    case ElemShape::Kind::Boxed: return "?";
+    case ElemShape::Kind::Boxed: return e.ad ? std::string(prim_name(e.prim)) : "?";
   }
   return "?";
 }
@@ -179,6 +198,7 @@ std::string format_value_plain(const Value& v) {
       return out;
     }
     case Value::Kind::Function: return "#<fun>";
+    case Value::Kind::AD: return format_scalar(ad_scalar(v));
   }
   return "?";
 }
@@ -413,6 +433,12 @@ namespace {
                                               shape_of(v), shape_string(want)));
 }
 
+// Whether v is, or is an array of, scalars carrying derivatives.
+bool carries_ad(const Value& v) {
+  if (v.kind == Value::Kind::AD) return true;
+  return v.kind == Value::Kind::Array && v.array->elem.kind == ElemShape::Kind::Boxed && v.array->elem.ad;
+}
+
 // Writes v into the (uniquely owned) array's region; `outer` is the shape
 // bounds are reported against.
 void write_region(ArrayValue& a, const std::vector<IndexValue>& idx, const Value& v,
@@ -422,6 +448,13 @@ void write_region(ArrayValue& a, const std::vector<IndexValue>& idx, const Value
   Region r = plan_region(a.shape, idx, outer);
   switch (a.elem.kind) {
     case ElemShape::Kind::Prim: {
+      if (carries_ad(v)) {
+        // A derivative-carrying scalar written into a plain float array
+        // (inside jvp/vjp): the array becomes boxed, then takes the write.
+        a = *box_scalars(a);
+        write_region(a, idx, v, outer);
+        return;
+      }
       Prim p = a.buffer->elem();
       size_t width = size_t(prim_bytes(p));
       std::byte* base = a.buffer->host() + size_t(a.offset) * width;
@@ -451,6 +484,7 @@ void write_region(ArrayValue& a, const std::vector<IndexValue>& idx, const Value
       for (size_t c = 0; c < a.components.size(); ++c) {
         Value part = element ? (*v.elems)[c] : Value::make_array(v.array->components.at(c));
         write_region(const_cast<ArrayValue&>(*a.components[c]), idx, part, outer);
+        a.elem.children[c] = a.components[c]->elem;  // a component may have become boxed
       }
       return;
     }
@@ -462,7 +496,9 @@ void write_region(ArrayValue& a, const std::vector<IndexValue>& idx, const Value
       }
       std::vector<int64_t> want = result_shape(r, a.shape, m);
       if (v.kind != Value::Kind::Array || v.array->shape != want) update_shape_mismatch(v, want);
-      const ArrayValue& src = *v.array;
+      ArrayPtr boxed_src = v.array;
+      if (a.elem.ad && v.array->elem.kind == ElemShape::Kind::Prim) boxed_src = box_scalars(*v.array);
+      const ArrayValue& src = *boxed_src;
       r.for_each_block([&](int64_t pos, int64_t k) {
         for (int64_t j = 0; j < r.unit; ++j)
           values[size_t(a.offset + pos * r.unit + j)] = (*src.boxed)[size_t(src.offset + k * r.unit + j)];

@@ -40,7 +40,9 @@ Value dispatch(SoacCall& call, eval::Evaluator& ev) {
     // the rest, and everything under --backend reference, run here.
     // --backend gpu goes through the host backend too: its plans run on
     // the GPU executor (host_gpu.hpp) instead of the host executor.
-    if (ev.options().backend == "host" || ev.options().backend == "gpu")
+    // Inside jvp/vjp, values carry derivatives that only the reference
+    // backend's element-by-element evaluation propagates.
+    if (ev.ad_active == 0 && (ev.options().backend == "host" || ev.options().backend == "gpu"))
       if (auto v = host_backend::run(call, ev)) return std::move(*v);
     return reference::run(call, ev);
   });

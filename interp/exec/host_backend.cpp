@@ -104,7 +104,8 @@ std::string diff(const Value& a, const Value& b, const std::string& path, double
         if (!d.empty()) return d;
       }
       return {};
-    case Value::Kind::Function: return {};
+    case Value::Kind::Function:
+    case Value::Kind::AD: return {};
   }
   return {};
 }

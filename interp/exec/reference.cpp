@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "interp/core/ad_value.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/value_ops.hpp"
 
@@ -67,6 +68,9 @@ class RowCollector {
       prim_ = make_prim_array(v.scalar.type, {n_});
       width_ = size_t(prim_bytes(v.scalar.type));
     }
+    // A derivative-carrying scalar (inside jvp/vjp) cannot live in a buffer:
+    // go on with one Value per element.
+    if (prim_ && v.kind == Value::Kind::AD) spill_to_rows();
     if (prim_) {
       if (v.kind != Value::Kind::Scalar || v.scalar.type != prim_->buffer->elem())
         throw Error(ErrorKind::Internal, "function results of different types");
@@ -83,6 +87,11 @@ class RowCollector {
   }
 
  private:
+  void spill_to_rows() {
+    for (int64_t k = 0; k < count_; ++k) rows_.emplace_back(prim_element(*prim_, k));
+    prim_.reset();
+  }
+
   int64_t n_;
   int64_t count_ = 0;
   ArrayPtr prim_;
@@ -135,9 +144,9 @@ std::vector<IndexValue> index_at(const ArrayValue& is, int64_t j, int dims) {
   Value x = array_row(is, j);
   std::vector<IndexValue> idx;
   if (dims == 1) {
-    idx.push_back(fixed(x.scalar.as_i64()));
+    idx.push_back(fixed(ad_scalar(x).as_i64()));
   } else {
-    for (const auto& c : *x.elems) idx.push_back(fixed(c.scalar.as_i64()));
+    for (const auto& c : *x.elems) idx.push_back(fixed(ad_scalar(c).as_i64()));
   }
   return idx;
 }
@@ -198,7 +207,7 @@ std::vector<Value> run_partition(SoacCall& call, Evaluator& ev, size_t npreds) {
 // ------------------------------------------------------------------ array primitives
 
 Value run_iota(SoacCall& call) {
-  int64_t n = call.args.at(0).scalar.as_i64();
+  int64_t n = ad_scalar(call.args.at(0)).as_i64();
   if (n < 0) fail(fmt::format("Range 0..1..<{} is invalid.", n));
   auto out = make_prim_array(Prim::I64, {n});
   auto* data = out->buffer->data<int64_t>();
@@ -207,7 +216,7 @@ Value run_iota(SoacCall& call) {
 }
 
 Value run_replicate(SoacCall& call) {
-  int64_t n = call.args.at(0).scalar.as_i64();
+  int64_t n = ad_scalar(call.args.at(0)).as_i64();
   const Value& x = call.args.at(1);
   if (n < 0) fail(fmt::format("Range 0..1..<{} is invalid.", n));
   if (n == 0) return empty_like_row(x);
@@ -284,7 +293,7 @@ Value run_concat(SoacCall& call) {
 }
 
 Value run_rotate(SoacCall& call) {
-  int64_t r = call.args.at(0).scalar.as_i64();
+  int64_t r = ad_scalar(call.args.at(0)).as_i64();
   const ArrayValue& xs = arr(call.args.at(1), "rotate");
   int64_t n = xs.outer();
   if (n == 0) return Value::make_array(copy_array(xs));
@@ -350,7 +359,7 @@ Value run(SoacCall& call, Evaluator& ev) {
       return Value::make_array(reshape_outer(a, 2, {a.shape[0] * a.shape[1]}));
     }
     case SoacKind::Unflatten: {
-      int64_t n = call.args.at(0).scalar.as_i64(), m = call.args.at(1).scalar.as_i64();
+      int64_t n = ad_scalar(call.args.at(0)).as_i64(), m = ad_scalar(call.args.at(1)).as_i64();
       const ArrayValue& a = arr(call.args.at(2), "unflatten");
       if (n < 0 || m < 0 || n * m != a.outer())
         fail(fmt::format("Cannot unflatten array of shape [{}] to array of shape [{}][{}]", a.outer(), n, m));

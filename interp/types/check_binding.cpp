@@ -35,6 +35,31 @@ bool mentions_dim(const Ty& t0, const std::string& name) {
   }
 }
 
+// Makes every still-open size variable in t unknown.
+void forget_size_vars(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Var) d->link = dim_unknown();
+      forget_size_vars(t->elem);
+      return;
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) forget_size_vars(f);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) forget_size_vars(p);
+      return;
+    case TyNode::Kind::Function:
+      forget_size_vars(t->param);
+      forget_size_vars(t->result);
+      return;
+    default: return;
+  }
+}
+
 // Gives loop parameters fresh sizes: they may change from one iteration to
 // the next (Futhark generalises them the same way).
 Ty fresh_dims(const Ty& t0) {
@@ -79,10 +104,22 @@ void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, 
 
 }  // namespace
 
+namespace {
+bool pattern_mentions(const Pattern& p, const std::string& n);
+}  // namespace
+
 CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>& tparams,
                                                    std::vector<PatternPtr>& params, const TypeExprPtr& ret_type,
                                                    ExprPtr& body, Loc loc, bool generalise_it) {
   FunResult r;
+  // A size parameter is bound from the shapes of the arguments, so some
+  // parameter's type must mention it (Futhark: "Size [n] unused in pattern.").
+  for (const auto& tp : tparams) {
+    if (!tp.is_size) continue;
+    bool used = false;
+    for (const auto& p : params) used = used || pattern_mentions(*p, tp.name);
+    if (!used) error(tp.loc, fmt::format("Size [{}] unused in pattern.", tp.name));
+  }
   ++u.level;
   Ty fn;
   {
@@ -92,7 +129,8 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
     Ty declared = ret_type ? eval_type(ret_type) : nullptr;
     Ty bt = infer(body);
-    if (declared) expect(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
+    if (declared)
+      expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
     fn = curry(params, ptys, declared ? declared : ty_with_unique(bt, false));
     for (size_t i = 0; i < tparams.size(); ++i) {
       if (tparams[i].is_size) {
@@ -116,6 +154,8 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
 namespace {
 bool type_mentions(const TypeExprPtr& te, const std::string& n);
 bool size_mentions(const SizeExpr& s, const std::string& n) {
+  // A size expression (`[n + m]`) is taken to mention every name: lenient.
+  if (s.kind == SizeExpr::Kind::Expr) return true;
   return s.kind == SizeExpr::Kind::Name && s.name.qualifiers.empty() && s.name.name == n;
 }
 bool type_mentions(const TypeExprPtr& te, const std::string& n) {
@@ -154,14 +194,26 @@ Ty CheckerImpl::infer_let(Expr& e) {
   Ty v = infer(e.a);
   FrameGuard g(*this);
   bind_type_params(e.type_params, g.frame());
+  loosen_sizes(e.type_params, g.frame());
   Ty p = bind_pattern(e.pattern, g.frame(), false);
-  expect(e.a->loc, p, v, "in let binding");
+  // `let [n] xs: [n]t = e` binds n to e's size: no static check then.
+  if (e.type_params.empty())
+    expect_sized(e.a->loc, p, v, "in let binding");
+  else
+    expect(e.a->loc, p, v, "in let binding");
+  // A let-bound function value is not generalised; its still-open sizes
+  // become unknown so that uses at different sizes are not errors.
+  if (resolve(v)->kind == TyNode::Kind::Function) forget_size_vars(v);
   return infer(e.b);
 }
 
 Ty CheckerImpl::infer_letfun(Expr& e) {
   FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, true);
   e.quantified = r.quantified;
+  // Open size variables of a local function would be shared by all its
+  // uses (`let f x = map g x in (f as, f bs)`); Futhark generalises them.
+  // Forgetting them (unknown sizes) is the lenient equivalent.
+  forget_size_vars(r.type);
   Frame f;
   auto s = std::make_shared<Scheme>();
   s->type = r.type;
@@ -179,7 +231,8 @@ Ty CheckerImpl::infer_lambda(Expr& e) {
   for (auto& p : e.params) ptys.push_back(bind_pattern(p, g.frame(), false));
   Ty declared = e.ret_type ? eval_type(e.ret_type) : nullptr;
   Ty bt = infer(e.a);
-  if (declared) expect(e.a->loc, declared, bt, "Lambda body does not have expected type (the declared return type)");
+  if (declared)
+    expect_sized(e.a->loc, declared, bt, "Lambda body does not have expected type (the declared return type)");
   return curry(e.params, ptys, declared ? declared : bt);
 }
 
@@ -202,6 +255,7 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   if (e.loop_form != Expr::LoopForm::While) c_type = infer(e.c);
   FrameGuard g(*this);
   bind_type_params(e.type_params, g.frame());
+  loosen_sizes(e.type_params, g.frame());
   Ty p = bind_pattern(e.params.at(0), g.frame(), false);
   if (init) {
     expect(e.a->loc, p, fresh_dims(init), "in loop initial value");

@@ -129,16 +129,17 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     case Expr::Kind::Ascribe: {
       Ty declared = eval_type(e.ret_type);
       Ty a = infer(e.a);
-      expect(e.a->loc, declared, a, "Expression does not have expected type (type ascription)");
+      expect_sized(e.a->loc, declared, a, "Expression does not have expected type (type ascription)");
       t = declared;
       break;
     }
     case Expr::Kind::Coerce: {
-      // Sizes may differ (checked at run time); unification never fails on
-      // sizes, so this only compares the rest of the types. The result has
-      // the declared sizes.
+      // Sizes may differ (checked at run time): this only compares the
+      // rest of the types, without binding size variables of either side.
+      // The result has the declared sizes.
       Ty declared = eval_type(e.ret_type);
       Ty a = infer(e.a);
+      CounterGuard no_dims(u.ignore_dims);
       expect(e.a->loc, declared, a, "in size coercion");
       t = declared;
       break;
@@ -273,7 +274,8 @@ Ty CheckerImpl::infer_range(Expr& e) {
     if (n >= 0) dim = dim_const(n);
   } else if (!e.b && lit(e.a, start) && start == 0 && e.range_kind == Expr::RangeKind::UpToExclusive &&
              e.c->kind == Expr::Kind::Var && e.c->name.qualifiers.empty()) {
-    dim = dim_name(e.c->name.name);
+    const std::string& n = e.c->name.name;
+    dim = named_dim(n);
   }
   return ty_array(dim, t);
 }
@@ -292,8 +294,26 @@ Ty CheckerImpl::infer_record_update(Expr& e) {
 DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
   if (arg.kind == Expr::Kind::IntLit) return dim_const(static_cast<int64_t>(arg.int_value));
   if (arg.kind == Expr::Kind::Var && arg.name.qualifiers.empty() && is_local_value(arg.name.name))
-    return dim_name(arg.name.name);
+    return named_dim(arg.name.name);
   return dim_var();
+}
+
+DimRef CheckerImpl::named_dim(const std::string& name) const {
+  if (!is_local_value(name)) return dim_name(name);
+  SchemePtr s = find_value(name);
+  if (!s || s->loose_size) return dim_name(name);
+  return dim_name(name, s);
+}
+
+void CheckerImpl::loosen_sizes(const std::vector<TypeParam>& params, Frame& frame) {
+  for (const auto& p : params) {
+    if (!p.is_size) continue;
+    auto it = frame.values.find(p.name);
+    if (it == frame.values.end()) continue;
+    auto s = std::make_shared<Scheme>(*it->second);
+    s->loose_size = true;
+    it->second = s;
+  }
 }
 
 }  // namespace thorn::types

@@ -108,7 +108,7 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
       m = eval_module(d.module);
       if (d.sig) {
         if (!m->env) error(d.loc, "a parametric module cannot be ascribed a module type here");
-        m = structure(ascribe(m->env, d.sig, d.loc));
+        m = structure(seal(ascribe(m->env, d.sig, d.loc), d.sig, d.name));
       }
     }
   });
@@ -180,7 +180,7 @@ ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
     case ModExpr::Kind::Ascribe: {
       ModPtr inner = eval_module(m->fn);
       if (!inner->env) error(m->loc, "a parametric module cannot be ascribed a module type here");
-      return structure(ascribe(inner->env, m->sig, m->loc));
+      return structure(seal(ascribe(inner->env, m->sig, m->loc), m->sig));
     }
     case ModExpr::Kind::Lambda: {
       auto f = std::make_shared<ModBinding>();
@@ -370,6 +370,91 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
     }
   });
   return result;
+}
+
+namespace {
+bool mentions_param(const Ty& t0, const std::set<int>& ids) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Param: return ids.count(t->param_id) > 0;
+    case TyNode::Kind::Array: return mentions_param(t->elem, ids);
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (mentions_param(f, ids)) return true;
+      return false;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps)
+          if (mentions_param(p, ids)) return true;
+      return false;
+    case TyNode::Kind::Function: return mentions_param(t->param, ids) || mentions_param(t->result, ids);
+    default: return false;
+  }
+}
+}  // namespace
+
+EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& module_name) {
+  SigView v;
+  flatten_sig(*this, sig, v);
+  if (v.functor) return env;
+  std::set<std::string> refined;
+  for (const auto& [n, t] : v.refinements) refined.insert(n);
+  auto out = std::make_shared<Env>(*env);
+  std::set<int> ids;
+  // Only plain `type t` specs are sealed: parametric and lifted abstract
+  // types stay transparent (a lenient approximation).
+  for (const auto& item : v.items) {
+    if (item->kind != SpecItem::Kind::Type || item->type || !item->type_params.empty() || item->lifted ||
+        refined.count(item->name))
+      continue;
+    auto it = env->types.find(item->name);
+    if (it == env->types.end() || !it->second->params.empty()) continue;
+    int id = new_param_id();
+    opaque[id] = it->second->body;
+    auto td = std::make_shared<TypeDef>();
+    td->body = ty_param(id, module_name.empty() ? item->name : module_name + "." + item->name);
+    out->types[item->name] = td;
+    ids.insert(id);
+  }
+  if (ids.empty()) return env;
+  ModScope s;
+  s.visible = v.closure ? *v.closure : visible();
+  with_scope(s, [&] {
+    for (const auto& item : v.items) {
+      if (item->kind == SpecItem::Kind::Type && item->type && item->type_params.empty()) {
+        // `type u = [3]t` in the module type: u is [3] of the sealed t.
+        Frame f;
+        f.opened = std::make_shared<Env>(*out);
+        FrameGuard g(*this, std::move(f));
+        Ty body = eval_type(item->type);
+        if (!mentions_param(body, ids) || !out->types.count(item->name)) continue;
+        auto td = std::make_shared<TypeDef>(*out->types.at(item->name));
+        td->body = freeze(body);
+        out->types[item->name] = td;
+        continue;
+      }
+      if (item->kind != SpecItem::Kind::Val) continue;
+      auto it = out->values.find(item->name);
+      // A polymorphic value keeps its own scheme: uses record instantiations
+      // aligned with its definition's type parameters.
+      if (it == out->values.end() || !it->second->quantified.empty()) continue;
+      bool type_params = false;
+      for (const auto& tp : item->type_params) type_params |= !tp.is_size;
+      if (type_params) continue;
+      Frame f;
+      f.opened = std::make_shared<Env>(*out);
+      FrameGuard g(*this, std::move(f));
+      bind_type_params(item->type_params, g.frame());
+      Ty spec = eval_type(item->type);
+      if (!mentions_param(spec, ids)) continue;
+      auto sch = std::make_shared<Scheme>(*it->second);
+      sch->type = freeze(spec);
+      sch->size_params.clear();
+      for (const auto& tp : item->type_params) sch->size_params.push_back(tp.name);
+      out->values[item->name] = sch;
+    }
+  });
+  return out;
 }
 
 }  // namespace thorn::types

@@ -97,6 +97,13 @@ Ty CheckerImpl::infer_var(ExprPtr& ep) {
   return t;
 }
 
+// Whether a function type (its result included) names a parameter `name`.
+static bool names_param(const Ty& t0, const std::string& name) {
+  Ty t = resolve(t0);
+  if (t->kind != TyNode::Kind::Function) return false;
+  return t->param_name == name || names_param(t->result, name);
+}
+
 Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const std::string& context) {
   Ty f = resolve(fn);
   if (f->kind == TyNode::Kind::Var && f->constraint == Constraint::None) {
@@ -108,12 +115,16 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
     error(loc, fmt::format("cannot apply a value of non-function type {}", show(f)));
   }
   Ty a = infer(arg);
-  expect(arg->loc, f->param, a, context);
+  expect_sized(arg->loc, f->param, a, context);
   Ty r = f->result;
   if (!f->param_name.empty()) {
     // (n: i64) -> [n]t: the result's size is the argument.
     Substitution s;
-    s.dims[f->param_name] = dim_of_arg(*arg);
+    DimRef d = dim_of_arg(*arg);
+    // `unflatten_3d (n * m) l k`: the argument's name `l` must not be
+    // captured by a later parameter named `l` of the same function.
+    if (dim_resolve(d)->kind == DimNode::Kind::Name && names_param(r, dim_resolve(d)->name)) d = dim_var();
+    s.dims[f->param_name] = d;
     r = substitute(r, s);
   }
   return r;

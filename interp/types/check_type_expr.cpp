@@ -18,6 +18,8 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
           error(s.loc, fmt::format("Size \"{}\" must have type i64, but the variable \"{}\" has type {}.",
                                    s.name.name, s.name.name, show(t)));
       }
+      if (s.name.qualifiers.empty() && is_local_value(s.name.name))
+        return named_dim(s.name.name);
       return dim_name(s.name.str());
     case SizeExpr::Kind::Anonymous:
       // `[]` in an annotation means "some size": the declared type keeps it
@@ -48,6 +50,41 @@ std::vector<int> CheckerImpl::bind_type_params(const std::vector<TypeParam>& par
   }
   return ids;
 }
+
+namespace {
+
+bool size_is(const SizeExpr& s, const std::string& n) {
+  if (s.kind == SizeExpr::Kind::Expr) return true;  // `[n + 1]`: taken as a use (lenient)
+  return s.kind == SizeExpr::Kind::Name && s.name.qualifiers.empty() && s.name.name == n;
+}
+
+// Whether n is the size of an array in te, outside function types (whose
+// values carry no sizes). A size argument of a type abbreviation counts.
+bool constructive_use(const TypeExprPtr& te, const std::string& n) {
+  if (!te) return false;
+  switch (te->kind) {
+    case TypeExpr::Kind::Array: return size_is(te->size, n) || constructive_use(te->elem, n);
+    case TypeExpr::Kind::Function: return false;
+    case TypeExpr::Kind::Existential:
+      for (const auto& m : te->existentials)
+        if (m == n) return false;
+      return constructive_use(te->elem, n);
+    default: break;
+  }
+  if (constructive_use(te->elem, n)) return true;
+  for (const auto& a : te->args)
+    if ((a.is_size && size_is(a.size, n)) || constructive_use(a.type, n)) return true;
+  for (const auto& x : te->elems)
+    if (constructive_use(x, n)) return true;
+  for (const auto& [f, x] : te->fields)
+    if (constructive_use(x, n)) return true;
+  for (const auto& [c, xs] : te->constructors)
+    for (const auto& x : xs)
+      if (constructive_use(x, n)) return true;
+  return false;
+}
+
+}  // namespace
 
 Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
   switch (te->kind) {
@@ -105,6 +142,11 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
       return ty_function(eval_type(te->param), eval_type(te->result), te->param_name);
     case TypeExpr::Kind::Unique: return ty_with_unique(eval_type(te->elem), true);
     case TypeExpr::Kind::Existential: {
+      // `?[n].t`: n is read from a value at run time, so t must use it as
+      // the size of an array that is not inside a function type.
+      for (const auto& n : te->existentials)
+        if (!constructive_use(te->elem, n))
+          error(te->loc, fmt::format("Existential size \"{}\" not used as array size.", n));
       Substitution sub;
       for (const auto& n : te->existentials) sub.dims[n] = dim_var();
       return substitute(eval_type(te->elem), sub);

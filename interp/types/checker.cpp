@@ -61,6 +61,15 @@ CheckerImpl::CheckerImpl() {
     s->builtin = op;
     top.visible.values[op] = s;
   }
+  u.binding_in_scope = [this](const DimNode& d) { return d.binding && local_binding(d.name) == d.binding.get(); };
+}
+
+const void* CheckerImpl::local_binding(const std::string& name) const {
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+    if (auto f = it->values.find(name); f != it->values.end()) return f->second.get();
+    if (it->opened && (it->opened->values.count(name) || it->opened->mods.count(name))) return nullptr;
+  }
+  return nullptr;
 }
 
 bool CheckerImpl::may_be_functional(const Ty& t0) const {
@@ -160,9 +169,20 @@ void CheckerImpl::expect(Loc loc, const Ty& expected, const Ty& actual, const st
     std::string msg = fmt::format("expected {}, got {}", expected_text, show(actual));
     if (!context.empty()) msg = context + ": " + msg;
     std::vector<std::string> notes;
+    if (f.sizes) {
+      // Futhark: the types, then `Sizes "n" and "m" do not match.`
+      msg = fmt::format("{} (invalid type).\nExpected: {}\nActual:   {}\n{}", context.empty() ? "Type mismatch" : context,
+                        show(expected), show(actual), f.detail);
+      throw Error(ErrorKind::Type, loc, msg);
+    }
     if (!described && f.detail.find("do not match") == std::string::npos) notes.push_back("note: " + f.detail);
     throw Error(ErrorKind::Type, loc, msg, notes);
   }
+}
+
+void CheckerImpl::expect_sized(Loc loc, const Ty& expected, const Ty& actual, const std::string& context) {
+  CounterGuard strict(u.strict_sizes);
+  expect(loc, expected, actual, context);
 }
 
 void CheckerImpl::unify_or(Loc loc, const Ty& a, const Ty& b, const std::function<std::string()>& message) {

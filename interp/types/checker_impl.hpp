@@ -70,6 +70,9 @@ class CheckerImpl {
   [[noreturn]] void error(Loc loc, std::string msg) const;
   // Unifies; on failure reports "<context>: expected E, got A" at loc.
   void expect(Loc loc, const Ty& expected, const Ty& actual, const std::string& context = "");
+  // expect, with sizes that certainly differ an error (Futhark's static
+  // size check): `Sizes "n" and "m" do not match.`
+  void expect_sized(Loc loc, const Ty& expected, const Ty& actual, const std::string& context = "");
   // Unifies; on failure reports the message produced by `message`.
   void unify_or(Loc loc, const Ty& a, const Ty& b, const std::function<std::string()>& message);
 
@@ -86,6 +89,8 @@ class CheckerImpl {
   ModPtr lookup_mod(const QualName& name, Loc loc) const;
   bool is_module_name(const std::string& name) const;
   bool is_local_value(const std::string& name) const;
+  // The binding (Scheme) a local name refers to here, or null if not local.
+  const void* local_binding(const std::string& name) const;
 
   Ty instantiate(const Scheme& s, std::vector<Ty>* inst);
   // Records the instantiations of s's non-lifted type parameters, checked
@@ -111,6 +116,12 @@ class CheckerImpl {
   Ty infer_record_update(Expr& e);
   Ty field_of(Loc loc, Ty record, const std::string& field);
   DimRef dim_of_arg(const Expr& arg) const;
+  // The size named by a local variable (with its binding, so that it is
+  // checked statically while in scope), or by a top-level/module value.
+  DimRef named_dim(const std::string& name) const;
+  // After bind_type_params for `let [n] ...`/`loop [n] ...`: those sizes
+  // come from values, so they are loose (Scheme::loose_size).
+  static void loosen_sizes(const std::vector<TypeParam>& params, Frame& frame);
 
   // ---- patterns (check_pattern.cpp)
   // Infers a pattern's type, binding its variables in `frame`.
@@ -149,6 +160,11 @@ class CheckerImpl {
   ModPtr eval_module(const ModExprPtr& m);
   EnvPtr check_struct(std::vector<DeclPtr>& decls, const Env& outer);
   EnvPtr ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc);
+  // After `module M : S = ...`: S's abstract types become opaque (new rigid
+  // types) in what M exports, and values whose specified types mention them
+  // get those types. Zonking sees through them (`opaque`).
+  EnvPtr seal(EnvPtr env, const SigExprPtr& sig, const std::string& module_name = "");
+  std::map<int, Ty> opaque;  // Param id of a sealed abstract type -> its definition
   // The environment a module type describes (abstract types as rigid types).
   EnvPtr sig_env(const SigExprPtr& sig);
   // The exports of an imported file, checked once from `base` (or the prelude).

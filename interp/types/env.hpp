@@ -21,6 +21,9 @@ struct Scheme {
   // be instantiated with function types. (id, name as written)
   std::vector<std::pair<int, std::string>> nonlifted;
   std::string builtin;                   // non-empty: a built-in overloaded operator
+  // A size bound from a value's shape (`let [n] xs = e`, loop sizes): as a
+  // size in types it is not checked statically against other sizes.
+  bool loose_size = false;
 };
 using SchemePtr = std::shared_ptr<const Scheme>;
 

@@ -19,10 +19,11 @@ DimRef dim_const(int64_t v) {
   d->value = v;
   return d;
 }
-DimRef dim_name(std::string name) {
+DimRef dim_name(std::string name, std::shared_ptr<const void> binding) {
   auto d = std::make_shared<DimNode>();
   d->kind = DimNode::Kind::Name;
   d->name = std::move(name);
+  d->binding = std::move(binding);
   return d;
 }
 DimRef dim_unknown() {

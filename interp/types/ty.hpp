@@ -27,11 +27,16 @@ struct DimNode {
   int64_t value = 0;
   std::string name;
   DimRef link;  // Var: what it was unified with
+  // Name: the local binding (parameter, size parameter, let) the name
+  // referred to where this size was written, or null (a top-level or module
+  // value, a size in a module type). Only sizes whose binding is still the
+  // one in scope are compared strictly (see Unifier::strict_sizes).
+  std::shared_ptr<const void> binding;  // kept alive: its address identifies it
 };
 
 DimRef dim_var();
 DimRef dim_const(int64_t v);
-DimRef dim_name(std::string name);
+DimRef dim_name(std::string name, std::shared_ptr<const void> binding = nullptr);
 DimRef dim_unknown();
 DimRef dim_resolve(DimRef d);
 

@@ -247,7 +247,33 @@ void Unifier::merge_vars(const Ty& a, const Ty& b) {
     for (const auto& p : ps) lower_levels(p, b->level);
 }
 
+std::string show_size(const DimRef& d0) {
+  DimRef d = dim_resolve(d0);
+  switch (d->kind) {
+    case DimNode::Kind::Constant: return std::to_string(d->value);
+    case DimNode::Kind::Name: return d->name;
+    default: return "?";
+  }
+}
+
+bool Unifier::known_name(const DimRef& d) const {
+  return d->kind == DimNode::Kind::Name && d->binding && binding_in_scope && binding_in_scope(*d);
+}
+
+// Whether two resolved, non-variable sizes certainly differ. A name whose
+// binding is no longer in scope (it escaped a let, or comes from a module
+// type) may stand for anything, and so may an unknown size.
+bool Unifier::sizes_differ(const DimRef& a, const DimRef& b) const {
+  using K = DimNode::Kind;
+  if (a->kind == K::Constant && b->kind == K::Constant) return a->value != b->value;
+  if (a->kind == K::Name && b->kind == K::Name) return a->name != b->name && known_name(a) && known_name(b);
+  if (a->kind == K::Constant && b->kind == K::Name) return known_name(b);
+  if (a->kind == K::Name && b->kind == K::Constant) return known_name(a);
+  return false;
+}
+
 void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
+  if (ignore_dims > 0) return;
   DimRef a = dim_resolve(a0), b = dim_resolve(b0);
   if (a == b) return;
   if (a->kind == DimNode::Kind::Var) {
@@ -258,7 +284,10 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
     if (a->kind != DimNode::Kind::Unknown) b->link = a;
     return;
   }
-  // Two rigid sizes that differ: left to the run-time check.
+  // Two rigid sizes: an error only where sizes are checked statically;
+  // otherwise a mismatch is left to the run-time check.
+  if (strict_sizes > 0 && sizes_differ(a, b))
+    throw UnifyFailure{fmt::format("Sizes \"{}\" and \"{}\" do not match.", show_size(a), show_size(b)), true};
 }
 
 void Unifier::unify(const Ty& expected0, const Ty& actual0) {

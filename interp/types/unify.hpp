@@ -3,8 +3,13 @@
 // variables (overloaded primitives, equality types, record fields, sum
 // constructors) and level-based bookkeeping for let-generalisation.
 //
-// Sizes never make unification fail: a size mismatch that can happen at all
-// is checked by the evaluator at run time, so dims only carry information.
+// Sizes: a size variable is bound to the first known size it meets. Two
+// different known sizes are an error only where the checker asks for it
+// (`strict_sizes`: arguments, return types, ascriptions, annotated lets), and
+// only when both are sure to denote different sizes (constants, or names of
+// local bindings still in scope); anywhere else the evaluator's run-time
+// checks decide. Branches of `if`/`match` and array elements may differ.
+#include <functional>
 #include <string>
 
 #include "interp/types/ty.hpp"
@@ -14,11 +19,25 @@ namespace thorn::types {
 // Thrown by unify; the caller turns it into a located type error with context.
 struct UnifyFailure {
   std::string detail;  // the innermost mismatch, e.g. "i32 is not a floating-point type"
+  bool sizes = false;  // a static size mismatch: detail is `Sizes "n" and "m" do not match.`
+};
+
+// Increments a counter for its lifetime (Unifier::strict_sizes, ignore_dims).
+struct CounterGuard {
+  int& c;
+  explicit CounterGuard(int& c_) : c(c_) { ++c; }
+  ~CounterGuard() { --c; }
+  CounterGuard(const CounterGuard&) = delete;
+  CounterGuard& operator=(const CounterGuard&) = delete;
 };
 
 class Unifier {
  public:
   int level = 0;  // the current let-nesting level for new variables
+  int strict_sizes = 0;  // > 0: two sizes known to differ make unification fail
+  int ignore_dims = 0;   // > 0: sizes are neither compared nor bound (`e :> t`)
+  // Whether a Name size's binding is still the one its name refers to.
+  std::function<bool(const DimNode&)> binding_in_scope;
 
   Ty fresh(Loc loc = {});
   Ty fresh_overloaded(PrimMask prims, Loc loc);
@@ -42,9 +61,12 @@ class Unifier {
   void apply_constraint(const Ty& var, const Ty& t);
   bool occurs(const TyNode* var, const Ty& t);
   void lower_levels(const Ty& t, int level);
+  bool known_name(const DimRef& d) const;
+  bool sizes_differ(const DimRef& a, const DimRef& b) const;
   int vars_ = 0;
 };
 
-std::string describe_prims(PrimMask m);  // "integral type", "one of i32, f32"
+std::string describe_prims(PrimMask m);
+std::string show_size(const DimRef& d);  // "n", "3" (quoted in messages)  // "integral type", "one of i32, f32"
 
 }  // namespace thorn::types

@@ -240,7 +240,15 @@ TypePtr CheckerImpl::zonk(const Ty& t0, bool keep_unique) {
   switch (t->kind) {
     case TyNode::Kind::Var: out = unit_type(); break;
     case TyNode::Kind::Prim: out = prim_type(t->prim); break;
-    case TyNode::Kind::Param: out = param_type(t->param_id, t->param_var_name); break;
+    case TyNode::Kind::Param:
+      // A sealed abstract type is opaque to the checker only: the evaluator
+      // sees its definition.
+      if (auto it = opaque.find(t->param_id); it != opaque.end()) {
+        out = zonk(it->second, keep_unique);
+        break;
+      }
+      out = param_type(t->param_id, t->param_var_name);
+      break;
     case TyNode::Kind::Array: {
       std::vector<Dim> dims;
       Ty cur = t;

@@ -102,7 +102,9 @@ module I: NUM = {
   def extra = 5
 }
 )");
-  CHECK(s.type_of("I.add I.zero 1") == "i32");  // abstract types are transparent
+  // Abstract types are opaque after ascription (the AST still sees i32).
+  CHECK(s.type_of("I.add I.zero I.zero") == "i32");
+  CHECK_THROWS(s.type_of("I.add I.zero 1"));
   CHECK(s.value_type("I.extra") == "<none>");     // but ascription hides names
   CHECK(error_message("module type S = { val f: i32 -> i32 }\nmodule M: S = { def f (x: bool) = x }") ==
         "value \"f\" has type bool -> bool, but its module type requires i32 -> i32");

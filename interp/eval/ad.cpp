@@ -1,0 +1,239 @@
+// jvp2 and vjp2 (ad.hpp): entering and leaving a differentiation level.
+#include "interp/eval/ad.hpp"
+
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "interp/core/ad_value.hpp"
+#include "interp/eval/ad_tape.hpp"
+#include "interp/eval/evaluator.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::eval::ad {
+
+namespace {
+
+// f(leaf of x, matching leaf of y or null) -> new leaf. Leaves are scalars
+// (plain or carrying derivatives).
+using LeafFn = std::function<Value(const Value& x, const Value* y)>;
+
+[[noreturn]] void mismatch(const Loc& loc, const std::string& what) {
+  throw Error(ErrorKind::Runtime, loc, fmt::format("automatic differentiation: {}", what));
+}
+
+// Element k (flat, row-major) of an array of scalars, in either storage.
+Value scalar_at(const ArrayValue& a, int64_t k) {
+  if (a.elem.kind == ElemShape::Kind::Prim) return Value(prim_element(a, k));
+  return (*a.boxed)[size_t(a.offset + k)];
+}
+
+// An array of the given shape from its scalar leaves: primitive storage
+// unless some leaf carries a derivative.
+ArrayPtr array_of_scalars(std::vector<int64_t> shape, Prim prim, std::vector<Value> leaves) {
+  bool boxed = false;
+  for (const auto& v : leaves) boxed = boxed || v.kind == Value::Kind::AD;
+  auto out = std::make_shared<ArrayValue>();
+  out->shape = std::move(shape);
+  out->elem.kind = ElemShape::Kind::Boxed;
+  out->elem.ad = true;
+  out->elem.prim = leaves.empty() ? prim : ad_scalar(leaves[0]).type;
+  out->boxed = std::make_shared<const std::vector<Value>>(std::move(leaves));
+  if (boxed) return out;
+  return unbox_scalars(*out);
+}
+
+bool scalar_array(const ArrayValue& a) {
+  return a.elem.kind == ElemShape::Kind::Prim || (a.elem.kind == ElemShape::Kind::Boxed && a.elem.ad);
+}
+
+Value map_leaves(const Value& x, const Value* y, const LeafFn& f, const Loc& loc);
+
+ArrayPtr map_array(const ArrayValue& x, const ArrayValue* y, const LeafFn& f, const Loc& loc) {
+  if (y && y->shape != x.shape)
+    mismatch(loc, fmt::format("arrays of shapes {} and {} where the same shape is needed", shape_string(x.shape),
+                              shape_string(y->shape)));
+  if (scalar_array(x)) {
+    if (y && !scalar_array(*y)) mismatch(loc, "values of different structure");
+    int64_t n = x.count();
+    std::vector<Value> leaves;
+    leaves.reserve(size_t(n));
+    for (int64_t k = 0; k < n; ++k) {
+      Value a = scalar_at(x, k);
+      if (y) {
+        Value b = scalar_at(*y, k);
+        leaves.push_back(f(a, &b));
+      } else {
+        leaves.push_back(f(a, nullptr));
+      }
+    }
+    return array_of_scalars(x.shape, x.elem.prim, std::move(leaves));
+  }
+  switch (x.elem.kind) {
+    case ElemShape::Kind::Tuple:
+    case ElemShape::Kind::Record: {
+      if (y && (y->elem.kind != x.elem.kind || y->components.size() != x.components.size()))
+        mismatch(loc, "values of different structure");
+      auto out = std::make_shared<ArrayValue>();
+      out->shape = x.shape;
+      out->elem = x.elem;
+      out->elem.children.clear();
+      for (size_t c = 0; c < x.components.size(); ++c) {
+        out->components.push_back(map_array(*x.components[c], y ? y->components[c].get() : nullptr, f, loc));
+        out->elem.children.push_back(out->components.back()->elem);
+      }
+      return out;
+    }
+    default: {  // boxed sums
+      if (y && y->elem.kind != ElemShape::Kind::Boxed) mismatch(loc, "values of different structure");
+      int64_t n = x.count();
+      std::vector<Value> values;
+      values.reserve(size_t(n));
+      for (int64_t k = 0; k < n; ++k) {
+        const Value& a = (*x.boxed)[size_t(x.offset + k)];
+        values.push_back(map_leaves(a, y ? &(*y->boxed)[size_t(y->offset + k)] : nullptr, f, loc));
+      }
+      auto out = std::make_shared<ArrayValue>();
+      out->shape = x.shape;
+      out->elem = x.elem;
+      out->boxed = std::make_shared<const std::vector<Value>>(std::move(values));
+      return out;
+    }
+  }
+}
+
+Value map_leaves(const Value& x, const Value* y, const LeafFn& f, const Loc& loc) {
+  switch (x.kind) {
+    case Value::Kind::Scalar:
+    case Value::Kind::AD:
+      if (y && y->kind != Value::Kind::Scalar && y->kind != Value::Kind::AD) mismatch(loc, "values of different structure");
+      return f(x, y);
+    case Value::Kind::Array:
+      if (y && y->kind != Value::Kind::Array) mismatch(loc, "values of different structure");
+      return Value::make_array(map_array(*x.array, y ? y->array.get() : nullptr, f, loc));
+    case Value::Kind::Tuple:
+    case Value::Kind::Record:
+    case Value::Kind::Sum: {
+      if (y && (y->kind != x.kind || y->elems->size() != x.elems->size() ||
+                (x.kind == Value::Kind::Sum && y->constructor() != x.constructor())))
+        mismatch(loc, "values of different structure");
+      std::vector<Value> elems;
+      for (size_t k = 0; k < x.elems->size(); ++k)
+        elems.push_back(map_leaves((*x.elems)[k], y ? &(*y->elems)[k] : nullptr, f, loc));
+      Value out = x;
+      out.elems = std::make_shared<const std::vector<Value>>(std::move(elems));
+      return out;
+    }
+    case Value::Kind::Function: mismatch(loc, "cannot differentiate with respect to a function");
+  }
+  return x;
+}
+
+// The derivative-free zero of a leaf's type.
+Value zero_of(const Value& leaf) {
+  Scalar s = ad_scalar(leaf);
+  if (is_float(s.type)) return Value(Scalar::floating(s.type, 0));
+  if (s.type == Prim::Bool) return Value(Scalar::boolean(false));
+  return Value(Scalar::signed_int(s.type, 0));
+}
+
+bool at_level(const Value& v, uint64_t level) { return v.kind == Value::Kind::AD && v.ad->level == level; }
+
+// Numbers carry derivatives (integers too, as in Futhark); booleans do not.
+bool differentiable(const Value& leaf) { return ad_scalar(leaf).type != Prim::Bool; }
+
+// Marks a differentiation level as running for the duration of a scope:
+// while one is, SOACs go to the reference backend (dispatch.cpp).
+struct LevelScope {
+  Evaluator& ev;
+  uint64_t level;
+  explicit LevelScope(Evaluator& e) : ev(e), level(++e.ad_levels) { ++ev.ad_active; }
+  ~LevelScope() { --ev.ad_active; }
+};
+
+Value primal_part(const Value& y, uint64_t level, const Loc& loc) {
+  return map_leaves(y, nullptr, [&](const Value& v, const Value*) { return at_level(v, level) ? v.ad->primal : v; }, loc);
+}
+
+}  // namespace
+
+Value jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent, const Loc& loc) {
+  LevelScope scope(ev);
+  uint64_t level = scope.level;
+  Value input = map_leaves(
+      x, &x_tangent,
+      [&](const Value& p, const Value* t) {
+        if (!differentiable(p)) return p;
+        auto d = std::make_shared<ADValue>();
+        d->level = level;
+        d->prim = ad_scalar(p).type;
+        d->primal = p;
+        d->tangent = *t;
+        return Value::differentiable(std::move(d));
+      },
+      loc);
+  Value y = ev.apply1(f, input, loc);
+  Value tangent = map_leaves(
+      y, nullptr, [&](const Value& v, const Value*) { return at_level(v, level) ? v.ad->tangent : zero_of(v); }, loc);
+  return Value::tuple({primal_part(y, level, loc), tangent});
+}
+
+Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint, const Loc& loc) {
+  LevelScope scope(ev);
+  auto tape = std::make_shared<ADTape>();
+  tape->level = scope.level;
+  Value input = map_leaves(
+      x, nullptr,
+      [&](const Value& p, const Value*) {
+        if (!differentiable(p)) return p;
+        auto d = std::make_shared<ADValue>();
+        d->level = tape->level;
+        d->prim = ad_scalar(p).type;
+        d->primal = p;
+        d->tape = tape;
+        d->node = tape->add(d->prim, {});
+        return Value::differentiable(std::move(d));
+      },
+      loc);
+  Value y = ev.apply1(f, input, loc);
+
+  // Seed the results' adjoints, then sweep the tape backwards: every node
+  // comes after its operands, so its adjoint is complete when reached.
+  std::vector<Value> adjoint(tape->nodes.size());
+  std::vector<bool> has(tape->nodes.size(), false);
+  auto add_to = [&](int64_t node, const Value& more) {
+    Prim p = tape->nodes[size_t(node)].prim;
+    Value m = ad_scalar(more).type == p ? more : convert(more, p);
+    if (!has[size_t(node)]) {
+      adjoint[size_t(node)] = m;
+      has[size_t(node)] = true;
+    } else {
+      adjoint[size_t(node)] = binop(BuiltinOp::Add, adjoint[size_t(node)], m);
+    }
+  };
+  map_leaves(
+      y, &y_adjoint,
+      [&](const Value& v, const Value* seed) {
+        if (at_level(v, tape->level) && v.ad->tape == tape) add_to(v.ad->node, *seed);
+        return v;
+      },
+      loc);
+  for (int64_t i = int64_t(tape->nodes.size()) - 1; i >= 0; --i) {
+    if (!has[size_t(i)]) continue;
+    for (const auto& [operand, partial] : tape->nodes[size_t(i)].edges)
+      add_to(operand, binop(BuiltinOp::Mul, adjoint[size_t(i)], partial));
+  }
+
+  int64_t next_input = 0;
+  Value x_adjoint = map_leaves(
+      x, nullptr,
+      [&](const Value& p, const Value*) {
+        if (!differentiable(p)) return zero_of(p);
+        int64_t node = next_input++;  // inputs are the tape's first nodes, in this order
+        return has[size_t(node)] ? adjoint[size_t(node)] : zero_of(p);
+      },
+      loc);
+  return Value::tuple({primal_part(y, tape->level, loc), x_adjoint});
+}
+
+}  // namespace thorn::eval::ad

@@ -1,0 +1,45 @@
+#pragma once
+// Automatic differentiation on the reference path: Futhark's jvp2 and vjp2
+// (the prelude builds jvp and vjp on them).
+//
+//  - jvp2 f x x' = (f x, the derivative of f at x in the direction x'),
+//    by dual numbers: each float of x carries its tangent, and every
+//    operation on such floats computes the result's tangent too.
+//  - vjp2 f x y' = (f x, y' times the Jacobian of f at x), by a tape: each
+//    operation on the floats of x appends a node with the partial
+//    derivatives of its result; a backward sweep from y' accumulates the
+//    adjoints.
+//
+// The values involved are ADValue (interp/core/ad_value.hpp); arrays of them
+// are boxed arrays of scalars. Everything the evaluator does on scalars goes
+// through the lifted operations here when an operand carries a derivative,
+// and SOACs run on the reference backend meanwhile (one scalar at a time),
+// so differentiation works through every construct: SOACs, loops, if,
+// match, in-place updates. Integers carry derivatives too (as in Futhark);
+// booleans do not.
+#include <optional>
+#include <string_view>
+
+#include "interp/core/value.hpp"
+#include "interp/eval/scalar_ops.hpp"
+#include "interp/util/source.hpp"
+
+namespace thorn::eval {
+class Evaluator;
+}
+
+namespace thorn::eval::ad {
+
+// Lifted scalar operations: operands are Scalars or AD values (at least one
+// AD). Comparisons and logical operators compare the plain values.
+Value binop(BuiltinOp op, const Value& a, const Value& b);
+Value negate(const Value& a);
+// A scalar function of the prelude's intrinsics (sqrt, exp, min, fma, ...);
+// nullopt for a name that is not one.
+std::optional<Value> function(std::string_view name, const Value* args, int nargs);
+Value convert(const Value& a, Prim to);
+
+Value jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent, const Loc& loc);
+Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint, const Loc& loc);
+
+}  // namespace thorn::eval::ad

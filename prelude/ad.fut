@@ -1,0 +1,18 @@
+-- | Automatic differentiation, as in Futhark's prelude. thorn differentiates
+-- on the reference path: forward mode by dual numbers, reverse mode by a tape
+-- (interp/eval/ad.hpp). Numbers carry derivatives (integers too); booleans do not.
+
+-- | Forward mode: `jvp2 f x x'` is `(f x, d)` where `d` is the derivative
+-- of `f` at `x` in the direction `x'` (one column of the Jacobian when `x'`
+-- is a unit vector).
+def jvp2 'a 'b (f: a -> b) (x: a) (x': a): (b, b) = __intrinsic "jvp2" f x x'
+
+-- | Reverse mode: `vjp2 f x y'` is `(f x, y' J)` where `J` is the Jacobian
+-- of `f` at `x` (one row of it when `y'` is a unit vector).
+def vjp2 'a 'b (f: a -> b) (x: a) (y': b): (b, a) = __intrinsic "vjp2" f x y'
+
+-- | `jvp2` without the result of `f`.
+def jvp 'a 'b (f: a -> b) (x: a) (x': a): b = (jvp2 f x x').1
+
+-- | `vjp2` without the result of `f`.
+def vjp 'a 'b (f: a -> b) (x: a) (y': b): a = (vjp2 f x y').1

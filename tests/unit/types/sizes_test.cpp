@@ -1,0 +1,91 @@
+// Static size checking (Futhark's size types): sizes known to differ are
+// errors at applications, return types, ascriptions and annotated lets;
+// everything that may be equal at run time is accepted.
+#include <doctest/doctest.h>
+
+#include "types_test_util.hpp"
+
+using namespace thorn;
+using namespace thorn::test;
+
+namespace {
+bool sizes_error(const std::string& prog) {
+  return error_message(prog).find("do not match") != std::string::npos;
+}
+bool ok(const std::string& prog) { return error_message(prog) == "<no error>"; }
+}  // namespace
+
+TEST_CASE("sizes unified through application") {
+  CHECK(sizes_error("def f [n][m] (xs: [n]i32) (ys: [m]i32) = map2 (+) xs ys"));
+  CHECK(error_message("def f [n][m] (xs: [n]i32) (ys: [m]i32) = zip xs ys").find("Sizes \"n\" and \"m\" do not match.") !=
+        std::string::npos);
+  CHECK(ok("def f [n][m] (xs: [n]i32) (ys: [m]i32) = zip xs (ys :> [n]i32)"));
+  CHECK(ok("def f [n] (xs: [n]i32) (ys: [n]i32) = map2 (+) xs ys"));
+  CHECK(sizes_error("def f [n] (xs: [n]i32) = zip xs (iota 3)"));
+  CHECK(sizes_error("def f = zip [1, 2, 3] [true, false]"));
+  CHECK(ok("def f = zip [1, 2, 3] [true, false, true]"));
+  // Unknown sizes (slices, filter) may be anything.
+  CHECK(ok("def f [n] (xs: [n]i32) = zip xs (filter (> 0) xs)"));
+  CHECK(ok("def f [n] (xs: [n]i32) (ys: []i32) = zip xs ys"));
+}
+
+TEST_CASE("return types, ascriptions and annotated lets") {
+  CHECK(sizes_error("def f [n][m] (xs: [n]i32) (_: [m]i32) : [m]i32 = xs"));
+  CHECK(ok("def f [n][m] (xs: [n]i32) (_: [m]i32) : [n]i32 = xs"));
+  CHECK(sizes_error("def f [n][m] (xs: [n]i32) (_: [m]i32) = xs : [m]i32"));
+  CHECK(sizes_error("def f [n][m] (xs: [n]i32) (_: [m]i32) = let (ys: [m]i32) = xs in ys"));
+  CHECK(ok("def f [n][m] (xs: [n]i32) (_: [m]i32) = let (ys: [m]i32) = xs :> [m]i32 in ys"));
+  CHECK(sizes_error("def f (k: i64) : [3]i64 = iota k"));
+  CHECK(ok("def f (k: i64) : [k]i64 = iota k"));
+  CHECK(sizes_error("def f : [2]i32 = [1, 2, 3]"));
+  CHECK(sizes_error("def f [n] (xs: [n]i32) = (\\(ys: [n]i32) : [3]i32 -> ys) xs"));
+}
+
+TEST_CASE("lenient where sizes may legitimately differ") {
+  // Branches may differ in size (the result's size is unknown).
+  CHECK(ok("def f [n][m] (b: bool) (xs: [n]i32) (ys: [m]i32) = if b then xs else ys"));
+  CHECK(ok("def f [n][m] (xs: [n]i32) (ys: [m]i32) = [xs, ys]"));
+  // A local function is used at different sizes.
+  CHECK(ok("def f [n][m] (xs: [n]i32) (ys: [m]i32) = let g zs = map (+ 1) zs in (g xs, g ys)"));
+  CHECK(ok("def f [n][m] (xs: [n]i32) (ys: [m]i32) = let g [k] (zs: [k]i32) = zs in (g xs, g ys)"));
+  // let [k] binds k from the value.
+  CHECK(ok("def f [n] (xs: [n]i32) = let [k] (ys: [k]i32) = xs in zip xs ys"));
+  // A size whose variable went out of scope may be anything.
+  CHECK(ok("def f [n] (xs: [n]i32) = zip xs (let k = n in replicate k 0i32)"));
+  // Loop-carried arrays may change size.
+  CHECK(ok("def f [n] (xs: [n]i32) = loop ys = xs for i < 3 do ys ++ ys"));
+}
+
+TEST_CASE("sealed abstract types are opaque") {
+  const char* m = "module M : { type t val mk : i32 -> t val get : t -> i32 } = "
+                  "{ type t = i32 def mk (x: i32) = x def get (x: t) = x }\n";
+  CHECK(!ok(std::string(m) + "def f = M.mk 1 + 1"));
+  CHECK(ok(std::string(m) + "def f = M.get (M.mk 1) + 1"));
+  CHECK(!ok(std::string(m) + "def f : i32 = M.mk 1"));
+  // `with` keeps the type transparent.
+  CHECK(ok("module type S = { type t val mk : i32 -> t }\n"
+           "module M : S with t = i32 = { type t = i32 def mk (x: i32) = x }\n"
+           "def f = M.mk 1 + 1"));
+  // Without ascription everything stays visible.
+  CHECK(ok("module M = { type t = i32 def mk (x: i32) : t = x }\ndef f = M.mk 1 + 1"));
+}
+
+TEST_CASE("size parameters and existential sizes must be usable") {
+  CHECK(error_message("def f [n] (x: i32) : [n]i32 = replicate n x") == "Size [n] unused in pattern.");
+  CHECK(ok("def f [n] (xs: [n]i32) : [n]i32 = xs"));
+  CHECK(ok("def f [n] (g: [n]i32 -> i32) (xs: [n]i32) = g xs"));
+  CHECK(error_message("def f (k: i64) : ?[n].bool -> [n]bool = \\b -> replicate k b")
+            .find("Existential size \"n\" not used as array size.") == 0);
+  CHECK(ok("def f (k: i64) : ?[n].[n]bool = replicate k true"));
+  CHECK(ok("def f (k: i64) : ?[n].([n](), bool -> [n]bool) = (replicate k (), \\b -> replicate k b)"));
+}
+
+TEST_CASE("named parameters are substituted without capture") {
+  // u3's parameters are called n, m, l; the caller's l and k must not be
+  // renamed by them (this made the prelude's unflatten_4d fail).
+  const char* u3 = "def u3 't (n: i64) (m: i64) (l: i64) (x: t) : [n][m][l]t = "
+                   "replicate n (replicate m (replicate l x))\n";
+  CHECK(ok(std::string(u3) + "def g 't (l: i64) (k: i64) (x: t) : [2][l][k]t = u3 2 l k x"));
+  CHECK(ok(std::string(u3) + "def g 't (n: i64) (l: i64) (k: i64) (x: t) : [n][l][k]t = u3 n l k x"));
+  CHECK(sizes_error(std::string(u3) + "def g 't (l: i64) (k: i64) (x: t) : [2][k][l]t = u3 2 l k x"));
+}
