@@ -22,11 +22,112 @@ Sym Sym::tuple(std::vector<Sym> xs) {
 
 Lowerer::Lowerer(kir::Function& f, eval::Evaluator& ev) : f_(f), b_(f), ev_(ev) {}
 
-ScopePtr Lowerer::root_scope(eval::EnvPtr env) const {
+ScopePtr Lowerer::root_scope(eval::EnvPtr env, int source) const {
   auto s = std::make_shared<Scope>();
   s->env = std::move(env);
   s->owner = this;
+  s->source = source;
   return s;
+}
+
+// ------------------------------------------------------------------ capture sources (captures.hpp)
+
+Sym Lowerer::from_source(const Value& v, int src) {
+  if (!cap_) return from_value(v);
+  if (auto it = src_syms_.find(src); it != src_syms_.end()) return it->second;
+  CaptureSource& cs = cap_->sources.at(size_t(src));
+  std::string sig, why;
+  if (!signature(v, cs.step == CaptureSource::Step::Input, sig, nullptr, &why)) {
+    cap_->refuse(why);
+    return from_value(v);
+  }
+  cs.sig = std::move(sig);
+  int saved_src = cur_src_, saved_leaf = array_leaf_;
+  cur_src_ = src;
+  array_leaf_ = 0;
+  int scalar_leaf = 0;
+  Sym s = lift_value(v, src, scalar_leaf, 0);
+  cur_src_ = saved_src;
+  array_leaf_ = saved_leaf;
+  // Constants are re-made at each use (valid in any block); parameters are
+  // entry-block registers, valid everywhere.
+  if (cap_->lift) src_syms_[src] = s;
+  return s;
+}
+
+// As from_value, in signature()'s leaf order.
+Sym Lowerer::lift_value(const Value& v, int src, int& scalar_leaf, int depth) {
+  switch (v.kind) {
+    case Value::Kind::Scalar:
+      if (!cap_->lift) {
+        cap_->refuse("captured scalars kept as constants");
+        return constant(v.scalar);
+      }
+      return param(v.scalar, src, scalar_leaf++);
+    case Value::Kind::Tuple:
+    case Value::Kind::Record: {
+      Sym s;
+      s.kind = v.kind == Value::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+      for (const Value& x : *v.elems) s.elems.push_back(lift_value(x, src, scalar_leaf, depth + 1));
+      s.names = v.names;
+      return s;
+    }
+    case Value::Kind::Function:
+      // A closure inside a tuple has no path of its own to its environment.
+      cap_->callable_src[v.fn.get()] = depth == 0 ? src : -3;
+      return from_value(v);
+    default: return from_value(v);
+  }
+}
+
+// A captured scalar as a kernel-IR parameter: a read of a one-element
+// buffer, hoisted to the entry block so that every block may use it.
+Sym Lowerer::param(const Scalar& s, int src, int leaf) {
+  int id = b_.free_array(s.type, fmt::format("p{}", f_.free_arrays.size()));
+  auto buf = std::make_shared<Buffer>(s.type, 1, Buffer::NoInit{});
+  store_scalar(buf->host(), s);
+  reads_.push_back(buf);
+  ReadBinding r;
+  r.kind = ReadBinding::Kind::Param;
+  r.source = src;
+  r.leaf = leaf;
+  r.prim = s.type;
+  cap_->reads.push_back(r);
+  cap_->lifted = true;
+  kir::Instr zero;
+  zero.op = kir::Opcode::Const;
+  zero.type = Prim::I64;
+  zero.imm = Scalar::i64(0);
+  zero.dst = f_.new_reg(Prim::I64);
+  kir::Instr rd;
+  rd.op = kir::Opcode::Read;
+  rd.type = s.type;
+  rd.aux = id;
+  rd.a = zero.dst;
+  rd.dst = f_.new_reg(s.type);
+  Reg dst = rd.dst;
+  f_.body.instrs.insert(f_.body.instrs.begin(), {std::move(zero), std::move(rd)});
+  return Sym::scalar(dst, s.type);
+}
+
+int Lowerer::source_of(const Callable& c) const {
+  if (!cap_) return -1;
+  auto it = cap_->callable_src.find(&c);
+  return it == cap_->callable_src.end() ? -1 : it->second;
+}
+
+Sym Lowerer::held_arg(const Callable& c, size_t k) {
+  int src = source_of(c);
+  if (src >= 0) return from_source(c.args.at(k), cap_->source(src, CaptureSource::Step::Arg, "", int(k)).first);
+  if (src == -3) cap_->refuse("a partial application the cache cannot find again");
+  return from_value(c.args.at(k));
+}
+
+Sym Lowerer::held_fn(const Callable& c) {
+  int src = source_of(c);
+  if (src >= 0) return from_source(Value::function(c.fn), cap_->source(src, CaptureSource::Step::InnerFn, "", 0).first);
+  if (src == -3) cap_->refuse("a partial application the cache cannot find again");
+  return from_value(Value::function(c.fn));
 }
 
 std::shared_ptr<Scope> Lowerer::child_scope(ScopePtr parent) const {
@@ -86,11 +187,26 @@ Sym Lowerer::constant(const Scalar& s) { return Sym::scalar(b_.constant(s), s.ty
 
 int Lowerer::array_index(const BufferPtr& buf) {
   auto it = array_ids_.find(buf.get());
-  if (it != array_ids_.end()) return it->second;
+  if (it != array_ids_.end()) {
+    if (cap_ && cur_src_ >= 0) cap_->aliases.emplace_back(cur_src_, array_leaf_++, it->second);
+    return it->second;
+  }
   buf->host();  // materialise a delayed (or device) buffer now, on this thread
   int id = b_.free_array(buf->elem(), fmt::format("in{}", reads_.size()));
   reads_.push_back(buf);
   array_ids_[buf.get()] = id;
+  if (cap_) {
+    // Outside a source: a module-level array, the same on every call.
+    ReadBinding r;
+    if (cur_src_ >= 0) {
+      r.kind = ReadBinding::Kind::SourceArray;
+      r.source = cur_src_;
+      r.leaf = array_leaf_++;
+    } else {
+      r.fixed = buf;
+    }
+    cap_->reads.push_back(r);
+  }
   return id;
 }
 
@@ -314,6 +430,20 @@ Sym Lowerer::project(const Sym& v, const std::string& field, const Loc&) const {
 
 // ------------------------------------------------------------------ names and patterns
 
+// Whether `name` resolves in a local frame (a let, a parameter, a loop
+// variable) rather than a module-level namespace (fixed for the program).
+static bool bound_locally(const eval::EnvPtr& env, const std::string& name) {
+  for (const eval::Env* e = env.get(); e; e = e->parent.get()) {
+    if (e->ns) {
+      if (e->ns->values.count(name)) return false;
+    } else {
+      for (auto it = e->locals.rbegin(); it != e->locals.rend(); ++it)
+        if (it->first == name) return true;
+    }
+  }
+  return false;
+}
+
 Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
   const Scope* s = sc.get();
   if (name.qualifiers.empty()) {
@@ -338,6 +468,12 @@ Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
   if (bnd) {
     if (bnd->lazy) throw Fallback(fmt::format("`{}` is a polymorphic constant", name.str()));
     if (bnd->consumed) throw Fallback(fmt::format("`{}` was consumed", name.str()));
+    if (cap_ && name.qualifiers.empty() && bound_locally(s->env, name.name)) {
+      // A variable of a local frame: it may differ on the next call.
+      if (s->source >= 0)
+        return from_source(bnd->value, cap_->source(s->source, CaptureSource::Step::EnvName, name.name, 0).first);
+      cap_->refuse(fmt::format("`{}` is captured by a function the cache cannot find again", name.name));
+    }
     return from_value(bnd->value);
   }
   if (name.qualifiers.empty() && eval::is_builtin_operator(name.name)) {
@@ -475,12 +611,53 @@ Sym Lowerer::lower_binop(const Expr& e, const ScopePtr& sc) {
 
 Sym Lowerer::lower_index(const Expr& e, const ScopePtr& sc) {
   Sym arr = lower(*e.a, sc);
-  for (const IndexArg& ix : e.indices) {
-    if (ix.is_slice) throw Fallback("slices inside a mapped function");
+  for (size_t k = 0; k < e.indices.size(); ++k) {
+    const IndexArg& ix = e.indices[k];
+    if (ix.is_slice) {
+      if (k + 1 != e.indices.size()) throw Fallback("a slice followed by more indices inside a mapped function");
+      return slice(arr, ix, sc, e.loc);
+    }
     Sym i = convert(lower(*ix.index, sc), Prim::I64);
     arr = index(arr, i.reg, e.loc);
   }
   return arr;
+}
+
+// xs[a:b:s] with bounds known when the nest starts (shapes are plan-time
+// constants): a generated array whose element i is xs[a + i*s]. Bounds the
+// reference would reject fall back, so that it reports them.
+Sym Lowerer::slice(const Sym& arr, const IndexArg& ix, const ScopePtr& sc, const Loc& loc) {
+  if (arr.kind != Sym::Kind::Array || arr.arr->dims.empty()) throw Fallback("slicing a non-array");
+  int64_t n = arr.arr->dims[0];
+  auto bound = [&](const ExprPtr& x) -> std::optional<int64_t> {
+    if (!x) return std::nullopt;
+    Sym v = lower(*x, sc);
+    if (!v.is_scalar() || !v.known || !is_integral(v.prim))
+      throw Fallback("a slice whose bounds are not known when the nest starts");
+    return v.known->as_i64();
+  };
+  std::optional<int64_t> start = bound(ix.start), end = bound(ix.end), stride = bound(ix.stride);
+  int64_t s = stride.value_or(1);
+  if (s <= 0) throw Fallback("a slice with a stride that is not positive");
+  int64_t a = start.value_or(0), b = end.value_or(n);
+  if (a < 0 || b < a || b > n) throw Fallback("a slice out of bounds");
+  int64_t len = (b - a + s - 1) / s;
+  auto sub = std::make_shared<SymArr>();
+  sub->dims = arr.arr->dims;
+  sub->dims[0] = len;
+  sub->fused = "slice";
+  Sym whole = arr;
+  Lowerer* l = this;
+  sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {
+    kir::Builder& bb = l->b();
+    Reg at = s == 1 ? i : bb.binary(kir::BinOp::Mul, i, bb.i64(s));
+    if (a != 0) at = bb.binary(kir::BinOp::Add, at, bb.i64(a));
+    return l->index(whole, at, loc, false);
+  };
+  Sym out;
+  out.kind = Sym::Kind::Array;
+  out.arr = sub;
+  return out;
 }
 
 Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "interp/eval/evaluator.hpp"
+#include "interp/flatten/captures.hpp"
 #include "interp/flatten/kernel_ir_builder.hpp"
 #include "interp/flatten/sym.hpp"
 
@@ -56,7 +57,14 @@ class Lowerer {
   Sym convert(const Sym& a, Prim to);
   Sym intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail);
 
-  ScopePtr root_scope(eval::EnvPtr env) const;
+  ScopePtr root_scope(eval::EnvPtr env, int source = -1) const;
+
+  // ---- recording for the plan cache (captures.hpp); without a log, nothing is recorded
+  void set_capture_log(CaptureLog* log) { cap_ = log; }
+  CaptureLog* capture_log() const { return cap_; }
+  // The value of capture source `src`: its signature recorded, its scalars
+  // lifted into parameters (when the log lifts), its array leaves bound.
+  Sym from_source(const Value& v, int src);
   std::shared_ptr<Scope> child_scope(ScopePtr parent) const;
 
  private:
@@ -73,6 +81,7 @@ class Lowerer {
   Sym lower_if(const Expr& e, const ScopePtr& sc);
   Sym lower_loop(const Expr& e, const ScopePtr& sc);
   Sym lower_index(const Expr& e, const ScopePtr& sc);
+  Sym slice(const Sym& arr, const IndexArg& ix, const ScopePtr& sc, const Loc& loc);
   Sym eq(const Sym& a, const Sym& b, bool negate, const Loc& loc);
   Sym logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc);
   void bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,
@@ -86,6 +95,11 @@ class Lowerer {
   int array_index(const BufferPtr& buf);
   Sym view_of(const ArrayValue& a);
   Sym producer_array(const ArrayValue& a);
+  Sym lift_value(const Value& v, int src, int& scalar_leaf, int depth);
+  Sym param(const Scalar& s, int src, int leaf);
+  int source_of(const Callable& c) const;
+  Sym held_arg(const Callable& c, size_t k);  // c.args[k], through its source when recorded
+  Sym held_fn(const Callable& c);             // c.fn likewise
 
   kir::Function& f_;
   kir::Builder b_;
@@ -93,6 +107,10 @@ class Lowerer {
   std::vector<BufferPtr> reads_;
   std::map<const Buffer*, int> array_ids_;
   std::vector<const void*> active_;  // functions being inlined (recursion check)
+  CaptureLog* cap_ = nullptr;
+  int cur_src_ = -1;    // the source whose value is being lowered (array leaves bind to it)
+  int array_leaf_ = 0;  // next array leaf of cur_src_
+  std::map<int, Sym> src_syms_;  // lifted sources, lowered once (parameters live in the entry block)
 };
 
 }  // namespace thorn::flatten

@@ -112,20 +112,20 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
         std::vector<Sym> first(all.begin(), all.begin() + long(p));
         return rest_after(intrinsic(*alias, std::move(first), loc, tail && all.size() == p), all, p);
       }
-      return call_body(*c.params, *c.body, root_scope(c.env), c.type_params, all, c.name, loc, tail);
+      return call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, all, c.name, loc, tail);
     }
     case Callable::Kind::Partial: {
       std::vector<Sym> bound;
-      for (const Value& v : c.args) bound.push_back(from_value(v));
+      for (size_t k = 0; k < c.args.size(); ++k) bound.push_back(held_arg(c, k));
       for (auto& a : all) bound.push_back(std::move(a));
-      return apply(from_value(Value::function(c.fn)), std::move(bound), loc, tail);
+      return apply(held_fn(c), std::move(bound), loc, tail);
     }
     case Callable::Kind::Operator: {
       if (all.size() < 2) return partial(std::move(all));
       return rest_after(binop(c.name, all[0], all[1], loc), all, 2);
     }
     case Callable::Kind::RightSection: {
-      Sym r = apply(from_value(Value::function(c.fn)), {all.at(0), from_value(c.args.at(0))}, loc);
+      Sym r = apply(held_fn(c), {all.at(0), held_arg(c, 0)}, loc);
       return rest_after(r, all, 1);
     }
     case Callable::Kind::Projection: {
@@ -143,7 +143,7 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
     }
     case Callable::Kind::Intrinsic: {
       std::vector<Sym> bound;
-      for (const Value& v : c.args) bound.push_back(from_value(v));
+      for (size_t k = 0; k < c.args.size(); ++k) bound.push_back(held_arg(c, k));
       for (auto& a : all) bound.push_back(std::move(a));
       if (int(bound.size()) < c.arity) {
         auto p = std::make_shared<SymFn>();

@@ -10,7 +10,9 @@
 #include "interp/eval/callable.hpp"
 #include "interp/eval/value_ops.hpp"
 #include "interp/exec/host_executor.hpp"
+#include "interp/flatten/captures.hpp"
 #include "interp/flatten/delayed.hpp"
+#include "interp/flatten/interchange.hpp"
 #include "interp/flatten/lower.hpp"
 #include "interp/flatten/planner_cache.hpp"
 
@@ -186,6 +188,7 @@ struct Planner {
   eval::Evaluator& ev;
   const PlanExecutor& execute;
   HostRun out;
+  std::string note;  // a decision to show before the listing (interchange.hpp)
   // Listings cost a formatted plan per call: made only when someone reads them.
   bool want_listing = true;
 
@@ -210,6 +213,20 @@ struct Planner {
       n = len;
     }
     if (n == 0) throw Fallback("map over an empty array");
+    // A map around a loop: interchanged, or (noted) sequentialised below.
+    Interchange ic = try_interchange(call, ev, n);
+    if (ic.value) {
+      if (want_listing) out.listing = ic.note;
+      return std::move(*ic.value);
+    }
+    note = ic.note;
+    std::string key;
+    bool cacheable = plan_cache_enabled() && map_key(key);
+    if (cacheable)
+      if (CachedPlanPtr c = plan_cache().find(key)) {
+        if (std::optional<Value> v = map_hit(*c, n)) return std::move(*v);
+        plan_cache().stale();
+      }
     // A first lowering to see what the function returns.
     Sym probe;
     {
@@ -222,28 +239,83 @@ struct Planner {
       if (probe.kind == Sym::Kind::Soac) return segmented(*probe.soac, n);
       if (probe.kind == Sym::Kind::Array) {
         std::vector<int64_t> dims = probe.arr->dims;
-        return map_nested(n, dims);
+        return map_nested(n, dims, cacheable ? &key : nullptr);
       }
     }
-    return map_flat(n, {});
+    return map_flat(n, {}, cacheable ? &key : nullptr);
+  }
+
+  // The key of a map: call site, the function's code identity and the
+  // inputs' structure without their outer size (captures.hpp). Captured
+  // values are not in it: a hit finds and checks them again (map_hit).
+  bool map_key(std::string& k) {
+    k.reserve(128);
+    call_site_key(k);
+    if (!signature(call.args.at(0), false, k, nullptr, nullptr)) return false;
+    for (size_t a = 1; a < call.args.size(); ++a)
+      if (!signature(call.args[a], true, k, nullptr, nullptr)) return false;
+    return true;
+  }
+
+  void call_site_key(std::string& k) const {
+    auto num = [&](uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    num(uint64_t(call.kind));
+    num(uint64_t(reinterpret_cast<uintptr_t>(call.loc.file)));
+    num(call.loc.line);
+    num(uint64_t(call.loc.col) << 32 | call.loc.end_col);
+  }
+
+  // A cached map: its producer with this call's buffers and parameters.
+  std::optional<Value> map_hit(const CachedPlan& c, int64_t n) {
+    if (!c.producer) return std::nullopt;
+    std::vector<BufferPtr> reads;
+    if (!rebind(c.sources, c.reads, c.aliases, call.args.at(0), call.args, reads)) return std::nullopt;
+    auto p = std::make_shared<Producer>(*c.producer);
+    p->reads = std::move(reads);
+    p->shape.at(0) = n;
+    if (want_listing)
+      out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}{} (this call: cached plan)\n",
+                                p->what, call.loc.str(), p->count(), kir::to_string(p->elem), plan_cache_summary());
+    return make_delayed_array(p);
   }
 
   // map whose element is a scalar (dims empty) or an array of constant dims:
-  // a delayed array over the flattened domain.
-  Value map_flat(int64_t n, const std::vector<int64_t>& dims) {
+  // a delayed array over the flattened domain. With a key, the producer is
+  // cached with its captured scalars lifted into parameters; if the
+  // lowering needed one of them as a constant (a size, a range bound), it
+  // is lowered again the old way, with constants, and not cached.
+  Value map_flat(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr) {
+    if (key) {
+      CaptureLog log;
+      try {
+        return map_flat_once(n, dims, &log, key);
+      } catch (const Fallback&) {
+        if (!log.lifted) throw;
+      }
+    }
+    return map_flat_once(n, dims, nullptr, nullptr);
+  }
+
+  Value map_flat_once(int64_t n, const std::vector<int64_t>& dims, CaptureLog* log, const std::string* key) {
     const Value& fv = call.args.at(0);
     size_t nin = call.args.size() - 1;
     auto p = std::make_shared<Producer>();
     p->elem.name = "map";
     Lowerer lw(p->elem, ev);
+    lw.set_capture_log(log);
     kir::Builder& b = lw.b();
     Reg flat = b.param(Prim::I64);
     int64_t inner = 1;
     for (int64_t d : dims) inner *= d;
     Reg i = dims.empty() ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
+    Sym fs = log ? lw.from_source(fv, log->source(-1, CaptureSource::Step::Fn, "", 0).first) : lw.from_value(fv);
     std::vector<Sym> xs;
-    for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), i, call.loc, false));
-    Sym r = lw.apply(lw.from_value(fv), xs, call.loc);
+    for (size_t k = 1; k <= nin; ++k) {
+      Sym in = log ? lw.from_source(call.args[k], log->source(-1, CaptureSource::Step::Input, "", int(k)).first)
+                   : input(lw, k);
+      xs.push_back(lw.index(in, i, call.loc, false));
+    }
+    Sym r = lw.apply(fs, xs, call.loc);
     if (!dims.empty()) {
       Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
       int64_t stride = inner;
@@ -266,13 +338,34 @@ struct Planner {
     p->loc = call.loc;
     if (want_listing) out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}", p->what,
                               call.loc.str(), p->count(), kir::to_string(p->elem));
+    if (log && key) {
+      if (log->cacheable && log->reads.size() == p->elem.free_arrays.size()) {
+        auto c = std::make_shared<CachedPlan>();
+        auto proto = std::make_shared<Producer>(*p);
+        proto->reads.clear();
+        c->producer = proto;
+        c->sources = log->sources;
+        c->reads = log->reads;
+        c->aliases = log->aliases;
+        plan_cache().insert(*key, std::move(c));
+        if (want_listing)
+        {
+          size_t params = 0;
+          for (const ReadBinding& r : log->reads) params += r.kind == ReadBinding::Kind::Param;
+          out.listing += plan_cache_summary() + fmt::format(" (this call: planned; {} captured scalar{} as parameters)\n",
+                                                            params, params == 1 ? "" : "s");
+        }
+      } else if (want_listing) {
+        out.listing += "not cached: " + log->why_not + "\n";
+      }
+    }
     return make_delayed_array(p);
   }
 
-  Value map_nested(int64_t n, const std::vector<int64_t>& dims) {
+  Value map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr) {
     for (int64_t d : dims)
       if (d == 0) throw Fallback("map producing empty arrays");
-    return map_flat(n, dims);
+    return map_flat(n, dims, key);
   }
 
   // map (\x -> reduce/scan op ne (... x ...)) xs: one segmented step.
@@ -910,11 +1003,14 @@ struct Planner {
 }  // namespace
 
 HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute, bool want_listing) {
-  Planner pl{call, ev, execute, {}, want_listing};
+  Planner pl{call, ev, execute, {}, {}, want_listing};
   try {
     Value v;
     switch (call.kind) {
-      case SoacKind::Map: v = pl.map(); break;
+      case SoacKind::Map:
+        v = pl.map();
+        if (want_listing) pl.out.listing = pl.note + pl.out.listing;
+        break;
       case SoacKind::Reduce:
       case SoacKind::ReduceComm: v = pl.reduce_or_scan(false); break;
       case SoacKind::Scan: v = pl.reduce_or_scan(true); break;
@@ -928,6 +1024,7 @@ HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecuto
     pl.out.value = std::move(v);
   } catch (const Fallback& f) {
     pl.out.fallback = f.what();
+    if (!pl.note.empty()) pl.out.fallback += "; " + pl.note.substr(0, pl.note.size() - 1);
     pl.out.value.reset();
   } catch (const Planner::Internal&) {
     pl.out.fallback = "internal: the plan's structure changed between two lowerings";

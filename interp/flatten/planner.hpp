@@ -11,11 +11,15 @@
 //   reduce/scan op ne xs     -> SegRed / SegScan, with xs's producer fused
 //   reduce_by_index, scatter -> SegHist / Scatter
 // Nested SOACs that are not the mapped function's result run sequentially
-// inside each element (a loop in the element function).
+// inside each element (a loop in the element function). A map around a
+// loop may instead be interchanged, one flattened map per iteration
+// (interchange.hpp).
 //
-// reduce/scan calls with a fixed operator over plain arrays are planned once
-// per call site, operator, neutral element and exact input layout, and
-// then run from the plan cache (planner_cache.hpp).
+// Plan cache (planner_cache.hpp): maps are planned once per call site,
+// function code and input structure, their captured scalars lifted into
+// parameters and their outer size free (captures.hpp); reduce/scan calls
+// with a fixed operator over plain arrays once per call site, operator,
+// neutral element and exact input layout.
 #include <functional>
 #include <optional>
 #include <string>

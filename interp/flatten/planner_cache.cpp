@@ -27,6 +27,12 @@ void PlanCache::insert(const std::string& key, CachedPlanPtr p) {
   map_[key] = std::move(p);
 }
 
+void PlanCache::stale() {
+  std::lock_guard<std::mutex> g(mu_);
+  if (stats_.hits) --stats_.hits;
+  ++stats_.misses;
+}
+
 PlanCacheStats PlanCache::stats() const {
   std::lock_guard<std::mutex> g(mu_);
   PlanCacheStats s = stats_;

@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interp/flatten/captures.hpp"
+#include "interp/flatten/delayed.hpp"
 #include "interp/flatten/plan.hpp"
 
 namespace thorn::flatten {
@@ -31,6 +33,15 @@ struct CachedPlan {
   // Per plan buffer: >= 0, bound on every run to that leaf buffer of the
   // call's input array; -1, an output allocated afresh on every run.
   std::vector<int> input_leaf;
+
+  // A map's delayed producer (plan is then empty): its element function
+  // with captured scalars lifted into parameters, and how each of its free
+  // arrays is found again from a later call (captures.hpp). `producer`'s
+  // reads are empty and its outer size is replaced by the call's.
+  ProducerPtr producer;
+  std::vector<CaptureSource> sources;
+  std::vector<ReadBinding> reads;
+  std::vector<std::tuple<int, int, int>> aliases;
 };
 using CachedPlanPtr = std::shared_ptr<const CachedPlan>;
 
@@ -48,6 +59,9 @@ class PlanCache {
   // Counts a hit or a miss.
   CachedPlanPtr find(const std::string& key);
   void insert(const std::string& key, CachedPlanPtr p);
+  // A hit whose captured values no longer fit the plan (another type or
+  // shape behind the same names): counted as a miss instead.
+  void stale();
   PlanCacheStats stats() const;
   void clear();  // entries only; the counters stay
 

@@ -111,6 +111,10 @@ struct Scope {
   std::vector<std::pair<std::string, Sym>> vars;
   eval::EnvPtr env;            // used at the root (parent == null)
   const void* owner = nullptr;  // the Lowerer whose registers `vars` refer to
+  // Root scopes: the capture source (captures.hpp) of the closure whose
+  // environment `env` is; -1 a module-level function, -3 a closure the
+  // plan cache cannot find again.
+  int source = -1;
 };
 
 }  // namespace thorn::flatten

@@ -104,6 +104,47 @@ TEST_CASE("plan cache: lambdas capturing scalars are not cached, and stay correc
   CHECK(d.hits == 0);
 }
 
+TEST_CASE("plan cache: a map capturing a changing scalar is planned once, its value a parameter") {
+  // `c` and `i` change every iteration: lifted into parameters, so every
+  // later call is a hit, and each gets its own values (not the first's).
+  Delta d = same("let xs = [1i64, 2, 3] in loop acc = 0i64 for i < 8 do let c = i % 3 in acc + (map (\\x -> x * c + i) xs)[2]",
+                 "49i64");
+  CHECK(d.misses == 1);
+  CHECK(d.hits == 7);
+  CHECK(backends().log.find("(this call: cached plan)") != std::string::npos);
+  // The outer size is a parameter too: a growing input still hits.
+  d = same("let xs = iota 10 in loop acc = 0i64 for i < 6 do acc + (map (\\x -> x + i) (copy xs[0:i+1]))[i]", "30i64");
+  CHECK(d.misses == 1);
+  CHECK(d.hits == 5);
+}
+
+TEST_CASE("plan cache: captures found through partial applications and local functions") {
+  // A top-level-style function partially applied to the changing value.
+  Delta d = same("let f (k: i64) (x: i64) = x * k + 1 in let xs = [1i64, 2] in "
+                 "loop acc = 0i64 for i < 5 do acc + (map (f i) xs)[1]",
+                 "25i64");
+  CHECK(d.misses == 1);
+  CHECK(d.hits == 4);
+  // A local closure capturing the loop variable, called from the lambda.
+  d = same("let xs = [3i64, 4] in loop acc = 0i64 for i < 5 do let g = \\y -> y - i in acc + (map (\\x -> g x * 2) xs)[0]",
+           "10i64");
+  CHECK(d.misses == 1);
+  CHECK(d.hits == 4);
+  // A captured array that changes: rebound, not stale.
+  d = same("loop acc = 0i64 for i < 4 do let ys = [i, i + 1] in acc + (map (\\x -> ys[1] + x) [10i64])[0]", "50i64");
+  CHECK(d.misses == 1);
+  CHECK(d.hits == 3);
+}
+
+TEST_CASE("plan cache: a captured value that changes type or shape is a miss, not a stale plan") {
+  // The same call site, its capture an array of another length: the plan
+  // (its bounds check) depends on the shape, so the second call replans.
+  Delta d = same("let f (ys: []i64) = (map (\\x -> x + ys[length ys - 1]) [1i64, 2])[1] in f [1, 2] + f [4, 5] + f [1, 2, 3]",
+                 "16i64");
+  CHECK(d.misses == 2);
+  CHECK(d.hits == 1);
+}
+
 TEST_CASE("plan cache: bounded, cleared when full") {
   flatten::PlanCache c;
   auto p = std::make_shared<flatten::CachedPlan>();
