@@ -137,7 +137,10 @@ Sym Lowerer::unop(std::string_view name, const Sym& a, const Loc& loc) {
     } catch (const std::exception&) {
     }
   }
-  auto un = [&](UnOp op) { return Sym::scalar(b_.unary(op, a.reg), f_.reg_types.back()); };
+  auto un = [&](UnOp op) {
+    kir::Reg r = b_.unary(op, a.reg);  // before reading its type: argument order is unspecified
+    return Sym::scalar(r, f_.reg_types[size_t(r)]);
+  };
   if (name == "!") return un(t == Prim::Bool ? UnOp::Not : UnOp::Complement);
   if (name == "neg") return un(t == Prim::Bool ? UnOp::Not : UnOp::Neg);
   if (name == "abs") return (is_unsigned_int(t) || t == Prim::Bool) ? a : un(UnOp::Abs);
