@@ -30,8 +30,10 @@ def drop [n] 't (i: i64) (x: [n]t): []t = x[i:]
 -- | Change the size of an array; fails at run time if the size is wrong.
 def sized [m] 't (n: i64) (xs: [m]t): [n]t = xs :> [n]t
 
--- | Split an array at a given position.
-def split [n] 't (i: i64) (xs: [n]t): ([i]t, []t) = (xs[0:i] :> [i]t, xs[i:])
+-- | Split an array at a given position. The sizes come from the context
+-- (the evaluator finds them from the call's type or solves `n + m`).
+def split [n] [m] 't (xs: [n + m]t): ([n]t, [m]t) =
+  (xs[0:n] :> [n]t, xs[n:n + m] :> [m]t)
 
 -- | Return the elements of the array in reverse order.
 def reverse [n] 't (x: [n]t): [n]t = x[::-1] :> [n]t
@@ -56,6 +58,9 @@ def indices [n] 't (_: [n]t): *[n]i64 = iota n
 def rotate [n] 't (r: i64) (xs: [n]t): [n]t =
   __intrinsic "rotate" r xs
 
+-- | An array of the size the context requires, containing the given value.
+def rep 't [n] (x: t): *[n]t = replicate n x
+
 -- | Copy a value. The result aliases nothing.
 def copy 't (a: t): *t = __intrinsic "copy" a
 
@@ -76,17 +81,18 @@ def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t): []t = flatten (flatten xs)
 -- | Combines the outer four dimensions of an array.
 def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t): []t = flatten (flatten_3d xs)
 
--- | Splits the outer dimension of an array in two.
-def unflatten [p] 't (n: i64) (m: i64) (xs: [p]t): [n][m]t =
+-- | Splits the outer dimension of an array in two. The sizes come from the
+-- context, as for `split`.
+def unflatten 't [n] [m] (xs: [n * m]t): [n][m]t =
   __intrinsic "unflatten" n m xs
 
--- | Splits the outer dimension of an array in three.
-def unflatten_3d [p] 't (n: i64) (m: i64) (l: i64) (xs: [p]t): [n][m][l]t =
-  unflatten n m (unflatten (n * m) l xs)
+-- | Like `unflatten`, but produces three dimensions.
+def unflatten_3d 't [n] [m] [l] (xs: [n * m * l]t): [n][m][l]t =
+  __intrinsic "unflatten" n m (__intrinsic "unflatten" (n * m) l xs)
 
--- | Splits the outer dimension of an array in four.
-def unflatten_4d [p] 't (n: i64) (m: i64) (l: i64) (k: i64) (xs: [p]t): [n][m][l][k]t =
-  unflatten n m (unflatten_3d (n * m) l k xs)
+-- | Like `unflatten`, but produces four dimensions.
+def unflatten_4d 't [n] [m] [l] [k] (xs: [n * m * l * k]t): [n][m][l][k]t =
+  __intrinsic "unflatten" n m (__intrinsic "unflatten" (n * m) l (__intrinsic "unflatten" (n * m * l) k xs))
 
 -- | Transpose an array.
 def transpose [n] [m] 't (a: [n][m]t): [m][n]t =

@@ -300,6 +300,8 @@ module u8 = {
   def to_i32 (x: u8): i32 = __intrinsic "to_i32" x
   def to_i64 (x: u8): i64 = __intrinsic "to_i64" x
   def abs (x: u8): u8 = __intrinsic "abs" x
+  def sign (x: u8): i8 = __intrinsic "to_i8" x
+  def unsign (x: i8): u8 = __intrinsic "to_u8" x
   def sgn (x: u8): u8 = __intrinsic "sgn" x
   def max (x: u8) (y: u8): u8 = __intrinsic "max" x y
   def min (x: u8) (y: u8): u8 = __intrinsic "min" x y
@@ -358,6 +360,8 @@ module u16 = {
   def to_i32 (x: u16): i32 = __intrinsic "to_i32" x
   def to_i64 (x: u16): i64 = __intrinsic "to_i64" x
   def abs (x: u16): u16 = __intrinsic "abs" x
+  def sign (x: u16): i16 = __intrinsic "to_i16" x
+  def unsign (x: i16): u16 = __intrinsic "to_u16" x
   def sgn (x: u16): u16 = __intrinsic "sgn" x
   def max (x: u16) (y: u16): u16 = __intrinsic "max" x y
   def min (x: u16) (y: u16): u16 = __intrinsic "min" x y
@@ -416,6 +420,8 @@ module u32 = {
   def to_i32 (x: u32): i32 = __intrinsic "to_i32" x
   def to_i64 (x: u32): i64 = __intrinsic "to_i64" x
   def abs (x: u32): u32 = __intrinsic "abs" x
+  def sign (x: u32): i32 = __intrinsic "to_i32" x
+  def unsign (x: i32): u32 = __intrinsic "to_u32" x
   def sgn (x: u32): u32 = __intrinsic "sgn" x
   def max (x: u32) (y: u32): u32 = __intrinsic "max" x y
   def min (x: u32) (y: u32): u32 = __intrinsic "min" x y
@@ -474,6 +480,8 @@ module u64 = {
   def to_i32 (x: u64): i32 = __intrinsic "to_i32" x
   def to_i64 (x: u64): i64 = __intrinsic "to_i64" x
   def abs (x: u64): u64 = __intrinsic "abs" x
+  def sign (x: u64): i64 = __intrinsic "to_i64" x
+  def unsign (x: i64): u64 = __intrinsic "to_u64" x
   def sgn (x: u64): u64 = __intrinsic "sgn" x
   def max (x: u64) (y: u64): u64 = __intrinsic "max" x y
   def min (x: u64) (y: u64): u64 = __intrinsic "min" x y
@@ -525,6 +533,8 @@ module f64 = {
   def to_i64 (x: f64): i64 = __intrinsic "to_i64" x
   def to_f64 (x: f64): f64 = __intrinsic "to_f64" x
   def sqrt (x: f64): f64 = __intrinsic "sqrt" x
+  -- | Computed as `1 / sqrt x`, as Futhark's reference backends do.
+  def rsqrt (x: f64): f64 = 1 / sqrt x
   def cbrt (x: f64): f64 = __intrinsic "cbrt" x
   def exp (x: f64): f64 = __intrinsic "exp" x
   def log (x: f64): f64 = __intrinsic "log" x
@@ -578,6 +588,36 @@ module f64 = {
   def epsilon: f64 = 2.220446049250313e-16f64
   def pi: f64 = 3.1415926535897932384626433832795028841971693993751058209749445923078164062f64
   def e: f64 = 2.718281828459045235360287471352662497757247093699959574966967627724076630353f64
+  -- | `sin (pi * x)`. The argument is reduced to [0, 1/2] exactly first, so
+  -- integers give exactly zero and half-integers exactly one in magnitude.
+  def sinpi (x: f64): f64 =
+    let a = abs x
+    let r = a - 2 * floor (a / 2)
+    let (s, r) = if r >= 1 then (-1, r - 1) else (1, r)
+    let r = if r > 0.5 then 1 - r else r
+    let v = if r == 0.5 then 1 else sin (pi * r)
+    in if isinf x || isnan x then nan
+       else if v == 0 then copysign 0 x
+       else copysign 1 x * s * v
+  -- | `cos (pi * x)`, reduced like `sinpi`.
+  def cospi (x: f64): f64 =
+    let a = abs x
+    let r = a - 2 * floor (a / 2)
+    let r = if r > 1 then 2 - r else r
+    let (s, r) = if r > 0.5 then (-1, 1 - r) else (1, r)
+    in if isinf x || isnan x then nan
+       else if r == 0.5 then 0
+       else s * cos (pi * r)
+  -- | `tan (pi * x)`.
+  def tanpi (x: f64): f64 = sinpi x / cospi x
+  -- | `asin x / pi`.
+  def asinpi (x: f64): f64 = asin x / pi
+  -- | `acos x / pi`.
+  def acospi (x: f64): f64 = acos x / pi
+  -- | `atan x / pi`.
+  def atanpi (x: f64): f64 = atan x / pi
+  -- | `atan2 y x / pi`.
+  def atan2pi (y: f64) (x: f64): f64 = atan2 y x / pi
   def sum [n] (xs: [n]f64): f64 = reduce (+) 0 xs
   def product [n] (xs: [n]f64): f64 = reduce (*) 1 xs
   def maximum [n] (xs: [n]f64): f64 = reduce max lowest xs
@@ -616,6 +656,8 @@ module f32 = {
   def to_i64 (x: f32): i64 = __intrinsic "to_i64" x
   def to_f64 (x: f32): f64 = __intrinsic "to_f64" x
   def sqrt (x: f32): f32 = __intrinsic "sqrt" x
+  -- | Computed as `1 / sqrt x`, as Futhark's reference backends do.
+  def rsqrt (x: f32): f32 = 1 / sqrt x
   def cbrt (x: f32): f32 = __intrinsic "cbrt" x
   def exp (x: f32): f32 = __intrinsic "exp" x
   def log (x: f32): f32 = __intrinsic "log" x
@@ -669,6 +711,36 @@ module f32 = {
   def epsilon: f32 = 1.1920929e-7f32
   def pi: f32 = 3.1415926535897932384626433832795028841971693993751058209749445923078164062f32
   def e: f32 = 2.718281828459045235360287471352662497757247093699959574966967627724076630353f32
+  -- | `sin (pi * x)`. The argument is reduced to [0, 1/2] exactly first, so
+  -- integers give exactly zero and half-integers exactly one in magnitude.
+  def sinpi (x: f32): f32 =
+    let a = abs x
+    let r = a - 2 * floor (a / 2)
+    let (s, r) = if r >= 1 then (-1, r - 1) else (1, r)
+    let r = if r > 0.5 then 1 - r else r
+    let v = if r == 0.5 then 1 else sin (pi * r)
+    in if isinf x || isnan x then nan
+       else if v == 0 then copysign 0 x
+       else copysign 1 x * s * v
+  -- | `cos (pi * x)`, reduced like `sinpi`.
+  def cospi (x: f32): f32 =
+    let a = abs x
+    let r = a - 2 * floor (a / 2)
+    let r = if r > 1 then 2 - r else r
+    let (s, r) = if r > 0.5 then (-1, 1 - r) else (1, r)
+    in if isinf x || isnan x then nan
+       else if r == 0.5 then 0
+       else s * cos (pi * r)
+  -- | `tan (pi * x)`.
+  def tanpi (x: f32): f32 = sinpi x / cospi x
+  -- | `asin x / pi`.
+  def asinpi (x: f32): f32 = asin x / pi
+  -- | `acos x / pi`.
+  def acospi (x: f32): f32 = acos x / pi
+  -- | `atan x / pi`.
+  def atanpi (x: f32): f32 = atan x / pi
+  -- | `atan2 y x / pi`.
+  def atan2pi (y: f32) (x: f32): f32 = atan2 y x / pi
   def sum [n] (xs: [n]f32): f32 = reduce (+) 0 xs
   def product [n] (xs: [n]f32): f32 = reduce (*) 1 xs
   def maximum [n] (xs: [n]f32): f32 = reduce max lowest xs
@@ -707,6 +779,8 @@ module f16 = {
   def to_i64 (x: f16): i64 = __intrinsic "to_i64" x
   def to_f64 (x: f16): f64 = __intrinsic "to_f64" x
   def sqrt (x: f16): f16 = __intrinsic "sqrt" x
+  -- | Computed as `1 / sqrt x`, as Futhark's reference backends do.
+  def rsqrt (x: f16): f16 = 1 / sqrt x
   def cbrt (x: f16): f16 = __intrinsic "cbrt" x
   def exp (x: f16): f16 = __intrinsic "exp" x
   def log (x: f16): f16 = __intrinsic "log" x
@@ -760,8 +834,50 @@ module f16 = {
   def epsilon: f16 = 9.765625e-4f16
   def pi: f16 = 3.1415926535897932384626433832795028841971693993751058209749445923078164062f16
   def e: f16 = 2.718281828459045235360287471352662497757247093699959574966967627724076630353f16
+  -- | `sin (pi * x)`. The argument is reduced to [0, 1/2] exactly first, so
+  -- integers give exactly zero and half-integers exactly one in magnitude.
+  def sinpi (x: f16): f16 =
+    let a = abs x
+    let r = a - 2 * floor (a / 2)
+    let (s, r) = if r >= 1 then (-1, r - 1) else (1, r)
+    let r = if r > 0.5 then 1 - r else r
+    let v = if r == 0.5 then 1 else sin (pi * r)
+    in if isinf x || isnan x then nan
+       else if v == 0 then copysign 0 x
+       else copysign 1 x * s * v
+  -- | `cos (pi * x)`, reduced like `sinpi`.
+  def cospi (x: f16): f16 =
+    let a = abs x
+    let r = a - 2 * floor (a / 2)
+    let r = if r > 1 then 2 - r else r
+    let (s, r) = if r > 0.5 then (-1, 1 - r) else (1, r)
+    in if isinf x || isnan x then nan
+       else if r == 0.5 then 0
+       else s * cos (pi * r)
+  -- | `tan (pi * x)`.
+  def tanpi (x: f16): f16 = sinpi x / cospi x
+  -- | `asin x / pi`.
+  def asinpi (x: f16): f16 = asin x / pi
+  -- | `acos x / pi`.
+  def acospi (x: f16): f16 = acos x / pi
+  -- | `atan x / pi`.
+  def atanpi (x: f16): f16 = atan x / pi
+  -- | `atan2 y x / pi`.
+  def atan2pi (y: f16) (x: f16): f16 = atan2 y x / pi
   def sum [n] (xs: [n]f16): f16 = reduce (+) 0 xs
   def product [n] (xs: [n]f16): f16 = reduce (*) 1 xs
   def maximum [n] (xs: [n]f16): f16 = reduce max lowest xs
   def minimum [n] (xs: [n]f16): f16 = reduce min highest xs
 }
+
+-- | Create a single-precision float from an integer.
+def r32 (x: i32): f32 = f32.i32 x
+
+-- | Truncate a single-precision float to an integer.
+def t32 (x: f32): i32 = i32.f32 x
+
+-- | Create a double-precision float from an integer.
+def r64 (x: i32): f64 = f64.i32 x
+
+-- | Truncate a double-precision float to an integer.
+def t64 (x: f64): i32 = i32.f64 x

@@ -1,9 +1,10 @@
 -- | The prelude: everything here is in scope in every program.
 --
--- Differences from Futhark's prelude: `split`, `unflatten`, `unflatten_3d`
--- and `unflatten_4d` take their sizes as arguments (`split i xs`,
--- `unflatten n m xs`), as Futhark's did before size expressions, because
--- thorn's types have no arithmetic on sizes.
+-- `split`, `unflatten`, `unflatten_3d`, `unflatten_4d` and `rep` have
+-- Futhark's signatures (`unflatten [n][m] 't (xs: [n*m]t) : [n][m]t`): the
+-- sizes come from the context. At run time they are taken from the call's
+-- checked result type, or solved from the argument's size expression
+-- (interp/eval/size_infer.hpp).
 
 open import "soacs"
 open import "zip"

@@ -60,6 +60,12 @@ def iota (n: i64): *[n]i64 =
 def replicate 't (n: i64) (x: t): *[n]t =
   __intrinsic "replicate" n x
 
+-- | Exclusive prefix scan: element `i` of the result is the `op`-sum of
+-- the elements before `i` in `as` (`ne` for the first).
+def exscan [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a): *[n]a =
+  let s = scan op ne as
+  in map (\i -> if i == 0 then ne else s[i - 1]) (iota n)
+
 -- | `hist op ne k is as` computes a `k`-bin histogram: bin `i` is the
 -- `op`-sum (from `ne`) of those `as[j]` for which `is[j] == i`.
 -- Out-of-bounds indices are ignored.

@@ -1,5 +1,7 @@
 #include "interp/cli/line_reader.hpp"
 
+#include "interp/eval/evaluator.hpp"
+
 #include <unistd.h>
 
 #include <csignal>
@@ -19,15 +21,20 @@ namespace {
 
 // Ctrl-C at the prompt abandons the line being typed instead of ending the
 // session (readline calls check_interrupt between keystrokes, where using
-// it is safe). During an evaluation it ends thorn as usual: the evaluator
-// has no cancellation point to return to the prompt from.
+// it is safe). During an evaluation it asks the evaluator to stop at its
+// next call or loop iteration (eval::request_interrupt), which returns to
+// the prompt; a second Ctrl-C before it got there ends thorn as usual.
 volatile std::sig_atomic_t interrupted = 0;
 volatile std::sig_atomic_t at_prompt = 0;
 
 void on_sigint(int) {
   if (!at_prompt) {
-    signal(SIGINT, SIG_DFL);
-    raise(SIGINT);
+    if (eval::interrupt_requested()) {
+      signal(SIGINT, SIG_DFL);
+      raise(SIGINT);
+      return;
+    }
+    eval::request_interrupt();
     return;
   }
   interrupted = 1;
@@ -83,6 +90,7 @@ std::optional<std::string> LineReader::read(const std::string& prompt) {
 #ifdef THORN_HAVE_READLINE
   if (use_readline_) {
     at_prompt = 1;
+    eval::clear_interrupt();  // a Ctrl-C that came after the evaluation ended
     char* line = readline(prompt.c_str());
     at_prompt = 0;
     if (!line) return std::nullopt;

@@ -6,6 +6,10 @@
 #include <new>
 #include <numeric>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 #include <fmt/format.h>
 
 #include "interp/core/ad_value.hpp"
@@ -22,18 +26,36 @@ namespace {
 // data<T>() is always a valid pointer.
 constexpr size_t kAlign = 64;
 size_t padded_bytes(size_t bytes) { return std::max<size_t>(kAlign, (bytes + kAlign - 1) / kAlign * kAlign); }
+
+// Large buffers ask for transparent huge pages, as NumPy does for its arrays:
+// first touching an 800 MB buffer otherwise takes 200,000 page faults, more
+// time than a pass over it. (Only advice: without THP nothing changes.)
+void advise_huge_pages(std::byte* p, size_t bytes) {
+#ifdef __linux__
+  constexpr uintptr_t kPage = 4096;
+  if (bytes < (size_t(4) << 20)) return;
+  uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+  uintptr_t e = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
+  if (e > a) madvise(reinterpret_cast<void*>(a), e - a, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
 }  // namespace
 
 Buffer::Buffer(Prim elem, int64_t count) : elem_(elem), count_(count) {
   if (count < 0) throw Error(ErrorKind::Internal, fmt::format("negative buffer size {}", count));
   size_t n = padded_bytes(bytes());
   host_ = static_cast<std::byte*>(::operator new(n, std::align_val_t(kAlign)));
+  advise_huge_pages(host_, n);
   std::memset(host_, 0, n);
 }
 
 Buffer::Buffer(Prim elem, int64_t count, NoInit) : elem_(elem), count_(count) {
   if (count < 0) throw Error(ErrorKind::Internal, fmt::format("negative buffer size {}", count));
   host_ = static_cast<std::byte*>(::operator new(padded_bytes(bytes()), std::align_val_t(kAlign)));
+  advise_huge_pages(host_, bytes());
 }
 
 Buffer::~Buffer() { ::operator delete(host_, std::align_val_t(kAlign)); }

@@ -52,6 +52,9 @@ struct Callable {
   const std::vector<TypeParam>* type_params = nullptr;  // size parameters to bind, or null
   eval::EnvPtr env;
   eval::TypeEnvPtr tenv;
+  // A named function whose body refers to its name: itself, bound under
+  // `name` in each call's frame (recursion). Weak, so no cycle.
+  std::weak_ptr<const Callable> self;
 
   // Partial / RightSection: the function applied
   CallablePtr fn;

@@ -1,9 +1,12 @@
 // Function application: closures, partial application, sections, operators.
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/intrinsics.hpp"
 #include "interp/eval/scalar_ops.hpp"
+#include "interp/eval/size_infer.hpp"
 #include "interp/eval/value_ops.hpp"
 
 namespace thorn {
@@ -172,8 +175,20 @@ Value Evaluator::apply_exact(const Callable& c, std::vector<Value>& args, const 
 }
 
 Value Evaluator::call_closure(const Callable& c, std::vector<Value>& args, const Loc& loc) {
+  const Expr* call = std::exchange(pending_call, nullptr);
+  if (std::exchange(pending_callee, nullptr) != &c) call = nullptr;  // left over from a failed call
+  Ctx call_ctx;
+  if (call) call_ctx = std::move(pending_call_ctx);
+  check_interrupt(loc);
   std::vector<std::pair<std::string, Binding>> frame;
-  frame.reserve(args.size() + 2);
+  frame.reserve(args.size() + 3);
+  if (auto me = c.self.lock()) {
+    // Recursion: first in the frame, so that parameters shadow it. A copy
+    // made by instantiation (other type environment) refers to itself.
+    Binding self;
+    self.value = Value::function(me.get() == &c ? me : std::make_shared<const Callable>(c));
+    frame.emplace_back(c.name, std::move(self));
+  }
   SizeScope sizes;
   sizes.frame = &frame;
   if (c.type_params)
@@ -190,6 +205,12 @@ Value Evaluator::call_closure(const Callable& c, std::vector<Value>& args, const
     for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer, false, &loc);
     for (size_t k = 0; k < params.size(); ++k)
       if (params[k]->type) bind_sizes_from_type(*params[k]->type, kept[k], sizes);
+    if (has_unbound_sizes(sizes) && call && call->type && c.ret_type) {
+      if (TypePtr hint = resolve_type(call->type, call_ctx.tenv, call_ctx.env))
+        bind_sizes_from_result(*c.ret_type, *hint, sizes);
+    }
+    if (has_unbound_sizes(sizes))
+      for (size_t k = 0; k < params.size(); ++k) solve_param_sizes(*params[k], kept[k], sizes, c.env);
   }
   Ctx inner{extend(c.env, std::move(frame)), c.tenv};
   Value result = eval(*c.body, inner);

@@ -174,6 +174,7 @@ void eval_value_decl(Evaluator& ev, const Decl& d, ScopeBuilder& scope, const Ty
     c->env = env;
     c->tenv = tenv;
     c->loc = d.loc;
+    if (may_recurse(d.name, *d.body, env)) c->self = c;
     b.value = Value::function(c);
     if (!d.quantified.empty()) b.quantified = &d.quantified;
   } else if (!d.quantified.empty()) {

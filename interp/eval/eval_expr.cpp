@@ -158,6 +158,7 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
         c->env = ctx.env;
         c->tenv = ctx.tenv;
         c->loc = e->loc;
+        if (may_recurse(e->name.name, *e->a, ctx.env)) c->self = c;
         Binding b;
         b.value = Value::function(c);
         if (!e->quantified.empty()) b.quantified = &e->quantified;
@@ -296,6 +297,12 @@ Value Evaluator::eval_apply(const Expr& e, const Ctx& ctx) {
   }
   // Consumed arguments are taken last: the other arguments may still read them.
   for (size_t k : consumed) args[k] = take_variable(*e.list[k], ctx);
+  if (target && target->kind == Callable::Kind::Closure && target->type_params && target->params &&
+      offset + e.list.size() == target->params->size()) {
+    pending_call = &e;
+    pending_callee = target;
+    pending_call_ctx = ctx;
+  }
   return apply(fn, std::move(args), e.loc);
 }
 
@@ -327,6 +334,14 @@ Value Evaluator::eval_var(const Expr& e, const Ctx& ctx) {
   const Binding* b = lookup_value(ctx.env, e.name);
   if (!b) {
     if (e.name.qualifiers.empty() && is_builtin_operator(e.name.name)) return operator_value(e.name, &e, ctx);
+    // The checker accepted the name, so it is a size parameter that no
+    // argument determined and that could not be solved from the context
+    // (a size only inside `[n * m]`, or only in a function type).
+    if (e.type && e.type->kind == Type::Kind::Prim && e.type->prim == Prim::I64)
+      throw Error(ErrorKind::Runtime, e.loc,
+                  fmt::format("The size `{}` cannot be determined at run time: no argument gives it and it could "
+                              "not be solved from the sizes in the context.",
+                              e.name.str()));
     throw Error(ErrorKind::Internal, e.loc, fmt::format("unbound variable `{}`", e.name.str()));
   }
   if (b->consumed)
@@ -443,6 +458,7 @@ Value Evaluator::eval_loop(const Expr& e, const Ctx& ctx) {
   // released before the body runs, so that the body's in-place updates see
   // the frame as the only owner.
   auto bind_state = [&](Value v, Frame& frame) {
+    check_interrupt(e.loc);
     SizeScope sizes;
     sizes.frame = &frame;
     for (const auto& tp : e.type_params)

@@ -6,6 +6,7 @@
 
 #include "interp/core/ad_value.hpp"
 #include "interp/eval/evaluator.hpp"
+#include "interp/eval/size_infer.hpp"
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/eval/value_ops.hpp"
 
@@ -123,6 +124,8 @@ std::string source_text_of(const Loc& loc) {
   return std::string(line.substr(from, to - from));
 }
 
+}  // namespace
+
 // The value of a size expression (`n - 1`, `n * m`, `2 * n + 1`) in i64
 // arithmetic, or nullopt when it uses something other than sizes in scope,
 // integer literals and + - * / %. (The checker leaves these unannotated.)
@@ -154,6 +157,8 @@ std::optional<int64_t> size_expr_value(const Expr& e, const Evaluator::SizeScope
     default: return std::nullopt;
   }
 }
+
+namespace {
 
 struct SizeMismatch {
   std::string name;  // the size's name, or its constant

@@ -96,6 +96,13 @@ class Evaluator {
   // by the prelude's `__intrinsic`s report this location (plan listings,
   // --validate errors point at user code). Maintained by apply(). [thorn wiring]
   Loc user_call_loc;
+  // The saturated application about to call a closure with size
+  // parameters, and its context: the callee may need the call's result
+  // type to find sizes its arguments do not give (size_infer.hpp). Set by
+  // eval_apply, taken (and cleared) by call_closure.
+  const Expr* pending_call = nullptr;
+  const Callable* pending_callee = nullptr;  // the closure it is meant for
+  Ctx pending_call_ctx;
   // Automatic differentiation (ad.hpp): how many jvp/vjp calls are running,
   // and the last level handed out (levels only grow).
   int ad_active = 0;
@@ -183,5 +190,23 @@ std::string shape_of(const Value& v);
 
 // Built-in (overloaded) operators: the ones not defined in the prelude.
 bool is_builtin_operator(std::string_view name);
+
+// Ctrl-C in the REPL: the SIGINT handler sets the flag while an evaluation
+// runs; the evaluator checks it at calls and loop iterations and stops with
+// an "Interrupted." error, returning to the prompt. (Work inside one SOAC on
+// the host or GPU backend is not interrupted.)
+void request_interrupt();
+void clear_interrupt();
+bool interrupt_requested();
+// Throws the interruption error if one was requested (and clears the flag).
+void check_interrupt(const Loc& loc);
+// Whether `e` contains a use of the unqualified name (shadowing ignored: an
+// over-approximation). Used to give recursive functions a self binding.
+bool mentions_name(const Expr& e, const std::string& name);
+// Whether a function named `name` with this body refers to itself: a name
+// (not an operator) that the environment around the definition does not
+// bind yet, and that the body mentions. The checker makes the same choice
+// (check_binding.cpp, [recursion]).
+bool may_recurse(const std::string& name, const Expr& body, const EnvPtr& env);
 
 }  // namespace thorn::eval

@@ -2,6 +2,7 @@
 // checking of a function definition shared by top-level and local ones.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <set>
 
 #include "interp/types/checker_impl.hpp"
@@ -16,6 +17,7 @@ bool mentions_dim(const Ty& t0, const std::string& name) {
     case TyNode::Kind::Array: {
       DimRef d = dim_resolve(t->dim);
       if (d->kind == DimNode::Kind::Name && d->name == name) return true;
+      if (d->kind == DimNode::Kind::Expr && d->poly && d->poly->bindings.count(name)) return true;
       return mentions_dim(t->elem, name);
     }
     case TyNode::Kind::Record:
@@ -108,9 +110,14 @@ namespace {
 bool pattern_mentions(const Pattern& p, const std::string& n);
 }  // namespace
 
+namespace {
+bool type_mentions(const TypeExprPtr& te, const std::string& n);
+}  // namespace
+
 CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>& tparams,
                                                    std::vector<PatternPtr>& params, const TypeExprPtr& ret_type,
-                                                   ExprPtr& body, Loc loc, bool generalise_it) {
+                                                   ExprPtr& body, Loc loc, bool generalise_it,
+                                                   const std::string* self) {
   FunResult r;
   // A size parameter is bound from the shapes of the arguments, so some
   // parameter's type must mention it (Futhark: "Size [n] unused in pattern.").
@@ -118,8 +125,10 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     if (!tp.is_size) continue;
     bool used = false;
     for (const auto& p : params) used = used || pattern_mentions(*p, tp.name);
-    if (!used) error(tp.loc, fmt::format("Size [{}] unused in pattern.", tp.name));
+    // Futhark also allows a size only in the return type (`rep`, `unflatten`).
+    if (!used && !type_mentions(ret_type, tp.name)) error(tp.loc, fmt::format("Size [{}] unused in pattern.", tp.name));
   }
+  check_hidden_param_sizes(tparams, params, ret_type);
   ++u.level;
   Ty fn;
   {
@@ -128,9 +137,25 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     std::vector<Ty> ptys;
     for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
     Ty declared = ret_type ? eval_type(ret_type) : nullptr;
+    // [recursion] A function is in scope in its own body, monomorphically,
+    // as in Futhark (parameters of the same name shadow it). Only a name
+    // that means nothing yet: an operator defined through the built-in one
+    // at another type (`def (+) (a: v) (b: v) = (a.0 + b.0, ...)`), or a
+    // function defined through an outer one of the same name, keeps
+    // referring to that (the evaluator's may_recurse makes the same choice).
+    Ty self_result;
+    bool identifier = self && !self->empty() && (std::isalpha(static_cast<unsigned char>((*self)[0])) || (*self)[0] == '_');
+    if (identifier && !params.empty() && !find_value(*self)) {
+      self_result = declared ? declared : u.fresh(loc);
+      auto s = std::make_shared<Scheme>();
+      s->type = curry(params, ptys, self_result);
+      g.frame().values[*self] = s;
+    }
     Ty bt = infer(body);
     if (declared)
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
+    else if (self_result)
+      expect(body->loc, self_result, bt, "Function body does not have the type of its recursive uses");
     fn = curry(params, ptys, declared ? declared : ty_with_unique(bt, false));
     for (size_t i = 0; i < tparams.size(); ++i) {
       if (tparams[i].is_size) {
@@ -208,7 +233,7 @@ Ty CheckerImpl::infer_let(Expr& e) {
 }
 
 Ty CheckerImpl::infer_letfun(Expr& e) {
-  FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, true);
+  FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, true, &e.name.name);
   e.quantified = r.quantified;
   // Open size variables of a local function would be shared by all its
   // uses (`let f x = map g x in (f as, f bs)`); Futhark generalises them.

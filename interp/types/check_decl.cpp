@@ -4,6 +4,7 @@
 
 #include "interp/types/checker_impl.hpp"
 #include "interp/types/consumption.hpp"
+#include "interp/types/liftedness.hpp"
 #include "interp/types/order_check.hpp"
 
 namespace thorn::types {
@@ -61,14 +62,27 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
     // Every top-level definition is generalised over its unconstrained type
     // variables, as in Futhark (`def id = \x -> x` is polymorphic); the
     // overloaded ones are defaulted instead (`def sum = reduce (+) 0`).
-    r = check_function(d.type_params, d.params, d.ret_type, d.body, d.loc, true);
+    r = check_function(d.type_params, d.params, d.ret_type, d.body, d.loc, true, &d.name);
     pending().decls.emplace_back(&d, r.type);
     finish_definition();
   });
   d.quantified = r.quantified;
   // Rules checked on the now fully annotated definition.
   check_function_order(d);
-  if (auto ru = check_consumption(d)) {
+  // A functor application checks its own copy of the body; Futhark checks
+  // consumption once, at the functor's definition (with abstract types,
+  // whose values carry no aliases), so errors here are not reported.
+  std::optional<ResultUniqueness> inferred;
+  if (functor_instance > 0) {
+    try {
+      inferred = check_consumption(d);
+    } catch (const Error&) {
+      inferred.reset();
+    }
+  } else {
+    inferred = check_consumption(d);
+  }
+  if (auto ru = inferred) {
     // Futhark infers which parts of an unannotated function's result are
     // unique (fresh); callers may then consume them.
     r.type = with_result_uniqueness(r.type, d.params.size(), *ru);
@@ -104,6 +118,16 @@ void CheckerImpl::check_type_decl(Decl& d, ModScope& scope, bool local) {
     td->param_ids = bind_type_params(d.type_params, g.frame());
     if (!d.ret_type) error(d.loc, fmt::format("type \"{}\" has no definition", d.name));
     td->body = freeze(eval_type(d.ret_type));
+    check_abbreviation_sizes(d.ret_type, d.ret_type->loc);  // [sizes] size_rules.cpp
+    // Futhark's checkTypeBind: the definition may be at most as lifted as
+    // declared; the abbreviation has the declared liftedness.
+    td->liftedness = decl_liftedness(d.loc, d.lifted);
+    int used = type_expr_liftedness(d.ret_type);
+    if (used == kLifted && td->liftedness < kLifted)
+      error(d.loc, "Non-lifted type abbreviations may not contain functions.\nHint: consider using 'type^'.");
+    if (used == kSizeLifted && td->liftedness < kSizeLifted)
+      error(d.loc,
+            "Non-size-lifted type abbreviations may not contain size-lifted types.\nHint: consider using 'type~'.");
   });
   bind_name<TypeDefPtr>(scope, local, &Env::types, d.name, td);
 }

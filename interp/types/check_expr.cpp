@@ -295,7 +295,67 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
   if (arg.kind == Expr::Kind::IntLit) return dim_const(static_cast<int64_t>(arg.int_value));
   if (arg.kind == Expr::Kind::Var && arg.name.qualifiers.empty() && is_local_value(arg.name.name))
     return named_dim(arg.name.name);
+  // `tabulate_2d (n + 1) (n + 2) f` : [n + 1][n + 2]t (Futhark keeps the
+  // argument as a size expression), when every name is a local variable.
+  if (arg.kind == Expr::Kind::BinOp || arg.kind == Expr::Kind::Negate) {
+    SizePoly p;
+    if (size_poly_of(arg, p)) {
+      bool local = true;
+      for (const auto& [n, b] : p.bindings) local = local && is_local_value(n);
+      if (local) return dim_of_poly(std::move(p));
+    }
+  }
   return dim_var();
+}
+
+bool CheckerImpl::size_poly_of(const Expr& e, SizePoly& out) const {
+  switch (e.kind) {
+    case Expr::Kind::IntLit:
+      if (e.int_value > static_cast<uint64_t>(INT64_MAX)) return false;
+      out = poly_const(static_cast<int64_t>(e.int_value));
+      return true;
+    case Expr::Kind::Var:
+      if (!e.name.qualifiers.empty()) return false;
+      return dim_poly(named_dim(e.name.name), out);
+    case Expr::Kind::Negate: {
+      SizePoly a;
+      if (!e.a || !size_poly_of(*e.a, a)) return false;
+      out = poly_add(SizePoly{}, a, -1);
+      return true;
+    }
+    case Expr::Kind::BinOp: {
+      const std::string& op = e.name.name;
+      if (!e.name.qualifiers.empty() || (op != "+" && op != "-" && op != "*")) return false;
+      // The operator must be the prelude's, not a local redefinition.
+      if (is_local_value(op)) return false;
+      SizePoly a, b;
+      if (!e.a || !e.b || !size_poly_of(*e.a, a) || !size_poly_of(*e.b, b)) return false;
+      out = op == "*" ? poly_mul(a, b) : poly_add(a, b, op == "+" ? 1 : -1);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+void CheckerImpl::require_i64_names(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::Var:
+      if (e.name.qualifiers.empty() && is_local_value(e.name.name)) {
+        // Futhark: a name in a size expression is an i64. A clash is left
+        // to the body's own checks (prefer accepting).
+        try {
+          u.unify(ty_prim(Prim::I64), find_value(e.name.name)->type);
+        } catch (const UnifyFailure&) {
+        }
+      }
+      return;
+    case Expr::Kind::BinOp:
+    case Expr::Kind::Negate:
+      if (e.a) require_i64_names(*e.a);
+      if (e.b) require_i64_names(*e.b);
+      return;
+    default: return;
+  }
 }
 
 DimRef CheckerImpl::named_dim(const std::string& name) const {

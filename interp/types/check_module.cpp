@@ -9,6 +9,7 @@
 
 #include "interp/types/ast_clone.hpp"
 #include "interp/types/checker_impl.hpp"
+#include "interp/types/liftedness.hpp"
 
 namespace thorn::types {
 
@@ -170,7 +171,10 @@ EnvPtr CheckerImpl::check_struct(std::vector<DeclPtr>& decls, const Env& outer) 
 ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
   switch (m->kind) {
     case ModExpr::Kind::Struct: return structure(check_struct(m->decls, visible()));
-    case ModExpr::Kind::Name: return lookup_mod(m->name, m->loc);
+    case ModExpr::Kind::Name:
+      if (m->name.qualifiers.empty() && m->name.name == "intrinsics")
+        error(m->loc, "The 'intrinsics' module may not be used in module expressions.");
+      return lookup_mod(m->name, m->loc);
     case ModExpr::Kind::Import: return structure(import_env(m->imported, visible(), m->loc));
     case ModExpr::Kind::Apply: {
       ModPtr fn = eval_module(m->fn);
@@ -225,6 +229,11 @@ ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& 
   for (size_t i = 0; i < next->params.size(); ++i) s.visible.mods[next->params[i].first] = structure(next->applied[i]);
   ModExprPtr body = clone_mod_expr(fn->body);
   ModPtr result;
+  ++functor_instance;
+  struct Leave {
+    int& n;
+    ~Leave() { --n; }
+  } leave{functor_instance};
   with_scope(s, [&] {
     result = eval_module(body);
     if (fn->result_sig) {
@@ -253,6 +262,7 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
           auto td = std::make_shared<TypeDef>();
           td->params = item->type_params;
           td->param_ids = bind_type_params(item->type_params, g.frame());
+          td->liftedness = decl_liftedness(item->loc, item->lifted);
           if (item->type) {
             td->body = freeze(eval_type(item->type));
           } else {
@@ -294,7 +304,7 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
 }
 
 
-EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
+EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const std::string& prefix) {
   SigView v;
   flatten_sig(*this, sig, v);
   if (v.functor) error(sig->loc, "parametric module types are not supported");
@@ -307,14 +317,22 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
         case SpecItem::Kind::Type: {
           auto it = env->types.find(item->name);
           if (it == env->types.end())
-            error(loc, fmt::format("module does not define type \"{}\" required by its module type", item->name));
+            error(loc, fmt::format("module does not define type \"{}{}\" required by its module type", prefix,
+                                   item->name));
           result->types[item->name] = it->second;
+          // Futhark: the definition may be at most as lifted as the spec.
+          int spec_l = decl_liftedness(item->loc, item->lifted);
+          if (it->second->liftedness > spec_l)
+            error(loc, fmt::format("Type \"{}{}\" is declared {} in the module type, but the module defines it as "
+                                   "{} (more lifted).",
+                                   prefix, item->name, spec_l == kUnlifted ? "non-lifted" : "size-lifted (type~)",
+                                   it->second->liftedness == kLifted ? "lifted (type^)" : "size-lifted (type~)"));
           // `type t` (non-lifted) in a module type cannot be implemented by
           // a function type; that needs `type^ t`.
           if (!item->lifted && may_be_functional(it->second->body))
             error(loc, fmt::format("type \"{}\" is non-lifted in the module type, but the module defines it as {}, "
                                    "which is functional (declare it `type^ {}` to allow that)",
-                                   item->name, show(it->second->body), item->name));
+                                   prefix + item->name, show(it->second->body), item->name));
           // A definition in the module type (or a `with` refinement) must
           // agree with the module's.
           std::vector<Ty> required;
@@ -329,7 +347,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
           for (const Ty& want : required)
             if (it->second->params.empty())
               unify_or(loc, want, it->second->body, [&] {
-                return fmt::format("type \"{}\" is {}, but its module type requires {}", item->name,
+                return fmt::format("type \"{}{}\" is {}, but its module type requires {}", prefix, item->name,
                                    show(it->second->body), show(want));
               });
           break;
@@ -337,19 +355,21 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
         case SpecItem::Kind::Module: {
           auto it = env->mods.find(item->name);
           if (it == env->mods.end() || !it->second->env)
-            error(loc, fmt::format("module does not define module \"{}\" required by its module type", item->name));
+            error(loc, fmt::format("module does not define module \"{}{}\" required by its module type", prefix,
+                                   item->name));
           ModScope inner;
           inner.visible = visible();
           inner.visible.add_all(*result);
           EnvPtr m;
-          with_scope(inner, [&] { m = ascribe(it->second->env, item->sig, loc); });
+          with_scope(inner, [&] { m = ascribe(it->second->env, item->sig, loc, prefix + item->name + "."); });
           result->mods[item->name] = structure(m);
           break;
         }
         case SpecItem::Kind::Val: {
           auto it = env->values.find(item->name);
           if (it == env->values.end())
-            error(loc, fmt::format("module does not define value \"{}\" required by its module type", item->name));
+            error(loc, fmt::format("module does not define value \"{}{}\" required by its module type", prefix,
+                                   item->name));
           result->values[item->name] = it->second;
           // The module's value must be at least as general as the spec: the
           // spec's type parameters are rigid, the module's are instantiated.
@@ -360,7 +380,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc) {
           Ty spec = eval_type(item->type);
           Ty have = instantiate(*it->second, nullptr);
           unify_or(loc, spec, have, [&] {
-            return fmt::format("value \"{}\" has type {}, but its module type requires {}", item->name,
+            return fmt::format("value \"{}{}\" has type {}, but its module type requires {}", prefix, item->name,
                                show(have), show(spec));
           });
           break;

@@ -1,9 +1,12 @@
 // Type expressions (annotations, type declarations) to checker types.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
+#include "interp/syntax/print.hpp"
 #include "interp/types/checker_impl.hpp"
+#include "interp/types/liftedness.hpp"
 
 namespace thorn::types {
 
@@ -25,6 +28,15 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
       // `[]` in an annotation means "some size": the declared type keeps it
       // unknown rather than learning it from the value.
       return dim_unknown();
+    case SizeExpr::Kind::Expr:
+      // `[n + m]`: n and m are i64; the size is compared structurally
+      // (size_poly.cpp). Other expressions stay a variable.
+      if (s.expr) {
+        require_i64_names(*s.expr);
+        SizePoly p;
+        if (size_poly_of(*s.expr, p)) return dim_of_poly(std::move(p));
+      }
+      return dim_var();
   }
   return dim_var();
 }
@@ -44,6 +56,7 @@ std::vector<int> CheckerImpl::bind_type_params(const std::vector<TypeParam>& par
       int id = new_param_id();
       auto td = std::make_shared<TypeDef>();
       td->body = ty_param(id, p.name);
+      td->liftedness = param_liftedness(p.loc, p.lifted);
       frame.types[p.name] = td;
       ids.push_back(id);
     }
@@ -86,6 +99,26 @@ bool constructive_use(const TypeExprPtr& te, const std::string& n) {
 
 }  // namespace
 
+int CheckerImpl::type_expr_liftedness(const TypeExprPtr& te) {
+  if (!te) return kUnlifted;
+  switch (te->kind) {
+    case TypeExpr::Kind::Name:
+      if (te->name.qualifiers.empty() && te->args.empty() && prim_from_name(te->name.name)) return kUnlifted;
+      return lookup_type(te->name, te->loc)->liftedness;
+    case TypeExpr::Kind::Array: return kUnlifted;  // its element is checked by eval_type
+    case TypeExpr::Kind::Function: return kLifted;
+    case TypeExpr::Kind::Unique: return type_expr_liftedness(te->elem);
+    case TypeExpr::Kind::Existential: return std::max<int>(kSizeLifted, type_expr_liftedness(te->elem));
+    default: break;
+  }
+  int l = kUnlifted;
+  for (const auto& x : te->elems) l = std::max(l, type_expr_liftedness(x));
+  for (const auto& [f, x] : te->fields) l = std::max(l, type_expr_liftedness(x));
+  for (const auto& [c, xs] : te->constructors)
+    for (const auto& x : xs) l = std::max(l, type_expr_liftedness(x));
+  return l;
+}
+
 Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
   switch (te->kind) {
     case TypeExpr::Kind::Name: {
@@ -103,7 +136,9 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
         if (p.is_size) {
           if (!a.is_size)
             error(te->loc, fmt::format("argument {} of type \"{}\" must be a size ([n])", i + 1, te->name.str()));
-          sub.dims[p.name] = eval_dim(a.size);
+          // `square [] i64` (= [n][n]i64): one size, shared by every use of
+          // the parameter, though not yet known.
+          sub.dims[p.name] = a.size.kind == SizeExpr::Kind::Anonymous ? dim_var() : eval_dim(a.size);
         } else {
           if (a.is_size || !a.type)
             error(te->loc, fmt::format("argument {} of type \"{}\" must be a type", i + 1, te->name.str()));
@@ -112,7 +147,20 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
       }
       return substitute(td->body, sub);
     }
-    case TypeExpr::Kind::Array: return ty_array(eval_dim(te->size), eval_type(te->elem));
+    case TypeExpr::Kind::Array: {
+      // Futhark: array elements must be unlifted (no functions, no hidden
+      // sizes that could make the array irregular).
+      int l = type_expr_liftedness(te->elem);
+      if (l == kSizeLifted)
+        error(te->loc, fmt::format("Cannot create array with elements of size-lifted type \"{}\" (might cause "
+                                   "irregular array).",
+                                   to_string(*te->elem)));
+      if (l == kLifted)
+        error(te->loc, fmt::format("Cannot create array with elements of lifted type \"{}\" (might contain "
+                                   "function).",
+                                   to_string(*te->elem)));
+      return ty_array(eval_dim(te->size), eval_type(te->elem));
+    }
     case TypeExpr::Kind::Tuple: {
       std::vector<Ty> elems;
       for (const auto& e : te->elems) elems.push_back(eval_type(e));

@@ -116,6 +116,18 @@ class CheckerImpl {
   Ty infer_record_update(Expr& e);
   Ty field_of(Loc loc, Ty record, const std::string& field);
   DimRef dim_of_arg(const Expr& arg) const;
+  // The size an expression of names, integer literals, +, - and * denotes
+  // (`n + 1` as an argument for a named parameter or in `[n + 1]`); false
+  // for anything else.
+  bool size_poly_of(const Expr& e, SizePoly& out) const;
+  // `[n + m]` in an annotation: the local variables it names are i64.
+  void require_i64_names(const Expr& e);
+  // Static size rules on type expressions (size_rules.cpp): no anonymous
+  // size inside a function type of an abbreviation; no size bound inside a
+  // tuple/record parameter in a function's annotations.
+  void check_abbreviation_sizes(const TypeExprPtr& body, Loc loc);
+  void check_hidden_param_sizes(const std::vector<TypeParam>& tparams, const std::vector<PatternPtr>& params,
+                                const TypeExprPtr& ret_type);
   // The size named by a local variable (with its binding, so that it is
   // checked statically while in scope), or by a top-level/module value.
   DimRef named_dim(const std::string& name) const;
@@ -132,6 +144,8 @@ class CheckerImpl {
   // ---- type expressions (check_type_expr.cpp)
   Ty eval_type(const TypeExprPtr& te);
   DimRef eval_dim(const SizeExpr& s);
+  // Futhark's liftedness of a type expression (0, 1 `~`, 2 `^`; see TypeDef).
+  int type_expr_liftedness(const TypeExprPtr& te);
   // Binds type parameters as rigid types (and size parameters as i64
   // values) in frame; returns the Param ids (-1 for sizes).
   std::vector<int> bind_type_params(const std::vector<TypeParam>& params, Frame& frame);
@@ -150,7 +164,8 @@ class CheckerImpl {
     std::vector<std::pair<int, std::string>> nonlifted;
   };
   FunResult check_function(const std::vector<TypeParam>& tparams, std::vector<PatternPtr>& params,
-                           const TypeExprPtr& ret_type, ExprPtr& body, Loc loc, bool generalise);
+                           const TypeExprPtr& ret_type, ExprPtr& body, Loc loc, bool generalise,
+                           const std::string* self = nullptr);  // self: the name, for recursion
 
   // ---- modules (check_module.cpp)
   void check_module_decl(Decl& d, ModScope& scope, bool local);
@@ -159,7 +174,11 @@ class CheckerImpl {
   void check_import(Decl& d, ModScope& scope);
   ModPtr eval_module(const ModExprPtr& m);
   EnvPtr check_struct(std::vector<DeclPtr>& decls, const Env& outer);
-  EnvPtr ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc);
+  // `prefix`: the path of a nested module (`bar.`) for error messages.
+  EnvPtr ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const std::string& prefix = "");
+  // > 0 while checking a functor application's copy of the body: its
+  // consumption was checked once at the definition (as in Futhark).
+  int functor_instance = 0;
   // After `module M : S = ...`: S's abstract types become opaque (new rigid
   // types) in what M exports, and values whose specified types mention them
   // get those types. Zonking sees through them (`opaque`).

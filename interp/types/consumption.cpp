@@ -180,6 +180,31 @@ bool consumable_param_type(const Type& t) {
   return false;
 }
 
+// Futhark's orderZero: no function anywhere in the type.
+bool order_zero(const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::Function: return false;
+    case Type::Kind::Array: return !t.elem || order_zero(*t.elem);
+    case Type::Kind::Tuple:
+    case Type::Kind::Record:
+      for (const auto& c : components(t))
+        if (!order_zero(*c)) return false;
+      return true;
+    case Type::Kind::Sum:
+      for (const auto& [n, ps] : t.constructors)
+        for (const auto& p : ps)
+          if (!order_zero(*p)) return false;
+      return true;
+    default: return true;
+  }
+}
+
+bool overlaps(const Ids& a, const Ids& b) {
+  for (int x : a)
+    if (b.count(x)) return true;
+  return false;
+}
+
 // The uniqueness a declared return type asks for, shaped like Als.
 struct Uniq {
   bool unique = false;
@@ -214,6 +239,13 @@ Uniq uniq_of(const TypeExprPtr& te) {
   }
 }
 
+bool any_unique(const Uniq& u) {
+  if (u.unique) return true;
+  for (const auto& p : u.parts)
+    if (any_unique(p)) return true;
+  return false;
+}
+
 struct Entry {
   std::string name;
   int id;
@@ -223,6 +255,7 @@ struct Entry {
   // uniqueness, for applications with all `arity` arguments.
   std::optional<ResultUniqueness> ret;
   size_t arity = 0;
+  bool declared_ret = false;  // a local function with a declared return type
 };
 
 struct ParamVar {
@@ -242,6 +275,9 @@ std::string where(Loc l) { return fmt::format("{}:{}", l.line, l.col); }
 class Checker {
  public:
   std::optional<ResultUniqueness> check_def(const Decl& d) {
+    // Futhark: "A top-level constant cannot have a unique type."
+    if (d.params.empty() && d.ret_type && any_unique(uniq_of(d.ret_type)))
+      fail(d.ret_type->loc, "A top-level constant cannot have a unique type.");
     std::vector<ParamVar> pvars;
     for (const auto& p : d.params) bind_param(*p, pvars);
     Als body = check(*d.body);
@@ -363,6 +399,16 @@ class Checker {
         return false;
       default: return false;
     }
+  }
+  static Als global_shaped_ids(const TypePtr& t, const Ids& ids) {
+    if (!t) return Als{};
+    if (is_structured(*t)) {
+      Als a;
+      a.structured = true;
+      for (const auto& c : components(*t)) a.parts.push_back(global_shaped_ids(c, ids));
+      return a;
+    }
+    return has_array(*t) ? leaf(ids) : Als{};
   }
   static Als global_shaped(const TypePtr& t, int id) {
     if (!t) return Als{};
@@ -604,6 +650,32 @@ class Checker {
     return leaf(closure);
   }
 
+  // A function argument whose result is not unique cannot stand in for a
+  // parameter whose function type promises a unique result (Futhark's
+  // subtyping of function types). Only decided where the argument's result
+  // uniqueness is certainly known: a global function (its type carries the
+  // inferred uniqueness), a local function or lambda with a declared return
+  // type; otherwise accepted.
+  bool returns_unique_enough(const Expr& arg, const TypePtr& param) const {
+    if (!arg.type || arg.type->kind != Type::Kind::Function || param->kind != Type::Kind::Function) return true;
+    bool known = false;
+    if (arg.kind == Expr::Kind::Var) {
+      int i = arg.name.qualifiers.empty() ? lookup(arg.name.name) : -1;
+      known = i < 0 || env_[i].declared_ret;
+    } else if (arg.kind == Expr::Kind::Lambda) {
+      known = arg.ret_type != nullptr;
+    }
+    if (!known) return true;
+    TypePtr a = arg.type, p = param;
+    while (a && p && a->kind == Type::Kind::Function && p->kind == Type::Kind::Function) {
+      a = a->result;
+      p = p->result;
+    }
+    if (!a || !p || a->kind != p->kind) return true;
+    if (p->kind != Type::Kind::Array && p->kind != Type::Kind::Param) return true;
+    return !p->unique || a->unique;
+  }
+
   Als apply(Loc loc, const Expr* fn_expr, const Als& f_als, TypePtr ftype, const std::vector<const Expr*>& args) {
     std::vector<TypePtr> ptypes, rtypes;
     TypePtr cur = ftype;
@@ -633,13 +705,26 @@ class Checker {
       const Expr& arg = *args[k];
       auto cons = contain([&] { arg_als[k] = check(arg); });
       add_consumed(cons);
+      // A function value built by consuming something (`map (f xs) ys`
+      // with f consuming xs) could consume it once per call.
+      if (!cons.empty() && arg.type && !order_zero(*arg.type))
+        fail(arg.loc, fmt::format("Argument of functional type\n  {}\ncontains consumption, which is not allowed.",
+                                  to_string(arg.type)));
       if (ptypes[k] && consumes_more(arg.type, ptypes[k]))
-        fail(arg.loc, fmt::format("The argument of type {} consumes its parameter, but it is passed for a parameter "
-                                  "of type {}, which does not allow consumption.",
+        fail(arg.loc, fmt::format("The argument of type {} is consuming its parameter, but it is passed for a "
+                                  "parameter of type {}, which does not allow consumption.",
+                                  to_string(arg.type), to_string(ptypes[k])));
+      if (ptypes[k] && !returns_unique_enough(arg, ptypes[k]))
+        fail(arg.loc, fmt::format("The argument of type {} returns a non-unique value, but it is passed for a "
+                                  "parameter of type {}, whose result must be unique.",
                                   to_string(arg.type), to_string(ptypes[k])));
       if (ptypes[k] && diet_consume(*ptypes[k])) {
         no_self_aliases(arg.loc, arg_als[k]);
         consume_as_needed(arg.loc, ptypes[k], arg_als[k]);
+        // The closure of the function being applied is still needed when
+        // the argument is consumed (Futhark's checkArg).
+        if (overlaps(all_of(arg_als[k]), all_of(f_als)))
+          fail(arg.loc, "Argument is consumed, but aliases the function being applied.");
         for (int id : all_of(arg_als[k])) {
           if (live_index(id) < 0) continue;
           for (size_t j = k + 1; j < args.size(); ++j)
@@ -677,7 +762,19 @@ class Checker {
 
   Als check_loop(const Expr& e) {
     const Pattern& pat = *e.params.at(0);
-    if (e.loop_form != Expr::LoopForm::While && e.c) check(*e.c);
+    // What the loop form observes (`for x in xs`), to check against what
+    // the initial value consumes: Futhark evaluates the initial value first.
+    Capture form_cap{env_.size(), {}};
+    if (e.loop_form != Expr::LoopForm::While && e.c) {
+      captures_.push_back(&form_cap);
+      try {
+        check(*e.c);
+      } catch (...) {
+        captures_.pop_back();
+        throw;
+      }
+      captures_.pop_back();
+    }
     size_t base = env_.size();
     size_t saved_barrier = barrier_;
     Capture cap{base, {}};
@@ -782,6 +879,11 @@ class Checker {
         if (cons_params.count(id_of(q))) consume_aliases(e.a ? e.a->loc : e.loc, all_of(a));
     });
     add_consumed(arg_cons);
+    for (const auto& [id, v] : form_cap.vars)
+      for (int a : v.second)
+        if (arg_cons.count(a))
+          fail(e.c->loc, fmt::format("Using variable \"{}\", but this was consumed at {}.  (Possibly through aliases.)",
+                                     v.first, where(arg_cons.at(a))));
     for (const auto& [id, v] : cap.vars)
       for (int a : v.second)
         if (arg_cons.count(a))
@@ -887,7 +989,17 @@ class Checker {
           const Expr& fn = e.name.name == "|>" ? *e.b : *e.a;
           const Expr& arg = e.name.name == "|>" ? *e.a : *e.b;
           Als f = check(fn);
-          return apply(e.loc, &fn, f, fn.type, {&arg});
+          Als r = apply(e.loc, &fn, f, fn.type, {&arg});
+          // Futhark's `|>` is an ordinary function whose result aliases its
+          // function argument's closure, so a pipeline through a partial
+          // application holding a global (`xs |> addto glob`) may not be
+          // consumed. Only global closure aliases are added (a lenient
+          // subset: locals are left to the direct-application rule).
+          Ids globals;
+          for (int id : all_of(f))
+            if (global_names_.count(id)) globals.insert(id);
+          if (!globals.empty() && e.type && has_array(*e.type)) r = combine(r, global_shaped_ids(e.type, globals));
+          return r;
         }
         check(*e.a);
         check(*e.b);
@@ -913,7 +1025,14 @@ class Checker {
         return f;
       }
       case Expr::Kind::Let: {
-        Als v = check(*e.a);
+        Als v;
+        auto cons = contain([&] { v = check(*e.a); });
+        add_consumed(cons);
+        // `let f = update xs`: calling f twice would consume xs twice.
+        if (!cons.empty() && e.a->type && !order_zero(*e.a->type))
+          fail(e.a->loc, fmt::format("Let-bound expression of higher-order type\n  {}\ncontains consumption, which "
+                                     "is not allowed.",
+                                     to_string(e.a->type)));
         size_t base = env_.size();
         bind_pat(*e.pattern, v);
         // `let f = \x -> ...`: applications of f know the lambda's inferred
@@ -940,6 +1059,7 @@ class Checker {
         Als f = check_function(e.loc, e.params, e.ret_type, *e.a, &ret);
         size_t base = env_.size();
         push(e.name.name, false, f);
+        env_.back().declared_ret = e.ret_type != nullptr;
         env_.back().ret = ret;
         env_.back().arity = e.params.size();
         Als body;
@@ -1023,6 +1143,9 @@ class Checker {
       case Expr::Kind::Index: {
         Als a = check(*e.a);
         check_indices(e.indices);
+        // The array is held while the indices are evaluated, so they may
+        // not consume it.
+        check_if_consumed(e.a->loc, all_of(a));
         return leaf(all_of(a));
       }
       case Expr::Kind::Update: {

@@ -32,6 +32,9 @@ struct TypeDef {
   std::vector<TypeParam> params;
   std::vector<int> param_ids;  // aligned with params; -1 for size params
   Ty body;
+  // Futhark's liftedness as declared: 0 `type`, 1 `type~` (may hide
+  // sizes), 2 `type^` (may be a function). Type parameters likewise.
+  int liftedness = 0;
 };
 using TypeDefPtr = std::shared_ptr<const TypeDef>;
 

@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
+#include "interp/types/liftedness.hpp"
 #include "interp/types/match_check.hpp"
 #include "interp/types/type.hpp"
 #include "interp/util/error.hpp"
@@ -13,10 +16,15 @@ namespace thorn::types {
 
 namespace {
 
+// Param ids of the checked definition's `'^a` type parameters: values of
+// such a type may be functions, so Futhark treats them as functional here.
+thread_local const std::set<int>* lifted_params = nullptr;
+
 bool functional(const TypePtr& t) {
   if (!t) return false;
   switch (t->kind) {
     case Type::Kind::Function: return true;
+    case Type::Kind::Param: return lifted_params && lifted_params->count(t->var_id) > 0;
     case Type::Kind::Array: return functional(t->elem);
     case Type::Kind::Tuple:
       for (const auto& e : t->elems)
@@ -85,7 +93,19 @@ void walk(const Expr& e) {
 }  // namespace
 
 void check_function_order(const Decl& d) {
-  if (d.body) walk(*d.body);
+  if (!d.body) return;
+  std::set<int> lifted;
+  size_t k = 0;
+  for (const auto& tp : d.type_params) {
+    if (tp.is_size) continue;
+    if (k < d.quantified.size() && param_liftedness(tp.loc, tp.lifted) == kLifted) lifted.insert(d.quantified[k]);
+    ++k;
+  }
+  lifted_params = &lifted;
+  struct Reset {
+    ~Reset() { lifted_params = nullptr; }
+  } reset;
+  walk(*d.body);
 }
 
 void check_entry_point(const Decl& d) {
@@ -94,14 +114,17 @@ void check_entry_point(const Decl& d) {
     if (!tp.is_size) has_type_params = true;
   if (has_type_params) fail(d.loc, fmt::format("Entry point functions may not be polymorphic: \"{}\"", d.name));
   TypePtr t = d.type;
-  for (size_t i = 0; i < d.params.size() && t && t->kind == Type::Kind::Function; ++i) {
+  // An entry point whose result is a function (`def main n = map (+ n)`) is
+  // eta-expanded, as in Futhark: the result's parameters are the entry's too.
+  for (size_t i = 0; t && t->kind == Type::Kind::Function; ++i) {
     if (functional(t->param))
-      fail(d.params[i]->loc, fmt::format("Entry point functions may not be higher-order: parameter {} of \"{}\" has "
-                                         "type {}",
-                                         i + 1, d.name, to_string(t->param)));
+      fail(i < d.params.size() ? d.params[i]->loc : d.loc,
+           fmt::format("Entry point functions may not be higher-order: parameter {} of \"{}\" has "
+                       "type {}",
+                       i + 1, d.name, to_string(t->param)));
     t = t->result;
   }
-  if (!d.params.empty() && functional(t))
+  if (functional(t))
     fail(d.loc, fmt::format("Entry point functions may not be higher-order: \"{}\" returns {}", d.name, to_string(t)));
 }
 

@@ -173,6 +173,34 @@ const std::vector<Ty>* find_constr(const Constrs& c, const std::string& name) {
   return nullptr;
 }
 
+// A size expression under a substitution of its names: `[n + 1]` with n
+// := 3 is [4]. A name replaced by a size that is not a name, constant or
+// expression (a variable, unknown) makes the whole size unknown.
+static DimRef substitute_dim_expr(const DimRef& d, const Substitution& s) {
+  if (!d->poly) return d;
+  bool touched = false;
+  for (const auto& [n, b] : d->poly->bindings) touched = touched || s.dims.count(n);
+  if (!touched) return d;
+  SizePoly out;
+  for (const auto& [mono, c] : d->poly->terms) {
+    SizePoly term = poly_const(c);
+    for (const auto& n : mono) {
+      SizePoly atom;
+      auto it = s.dims.find(n);
+      if (it != s.dims.end()) {
+        if (!dim_poly(it->second, atom)) return dim_unknown();
+      } else {
+        atom.terms[{n}] = 1;
+        auto b = d->poly->bindings.find(n);
+        atom.bindings[n] = b == d->poly->bindings.end() ? nullptr : b->second;
+      }
+      term = poly_mul(term, atom);
+    }
+    out = poly_add(out, term);
+  }
+  return dim_of_poly(std::move(out));
+}
+
 Ty substitute(const Ty& t0, const Substitution& s) {
   if (s.empty()) return t0;
   Ty t = resolve(t0);
@@ -189,6 +217,8 @@ Ty substitute(const Ty& t0, const Substitution& s) {
       if (d->kind == DimNode::Kind::Name) {
         auto it = s.dims.find(d->name);
         if (it != s.dims.end()) d = it->second;
+      } else if (d->kind == DimNode::Kind::Expr) {
+        d = substitute_dim_expr(d, s);
       }
       auto c = std::make_shared<TyNode>(*t);
       c->dim = d;
@@ -229,6 +259,7 @@ static bool same_dim(const DimRef& x0, const DimRef& y0) {
   if (x->kind != y->kind) return false;
   if (x->kind == DimNode::Kind::Constant) return x->value == y->value;
   if (x->kind == DimNode::Kind::Name) return x->name == y->name;
+  if (x->kind == DimNode::Kind::Expr) return x->poly && y->poly && poly_same(*x->poly, *y->poly);
   return false;
 }
 
@@ -273,7 +304,8 @@ std::string show_dim(const DimRef& d0) {
   DimRef d = dim_resolve(d0);
   switch (d->kind) {
     case DimNode::Kind::Constant: return fmt::format("[{}]", d->value);
-    case DimNode::Kind::Name: return fmt::format("[{}]", d->name);
+    case DimNode::Kind::Name:
+    case DimNode::Kind::Expr: return fmt::format("[{}]", d->name);
     default: return "[]";
   }
 }

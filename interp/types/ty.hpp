@@ -21,8 +21,19 @@ namespace thorn::types {
 struct DimNode;
 using DimRef = std::shared_ptr<DimNode>;
 
+// A size expression (`[n + 1]`, `[n * m]`, an argument `n + 1` for a named
+// parameter) in normal form: a polynomial over size names. Monomials are
+// sorted lists of names (with repetition); the empty one is the constant.
+// Each name keeps the local binding it referred to (null: a top-level or
+// loose name), so that two expressions are only compared when their names
+// denote the same bindings.
+struct SizePoly {
+  std::map<std::vector<std::string>, int64_t> terms;  // no zero coefficients
+  std::map<std::string, std::shared_ptr<const void>> bindings;
+};
+
 struct DimNode {
-  enum class Kind { Var, Constant, Name, Unknown };
+  enum class Kind { Var, Constant, Name, Unknown, Expr };
   Kind kind = Kind::Unknown;
   int64_t value = 0;
   std::string name;
@@ -32,6 +43,7 @@ struct DimNode {
   // value, a size in a module type). Only sizes whose binding is still the
   // one in scope are compared strictly (see Unifier::strict_sizes).
   std::shared_ptr<const void> binding;  // kept alive: its address identifies it
+  std::shared_ptr<const SizePoly> poly;  // Expr (name: its text, for messages)
 };
 
 DimRef dim_var();
@@ -39,6 +51,20 @@ DimRef dim_const(int64_t v);
 DimRef dim_name(std::string name, std::shared_ptr<const void> binding = nullptr);
 DimRef dim_unknown();
 DimRef dim_resolve(DimRef d);
+
+// Size polynomials. dim_poly: the polynomial of a Constant, Name or Expr
+// (false for Var/Unknown). dim_of_poly: the simplest dim for p (a Constant,
+// a Name when p is a single name, otherwise an Expr).
+bool dim_poly(const DimRef& d, SizePoly& out);
+DimRef dim_of_poly(SizePoly p);
+SizePoly poly_const(int64_t v);
+SizePoly poly_add(const SizePoly& a, const SizePoly& b, int64_t sign = 1);
+SizePoly poly_mul(const SizePoly& a, const SizePoly& b);
+// Whether a - b is a known nonzero constant, with every name of both sides
+// bound (non-null) and the same name denoting the same binding on both.
+bool poly_certainly_differ(const SizePoly& a, const SizePoly& b);
+bool poly_same(const SizePoly& a, const SizePoly& b);
+std::string show_poly(const SizePoly& p);
 
 using PrimMask = uint16_t;
 constexpr PrimMask prim_bit(Prim p) { return static_cast<PrimMask>(1u << static_cast<int>(p)); }

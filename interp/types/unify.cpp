@@ -251,7 +251,8 @@ std::string show_size(const DimRef& d0) {
   DimRef d = dim_resolve(d0);
   switch (d->kind) {
     case DimNode::Kind::Constant: return std::to_string(d->value);
-    case DimNode::Kind::Name: return d->name;
+    case DimNode::Kind::Name:
+    case DimNode::Kind::Expr: return d->name;
     default: return "?";
   }
 }
@@ -265,6 +266,14 @@ bool Unifier::known_name(const DimRef& d) const {
 // type) may stand for anything, and so may an unknown size.
 bool Unifier::sizes_differ(const DimRef& a, const DimRef& b) const {
   using K = DimNode::Kind;
+  if (a->kind == K::Expr || b->kind == K::Expr) {
+    // Size expressions: only a difference that is a nonzero constant over
+    // the same bindings (`n + 1` and `n + 2`) is certain. An escaped binding
+    // is still one value here: Futhark would have made both sides distinct
+    // unknown sizes, which it rejects as well.
+    SizePoly pa, pb;
+    return dim_poly(a, pa) && dim_poly(b, pb) && poly_certainly_differ(pa, pb);
+  }
   if (a->kind == K::Constant && b->kind == K::Constant) return a->value != b->value;
   if (a->kind == K::Name && b->kind == K::Name) return a->name != b->name && known_name(a) && known_name(b);
   if (a->kind == K::Constant && b->kind == K::Name) return known_name(b);

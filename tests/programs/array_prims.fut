@@ -34,8 +34,8 @@
 -- input { [1, 2, 3] } output { 123 321 [1, 2, 3, 1, 2, 3] }
 
 entry shapes (xss: [][]i32) =
-  (transpose xss, flatten xss, unflatten 3 2 (flatten xss), reverse xss)
-entry unflat (n: i64) (m: i64) (xs: []i32) = unflatten n m xs
+  (transpose xss, flatten xss, unflatten (flatten xss :> [3 * 2]i32) : [3][2]i32, reverse xss)
+entry unflat (n: i64) (m: i64) (xs: []i32) : [n][m]i32 = unflatten xs
 entry parts (xs: []i32) =
   (head xs, last xs, tail xs, init xs, take 2 xs, drop 2 xs, reverse xs, length xs, null xs)
 entry heads (xs: []i32) = head xs

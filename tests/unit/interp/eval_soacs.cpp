@@ -139,9 +139,9 @@ TEST_CASE("array primitives") {
   CHECK(eval_text("([] : []i32) ++ [1]") == "[1i32]");
   CHECK(eval_text("flatten [[1, 2], [3, 4]]") == "[1i32, 2i32, 3i32, 4i32]");
   CHECK(eval_text("flatten_3d [[[1], [2]], [[3], [4]]]") == "[1i32, 2i32, 3i32, 4i32]");
-  CHECK(eval_text("unflatten 2 3 (1...6)") == "[[1i32, 2i32, 3i32], [4i32, 5i32, 6i32]]");
-  CHECK(eval_text("unflatten_3d 2 1 2 (1...4)") == "[[[1i32, 2i32]], [[3i32, 4i32]]]");
-  CHECK(eval_error("unflatten 2 2 (1...6)") == "Cannot unflatten array of shape [6] to array of shape [2][2]");
+  CHECK(eval_text("unflatten (1...6) : [2][3]i32") == "[[1i32, 2i32, 3i32], [4i32, 5i32, 6i32]]");
+  CHECK(eval_text("unflatten_3d (1...4) : [2][1][2]i32") == "[[[1i32, 2i32]], [[3i32, 4i32]]]");
+  CHECK(eval_error("unflatten (1...6) : [2][2]i32") == "Cannot unflatten array of shape [6] to array of shape [2][2]");
   CHECK(eval_text("rotate 1 [1, 5, 3, 4, 2, 6, 7, 8]") == "[5i32, 3i32, 4i32, 2i32, 6i32, 7i32, 8i32, 1i32]");
   CHECK(eval_text("rotate (-1) [1, 2, 3]") == "[3i32, 1i32, 2i32]");
   CHECK(eval_text("rotate 7 [1, 2, 3]") == "[2i32, 3i32, 1i32]");
@@ -156,7 +156,7 @@ TEST_CASE("array primitives") {
   CHECK(eval_text("init [4, 5, 6]") == "[4i32, 5i32]");
   CHECK(eval_text("take 2 [4, 5, 6]") == "[4i32, 5i32]");
   CHECK(eval_text("drop 2 [4, 5, 6]") == "[6i32]");
-  CHECK(eval_text("split 1 [4, 5, 6]") == "([4i32], [5i32, 6i32])");
+  CHECK(eval_text("split [4, 5, 6] : ([1]i32, [2]i32)") == "([4i32], [5i32, 6i32])");
   CHECK(eval_text("reverse [1, 2, 3]") == "[3i32, 2i32, 1i32]");
   CHECK(eval_text("indices [7, 8]") == "[0i64, 1i64]");
   CHECK(eval_text("copy [1, 2]") == "[1i32, 2i32]");

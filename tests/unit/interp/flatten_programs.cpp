@@ -88,36 +88,36 @@ TEST_CASE("flatten: histograms and scatter, with out-of-bounds indices") {
 }
 
 TEST_CASE("flatten: map-reduce and map-scan become segmented steps") {
-  std::string log = same("map (\\r -> reduce (+) 0 r) (unflatten 100 50 (map (\\i -> i % 17) (iota 5000)))");
+  std::string log = same("map (\\r -> reduce (+) 0 r) ((unflatten (map (\\i -> i % 17) (iota 5000)) : [100][50]i64))");
   CHECK(has(log, "SegRed [100][50]"));
-  log = same("map (\\r -> scan (+) 0 (map (\\x -> x * 2) r)) (unflatten 30 7 (iota 210))");
+  log = same("map (\\r -> scan (+) 0 (map (\\x -> x * 2) r)) ((unflatten (iota 210) : [30][7]i64))");
   CHECK(has(log, "SegScan [30][7]"));
-  log = same("map (\\r -> f64.sum r) (unflatten 1000 10 (map f64.i64 (iota 10000)))");
+  log = same("map (\\r -> f64.sum r) ((unflatten (map f64.i64 (iota 10000)) : [1000][10]f64))");
   CHECK(has(log, "SegRed [1000][10]"));
 }
 
 TEST_CASE("flatten: vectorised operators reduce column by column") {
-  std::string log = same("reduce (map2 (+)) (replicate 3 0) (unflatten 1000 3 (map (\\i -> i % 101) (iota 3000)))");
+  std::string log = same("reduce (map2 (+)) (replicate 3 0) ((unflatten (map (\\i -> i % 101) (iota 3000)) : [1000][3]i64))");
   CHECK(has(log, "vectorised operator"));
   CHECK(has(log, "SegRed [3][1000]"));
-  log = same("reduce (\\a b -> map2 f32.max a b) (replicate 4 (-f32.inf)) (unflatten 50 4 (map f32.i64 (iota 200)))");
+  log = same("reduce (\\a b -> map2 f32.max a b) (replicate 4 (-f32.inf)) ((unflatten (map f32.i64 (iota 200)) : [50][4]f32))");
   CHECK(has(log, "vectorised operator"));
   log = same("let res = scan (map2 (+)) [0, 0, 0] (replicate 1000 [1, 2, 3]) in (res[999], i32.sum (flatten res))");
   CHECK(has(log, "SegScan [3][1000]"));
   CHECK(has(log, "delayed replicate 1000 of 3"));
   // k-means: per-cluster vector sums.
   log = same(
-      "let pts = unflatten 5000 3 (map (\\i -> f32.i64 (i % 97) / 7) (iota 15000)) "
+      "let pts = (unflatten (map (\\i -> f32.i64 (i % 97) / 7) (iota 15000)) : [5000][3]f32) "
       "let member = map (\\i -> (i * 7) % 5) (iota 5000) in "
       "hist (map2 (+)) (replicate 3 0) 5 member pts");
   CHECK(has(log, "3 histograms of 5 bins"));
   // Not elementwise: falls back, and is still right.
-  log = same("reduce (\\a b -> map (\\i -> a[i] + b[2 - i]) (iota 3)) (replicate 3 0) (unflatten 4 3 (iota 12))");
+  log = same("reduce (\\a b -> map (\\i -> a[i] + b[2 - i]) (iota 3)) (replicate 3 0) ((unflatten (iota 12) : [4][3]i64))");
   CHECK(has(log, "not elementwise"));
 }
 
 TEST_CASE("flatten: map-map over the flattened domain; nested results keep their shape") {
-  std::string log = same("map (\\r -> map (\\x -> x + 1) r) (unflatten 20 30 (iota 600))");
+  std::string log = same("map (\\r -> map (\\x -> x + 1) r) ((unflatten (iota 600) : [20][30]i64))");
   CHECK(has(log, "600 elements"));
   same("map (\\i -> map (\\j -> i * j) (iota 4)) (iota 5)");
   same("map (\\i -> replicate 3 i) (iota 4)");
@@ -140,7 +140,7 @@ TEST_CASE("flatten: control flow, loops, free arrays and inlined functions in la
 TEST_CASE("flatten: delayed arrays are materialised when indexed or updated") {
   same("let ys = map (\\x -> x * 2) (iota 10) in ys[3] + ys[9]");
   same("let xs = iota 10 let ys = map (+1) xs let xs[0] = 100 in (xs, ys)");
-  same("let t = transpose (unflatten 3 4 (iota 12)) in (t, map i64.sum t)");
+  same("let t = transpose ((unflatten (iota 12) : [3][4]i64)) in (t, map i64.sum t)");
   same("let r = replicate 5 (1i32, true) in r");
 }
 

@@ -71,7 +71,9 @@ TEST_CASE("sealed abstract types are opaque") {
 }
 
 TEST_CASE("size parameters and existential sizes must be usable") {
-  CHECK(error_message("def f [n] (x: i32) : [n]i32 = replicate n x") == "Size [n] unused in pattern.");
+  CHECK(error_message("def f [n] (x: i32) : i32 = x") == "Size [n] unused in pattern.");
+  // A size only in the return type comes from the context (`rep`).
+  CHECK(ok("def f [n] (x: i32) : [n]i32 = replicate n x"));
   CHECK(ok("def f [n] (xs: [n]i32) : [n]i32 = xs"));
   CHECK(ok("def f [n] (g: [n]i32 -> i32) (xs: [n]i32) = g xs"));
   CHECK(error_message("def f (k: i64) : ?[n].bool -> [n]bool = \\b -> replicate k b")
@@ -88,4 +90,42 @@ TEST_CASE("named parameters are substituted without capture") {
   CHECK(ok(std::string(u3) + "def g 't (l: i64) (k: i64) (x: t) : [2][l][k]t = u3 2 l k x"));
   CHECK(ok(std::string(u3) + "def g 't (n: i64) (l: i64) (k: i64) (x: t) : [n][l][k]t = u3 n l k x"));
   CHECK(sizes_error(std::string(u3) + "def g 't (l: i64) (k: i64) (x: t) : [2][k][l]t = u3 2 l k x"));
+}
+
+TEST_CASE("size expressions compared structurally") {
+  // n + 1 and n + 2 certainly differ; n + 1 and 1 + n are one size.
+  CHECK(error_message("def k (n: i64) = zip (iota (n + 1)) (iota (n + 2))").find("Sizes \"n + 1\" and \"n + 2\" do not match.") !=
+        std::string::npos);
+  CHECK(ok("def k (n: i64) = zip (iota (n + 1)) (iota (1 + n))"));
+  CHECK(ok("def k (n: i64) = zip (iota (n * 2)) (iota (n + n))"));
+  CHECK(sizes_error("def f [n] (a: [n - 1]i32) (b: [n]i32) = map2 (+) a b"));
+  CHECK(ok("def f [n] (a: [n + 1 - 1]i32) (b: [n]i32) = map2 (+) a b"));
+  // Different names may be equal at run time.
+  CHECK(ok("def k (n: i64) (m: i64) = zip (iota (n + 1)) (iota (m + 2))"));
+  CHECK(ok("def k (n: i64) (m: i64) = zip (iota (n * m)) (iota (n * n))"));
+  // A named parameter's argument expression is substituted into the result.
+  CHECK(sizes_error("def f (n: i64) : [n + 1]i64 = iota (n + 1)\ndef g (k: i64) = zip (f (k + 1)) (iota (k + 1))"));
+  CHECK(ok("def f (n: i64) : [n + 1]i64 = iota (n + 1)\ndef g (k: i64) = zip (f (k + 1)) (iota (k + 2))"));
+  CHECK(ok("def f (n: i64) : [n + 1]i64 = iota (n + 1)\ndef g (k: i64) = zip (f k) (iota (k + 1))"));
+  // Top-level and loose names are never compared.
+  CHECK(ok("def n = 3i64\ndef k = zip (iota (n + 1)) (iota (n + 2))"));
+  CHECK(ok("def k [n] (xs: [n]i32) = let [m] (ys: [m]i32) = filter (> 0) xs in zip (iota (m + 1)) (iota (m + 2))"));
+}
+
+TEST_CASE("names in size expressions are i64") {
+  CHECK(ok("def g n m (_: [n + m]i32) = n + m\ndef h : i64 = g 2 3 [1, 2, 3, 4, 5]"));
+  CHECK(ok("def g n (_: [n * 2]i32) : i64 = n"));
+}
+
+TEST_CASE("abbreviation sizes and sizes of tuple parameters") {
+  CHECK(error_message("type^ t = []bool -> bool").find("anonymous size not used constructively") != std::string::npos);
+  CHECK(ok("type^ t [n] = [n]bool -> bool"));
+  CHECK(ok("type t = [](i32, i32)"));
+  CHECK(error_message("def f (x: i64, _: bool) : [0][x]i32 = []").find("\"x\"") != std::string::npos);
+  CHECK(error_message("def f (x: i64, y: i64) (a: [x]bool) = true").find("\"x\"") != std::string::npos);
+  CHECK(ok("def f (x: i64) (y: i64) (a: [x]bool) = true"));
+  CHECK(ok("def f (n: i64, xs: [n]i32) = xs"));
+  // `square []` is one size n used twice.
+  CHECK(sizes_error("type square [n] 't = [n][n]t\ndef f (n: i64) : square [] i64 = map (\\_ -> iota (n + 2)) (iota (n + 1))"));
+  CHECK(ok("type square [n] 't = [n][n]t\ndef f (n: i64) : square [] i64 = map (\\_ -> iota (n + 1)) (iota (n + 1))"));
 }

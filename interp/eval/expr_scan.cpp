@@ -1,0 +1,45 @@
+// A syntactic scan of expressions (mentions_name), and the interruption
+// flag (see evaluator.hpp).
+#include <cctype>
+#include <csignal>
+
+#include "interp/eval/evaluator.hpp"
+
+namespace thorn::eval {
+
+bool mentions_name(const Expr& e, const std::string& name) {
+  bool named = e.kind == Expr::Kind::Var || e.kind == Expr::Kind::BinOp || e.kind == Expr::Kind::OpSection;
+  if (named && e.name.qualifiers.empty() && e.name.name == name) return true;
+  auto sub = [&](const ExprPtr& x) { return x && mentions_name(*x, name); };
+  if (sub(e.a) || sub(e.b) || sub(e.c)) return true;
+  for (const auto& x : e.list)
+    if (sub(x)) return true;
+  for (const auto& [f, x] : e.fields)
+    if (sub(x)) return true;
+  for (const auto& ix : e.indices)
+    if (sub(ix.index) || sub(ix.start) || sub(ix.end) || sub(ix.stride)) return true;
+  for (const auto& c : e.cases)
+    if (sub(c.body)) return true;
+  return false;
+}
+
+bool may_recurse(const std::string& name, const Expr& body, const EnvPtr& env) {
+  bool identifier = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  return identifier && !lookup_value(env, std::string_view(name)) && mentions_name(body, name);
+}
+
+namespace {
+volatile std::sig_atomic_t interrupt_flag = 0;  // set from a signal handler
+}  // namespace
+
+void request_interrupt() { interrupt_flag = 1; }
+void clear_interrupt() { interrupt_flag = 0; }
+bool interrupt_requested() { return interrupt_flag != 0; }
+
+void check_interrupt(const Loc& loc) {
+  if (!interrupt_flag) return;
+  interrupt_flag = 0;
+  throw Error(ErrorKind::Runtime, loc, "Interrupted.");
+}
+
+}  // namespace thorn::eval

@@ -1,0 +1,5 @@
+-- No hiding an anonymous size inside a function type.
+-- ==
+-- error: anonymous size not used constructively
+
+type^ t = []bool -> bool
