@@ -14,7 +14,8 @@ disturbed measurement.
                     [--reference-size 1e6] [--out results.md]
 
 Uses Debian's NumPy with /usr/bin/python3 (installed with apt-get when
-missing). Data files go to a temporary directory (Futhark's binary format).
+missing; started by another python3 without NumPy, such as pyenv's, the
+script runs itself again with /usr/bin/python3). Data files go to a temporary directory (Futhark's binary format).
 """
 import argparse
 import json
@@ -26,7 +27,11 @@ import time
 
 try:
     import numpy as np
-except ImportError:  # the script's contract: install Debian's NumPy when missing
+except ImportError:  # the script's contract: Debian's NumPy on /usr/bin/python3
+    SYSTEM_PYTHON = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON) and os.path.exists(SYSTEM_PYTHON):
+        # `python3 run.py` may find another interpreter first (pyenv, a venv).
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
     subprocess.run(["apt-get", "install", "-y", "python3-numpy"], check=True)
     os.execv(sys.executable, [sys.executable] + sys.argv)
 

@@ -1,4 +1,6 @@
 // SegRed on the host: segmented (redomap) reductions over regular segments.
+// Steps that only read contiguous inputs with a recognised operator take
+// the direct path (host_direct.hpp); the general paths follow.
 //
 // Three shapes of work:
 //  - small segments (size <= kLanes/8): a tile holds several whole
@@ -14,6 +16,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "interp/exec/host_direct.hpp"
+#include "interp/exec/host_partition.hpp"
 #include "interp/exec/host_step.hpp"
 
 namespace thorn::host {
@@ -168,27 +172,19 @@ void run_segred(StepEnv& env) {
     for (int64_t s = 0; s < segments; ++s) red.store_result(s, ne);
     return;
   }
+  if (run_segred_direct(env)) return;  // contiguous inputs, recognised operator
 
   // Typed row loops stay efficient up to half a tile per row.
   if (size * (env.fast.ok ? 2 : 8) <= kLanes && segments > 1) {
-    int64_t per_tile = kLanes / size;
-    int64_t tasks = par ? int64_t(env.threads) * 4 : 1;
-    int64_t chunk = (segments + tasks - 1) / tasks;
-    chunk = (chunk + per_tile - 1) / per_tile * per_tile;
-    tasks = (segments + chunk - 1) / chunk;
-    pool.parallel_for(tasks, [&](int64_t t, int worker) {
-      red.small_segments(worker, t * chunk, std::min(segments, (t + 1) * chunk));
-    });
+    for_chunks_of(segments, par ? int64_t(env.threads) * 4 : 1, kLanes / size,
+                  [&](int64_t s0, int64_t s1, int worker) { red.small_segments(worker, s0, s1); });
     return;
   }
 
   if (!par || segments >= 2 * int64_t(env.threads)) {
-    int64_t tasks = par ? std::min<int64_t>(segments, int64_t(env.threads) * 4) : 1;
-    int64_t chunk = (segments + tasks - 1) / tasks;
-    tasks = (segments + chunk - 1) / chunk;
-    pool.parallel_for(tasks, [&](int64_t t, int worker) {
+    for_chunks_of(segments, par ? int64_t(env.threads) * 4 : 1, 1, [&](int64_t s0, int64_t s1, int worker) {
       LaneSlots v(red.k);
-      for (int64_t s = t * chunk; s < std::min(segments, (t + 1) * chunk); ++s) {
+      for (int64_t s = s0; s < s1; ++s) {
         red.fold_range(worker, s, 0, size, v);
         red.store_result(s, v);
       }
@@ -198,17 +194,13 @@ void run_segred(StepEnv& env) {
 
   // Few large segments: split each into parts, fold the parts in parallel,
   // then combine them left to right.
-  // A few parts per thread, so that a thread the OS delays does not hold
-  // up the others (tasks are handed out dynamically).
-  int64_t parts = std::max<int64_t>(1, std::min<int64_t>(int64_t(env.threads) * 4, size / (4 * kLanes)));
-  int64_t part = (size + parts - 1) / parts;
-  part = (part + kLanes - 1) / kLanes * kLanes;
-  parts = (size + part - 1) / part;
+  Parts pt = split_parts(size, std::min<int64_t>(int64_t(env.threads) * 4, size / (4 * kLanes)), kLanes);
+  int64_t parts = pt.count;
   std::vector<LaneSlots> partial(size_t(segments * parts));
   for (auto& p : partial) p.resize(red.k);
   pool.parallel_for(segments * parts, [&](int64_t t, int worker) {
     int64_t s = t / parts, q = t % parts;
-    red.fold_range(worker, s, q * part, std::min(size, (q + 1) * part), partial[size_t(t)]);
+    red.fold_range(worker, s, pt.begin(q), pt.end(q, size), partial[size_t(t)]);
   });
   OpApply& op = env.op_apply(0);
   for (int64_t s = 0; s < segments; ++s) {

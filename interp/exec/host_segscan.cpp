@@ -1,4 +1,6 @@
 // SegScan on the host: inclusive scans within regular segments.
+// Steps that only read contiguous inputs with a recognised operator take
+// the direct path (host_direct.hpp); the general paths follow.
 //
 //  - small segments (size <= kLanes/8): one lane per segment, stepping
 //    through positions, so the operator runs on many segments at once;
@@ -15,6 +17,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "interp/exec/host_direct.hpp"
+#include "interp/exec/host_partition.hpp"
 #include "interp/exec/host_step.hpp"
 
 namespace thorn::host {
@@ -212,29 +216,21 @@ void run_segscan(StepEnv& env) {
   for (int r = 0; r < sc.k; ++r) sc.types.push_back(env.op->result_type(size_t(r)));
   int64_t segments = st.segments, size = st.segment_size;
   if (segments == 0 || size == 0) return;
+  if (run_segscan_direct(env)) return;  // contiguous inputs, recognised operator
   ThreadPool& pool = ThreadPool::instance();
   bool par = env.parallel(env.total());
 
   // Typed row loops stay efficient up to half a tile per row.
   if (size * (env.fast.ok ? 2 : 8) <= kLanes && segments > 1) {
-    int64_t per_tile = kLanes / size;
-    int64_t tasks = par ? int64_t(env.threads) * 4 : 1;
-    int64_t chunk = (segments + tasks - 1) / tasks;
-    chunk = (chunk + per_tile - 1) / per_tile * per_tile;
-    tasks = (segments + chunk - 1) / chunk;
-    pool.parallel_for(tasks, [&](int64_t t, int worker) {
-      sc.small_segments(worker, t * chunk, std::min(segments, (t + 1) * chunk));
-    });
+    for_chunks_of(segments, par ? int64_t(env.threads) * 4 : 1, kLanes / size,
+                  [&](int64_t s0, int64_t s1, int worker) { sc.small_segments(worker, s0, s1); });
     return;
   }
 
   if (!par || segments >= 2 * int64_t(env.threads)) {
-    int64_t tasks = par ? std::min<int64_t>(segments, int64_t(env.threads) * 4) : 1;
-    int64_t chunk = (segments + tasks - 1) / tasks;
-    tasks = (segments + chunk - 1) / chunk;
-    pool.parallel_for(tasks, [&](int64_t t, int worker) {
+    for_chunks_of(segments, par ? int64_t(env.threads) * 4 : 1, 1, [&](int64_t s0, int64_t s1, int worker) {
       LaneSlots carry(sc.k);
-      for (int64_t s = t * chunk; s < std::min(segments, (t + 1) * chunk); ++s) {
+      for (int64_t s = s0; s < s1; ++s) {
         env.fill_neutral(carry);
         sc.scan_range(worker, s, 0, size, carry);
       }
@@ -242,12 +238,8 @@ void run_segscan(StepEnv& env) {
     return;
   }
 
-  // A few parts per thread, so that a thread the OS delays does not hold
-  // up the others (tasks are handed out dynamically).
-  int64_t parts = std::max<int64_t>(1, std::min<int64_t>(int64_t(env.threads) * 4, size / (4 * kLanes)));
-  int64_t part = (size + parts - 1) / parts;
-  part = (part + kLanes - 1) / kLanes * kLanes;
-  parts = (size + part - 1) / part;
+  Parts pt = split_parts(size, std::min<int64_t>(int64_t(env.threads) * 4, size / (4 * kLanes)), kLanes);
+  int64_t parts = pt.count, part = pt.size;
   if (sc.direct() && cheap_element(*env.elem)) {
     // Reduce-then-scan: totals of all parts but the last (reads only), their
     // prefixes in order, then every part scanned from its prefix, writing
@@ -278,10 +270,9 @@ void run_segscan(StepEnv& env) {
   }
   // Scan-then-propagate: the second pass covers all parts but the first, so
   // use no more parts than threads.
-  parts = std::min<int64_t>(env.threads, (size + kLanes - 1) / kLanes);
-  part = (size + parts - 1) / parts;
-  part = (part + kLanes - 1) / kLanes * kLanes;
-  parts = (size + part - 1) / part;
+  pt = split_parts(size, std::min<int64_t>(env.threads, (size + kLanes - 1) / kLanes), kLanes);
+  parts = pt.count;
+  part = pt.size;
   std::vector<LaneSlots> total(size_t(segments * parts));
   for (auto& t : total) {
     t.resize(sc.k);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "interp/exec/host_fastop.hpp"
 #include "interp/exec/host_lanes.hpp"
 #include "interp/util/error.hpp"
 
@@ -21,13 +22,7 @@ void LaneSlots::resize(int k) {
 
 namespace {
 
-struct AddF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return sem::add<P>(a, b); } };
-struct MulF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return sem::mul<P>(a, b); } };
-struct MinF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return sem::min<P>(a, b); } };
-struct MaxF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return sem::max<P>(a, b); } };
-struct AndF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return RegT<P>(a & b); } };
-struct OrF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return RegT<P>(a | b); } };
-struct XorF { template <Prim P> static RegT<P> f(RegT<P> a, RegT<P> b) { return RegT<P>(a ^ b); } };
+using namespace fastop;
 
 template <Prim P, class Op>
 void scan_fn(std::byte* lanes, int n, std::byte* acc) {
@@ -103,23 +98,9 @@ void set_fns(FastOp& f) {
 }
 
 bool add_fast(FastOp& f, kir::BinOp op, Prim t) {
-  return with_prim(t, [&](auto tag) -> bool {
-    constexpr Prim P = decltype(tag)::value;
-    constexpr bool F = sem::kFloat<P>, B = P == Prim::Bool;
-    switch (op) {
-      case kir::BinOp::Add: if constexpr (!B) { set_fns<P, AddF>(f); return true; } break;
-      case kir::BinOp::Mul: if constexpr (!B) { set_fns<P, MulF>(f); return true; } break;
-      case kir::BinOp::Min: set_fns<P, MinF>(f); return true;
-      case kir::BinOp::Max: set_fns<P, MaxF>(f); return true;
-      case kir::BinOp::And: if constexpr (!F) { set_fns<P, AndF>(f); return true; } break;
-      case kir::BinOp::Or: if constexpr (!F) { set_fns<P, OrF>(f); return true; } break;
-      case kir::BinOp::Xor: if constexpr (!F) { set_fns<P, XorF>(f); return true; } break;
-      case kir::BinOp::LogAnd: if constexpr (B) { set_fns<P, AndF>(f); return true; } break;
-      case kir::BinOp::LogOr: if constexpr (B) { set_fns<P, OrF>(f); return true; } break;
-      default: break;
-    }
-    return false;
-  });
+  if (!with_fast_op(op, t, [&]<Prim P, class Op>() { set_fns<P, Op>(f); })) return false;
+  f.ops.emplace_back(op, t);
+  return true;
 }
 
 }  // namespace

@@ -50,6 +50,7 @@ struct FastOp {
   std::vector<ReduceRowsFn> reduce_rows;
   std::vector<ScanRowsFn> scan_rows;
   std::vector<ScanCopyFn> scan_copy;
+  std::vector<std::pair<kir::BinOp, Prim>> ops;  // each component's operation (host_fastop.hpp)
 };
 FastOp recognise_fast_op(const kir::Function& op);
 
