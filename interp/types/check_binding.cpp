@@ -37,6 +37,31 @@ bool mentions_dim(const Ty& t0, const std::string& name) {
   }
 }
 
+// Clears what t's size variables met (DimNode::met), through bound type
+// variables.
+void forget_met(const Ty& t0, int depth = 0) {
+  if (!t0 || depth > 48) return;
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array:
+      for (DimRef d = t->dim; d; d = d->kind == DimNode::Kind::Var ? d->link : nullptr) d->met = nullptr;
+      forget_met(t->elem, depth + 1);
+      return;
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) forget_met(f, depth + 1);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) forget_met(p, depth + 1);
+      return;
+    case TyNode::Kind::Function:
+      forget_met(t->param, depth + 1);
+      forget_met(t->result, depth + 1);
+      return;
+    default: return;
+  }
+}
+
 // Makes every still-open size variable in t unknown.
 void forget_size_vars(const Ty& t0) {
   Ty t = resolve(t0);
@@ -137,6 +162,13 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     std::vector<Ty> ptys;
     for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
     Ty declared = ret_type ? eval_type(ret_type) : nullptr;
+    // `[]` in a declared return type is existential in Futhark: each
+    // application computes it (causality.cpp). thorn's prelude writes `[]`
+    // where Futhark's has size expressions (`drop`: [n - i]), so of its
+    // functions only those existential in Futhark's prelude are marked.
+    static const std::set<std::string> prelude_existential = {"filter", "partition", "partition2"};
+    if (declared && (prelude || (self && prelude_existential.count(*self))))
+      declared = mark_result_existentials(declared);
     // [recursion] A function is in scope in its own body, monomorphically,
     // as in Futhark (parameters of the same name shadow it). Only a name
     // that means nothing yet: an operator defined through the built-in one
@@ -314,6 +346,10 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   unify_or(e.b->loc, p, body, [&] {
     return fmt::format("loop body has type {}, but the loop parameter has type {}", show(body), show(p));
   });
+  // A size the body computes is the parameter's next size, not one it
+  // needs before: Futhark makes such sizes loop-variant (fresh per
+  // iteration), so the causality check must not follow them.
+  forget_met(p);
   return p;
 }
 

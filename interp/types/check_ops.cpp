@@ -4,6 +4,8 @@
 // accepts.
 #include <fmt/format.h>
 
+#include <set>
+
 #include "interp/syntax/parser.hpp"
 #include "interp/types/checker_impl.hpp"
 
@@ -104,6 +106,67 @@ static bool names_param(const Ty& t0, const std::string& name) {
   return t->param_name == name || names_param(t->result, name);
 }
 
+namespace {
+
+// Futhark's dimUses on an application's result: the sizes (open variables
+// standing for a named parameter of a function argument) used as array
+// sizes of the value (results of functions included), and those used in a
+// function's parameter.
+void dim_uses(const Ty& t0, int pos, std::set<const DimNode*>& produced, std::set<const DimNode*>& params,
+              int depth) {
+  if (!t0 || depth > 48) return;
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      bool inside = false;
+      DimRef d = t->dim;
+      while (d) {
+        inside = inside || d->bound_inside;
+        if (d->kind != DimNode::Kind::Var || !d->link) break;
+        d = d->link;
+      }
+      if (inside && d && d->kind == DimNode::Kind::Var && !d->link) {
+        if (pos == 0) produced.insert(d.get());
+        else params.insert(d.get());
+      }
+      dim_uses(t->elem, pos, produced, params, depth + 1);
+      return;
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) dim_uses(f, pos, produced, params, depth + 1);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) dim_uses(p, pos, produced, params, depth + 1);
+      return;
+    case TyNode::Kind::Function:
+      dim_uses(t->param, 1, produced, params, depth + 1);
+      // A result is where the function's own value lives: a size produced
+      // there is produced (`(i64, i64) -> ([n][m](), [n][m]bool -> bool)`).
+      dim_uses(t->result, pos, produced, params, depth + 1);
+      return;
+    default: return;
+  }
+}
+
+}  // namespace
+
+// `uncurry f` with `f (n: i64) (m: i64) (b: [n][m]bool)`: the result would
+// take an array whose size is an argument it no longer receives. Futhark's
+// checkApply rejects a size bound inside the argument's type that appears
+// in a parameter of the result without also being produced by it.
+void CheckerImpl::check_existential_params(Loc loc, const Ty& result, const std::string& context) const {
+  std::set<const DimNode*> produced, params;
+  dim_uses(result, 0, produced, params, 0);
+  for (const DimNode* d : params)
+    if (!produced.count(d))
+      error(loc, fmt::format("Existential size would appear in function parameter of return type ({}):\n  {}\n"
+                             "This is usually because a higher-order function is used with functional arguments that "
+                             "return existential sizes or locally named sizes, which are then used as parameters of "
+                             "other function arguments.",
+                             context, show(result)));
+}
+
 Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const std::string& context) {
   Ty f = resolve(fn);
   if (f->kind == TyNode::Kind::Var && f->constraint == Constraint::None) {
@@ -130,6 +193,7 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
     s.dims[f->param_name] = d;
     r = substitute(r, s);
   }
+  check_existential_params(loc, r, context);
   return r;
 }
 

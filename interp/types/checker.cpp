@@ -62,6 +62,7 @@ CheckerImpl::CheckerImpl() {
     top.visible.values[op] = s;
   }
   u.binding_in_scope = [this](const DimNode& d) { return d.binding && local_binding(d.name) == d.binding.get(); };
+  escaped_size_ = [this](const DimNode& d) { return d.binding && local_binding(d.name) != d.binding.get(); };
 }
 
 const void* CheckerImpl::local_binding(const std::string& name) const {
@@ -295,7 +296,8 @@ void CheckerImpl::note_nonlifted(const Scheme& s, const std::vector<Ty>& inst, L
 }
 
 Ty CheckerImpl::instantiate(const Scheme& s, std::vector<Ty>* inst) {
-  if (s.quantified.empty() && s.size_params.empty()) return s.type;
+  // Each use of a function has its own existential result sizes.
+  if (s.quantified.empty() && s.size_params.empty()) return freshen_result_sizes(s.type, &pending_.existentials, escaped_size_);
   Substitution sub;
   for (int id : s.quantified) {
     Ty v = u.fresh();
@@ -303,7 +305,7 @@ Ty CheckerImpl::instantiate(const Scheme& s, std::vector<Ty>* inst) {
     if (inst) inst->push_back(v);
   }
   for (const auto& n : s.size_params) sub.dims[n] = dim_var();
-  return substitute(s.type, sub);
+  return freshen_result_sizes(substitute(s.type, sub), &pending_.existentials, escaped_size_);
 }
 
 }  // namespace types

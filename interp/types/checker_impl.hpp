@@ -40,6 +40,9 @@ struct Pending {
     Ty type;
   };
   std::vector<NonLifted> nonlifted;
+  // Existential result sizes of the functions referenced in this
+  // definition (freshen_result_sizes): the sizes the causality check follows.
+  std::vector<DimRef> existentials;
 };
 
 struct CheckerState {
@@ -103,6 +106,10 @@ class CheckerImpl {
   Ty infer_var(ExprPtr& e);
   Ty infer_apply(Expr& e);
   Ty apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const std::string& fn_name);
+  // "Existential size would appear in function parameter of return type"
+  // (check_ops.cpp): a size bound inside an argument's type as a parameter
+  // size of the application's result.
+  void check_existential_params(Loc loc, const Ty& result, const std::string& context) const;
   Ty infer_binop(Expr& e);
   Ty infer_op_section(Expr& e);
   Ty infer_let(Expr& e);
@@ -190,6 +197,11 @@ class CheckerImpl {
   EnvPtr import_env(const std::shared_ptr<Program>& program, const Env& base, Loc loc);
   ModPtr apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at);
 
+  // ---- causality (causality.cpp): Futhark's causalityCheck on a finished
+  // definition's body, before zonking: no type may need an existential size
+  // before the application computing it has been evaluated.
+  void check_causality(Expr& body, const Pending& p) const;
+
   // ---- generalisation, defaulting and zonking (zonk.cpp)
   void begin_definition();
   // Defaults every variable left in the pending annotations and writes them.
@@ -210,6 +222,8 @@ class CheckerImpl {
  private:
   ModScope* scope_ = &top;
   Pending pending_;
+  // A named size whose local binding is out of scope (freshen_result_sizes).
+  std::function<bool(const DimNode&)> escaped_size_;
   int param_ids_ = 0;
   friend struct ScopeGuard;
   friend class ModScopeSwitch;

@@ -122,12 +122,19 @@ Als combine(const Als& a, const Als& b) {
   return leaf(std::move(s));
 }
 
-Als remove_ids(const Als& a, const std::map<int, Loc>& drop) {
+// Replaces the ids in `drop` by the ids they map to (-1: removed).
+Als replace_ids(const Als& a, const std::map<int, int>& sub) {
   Als out = a;
   if (out.structured) {
-    for (auto& p : out.parts) p = remove_ids(p, drop);
+    for (auto& p : out.parts) p = replace_ids(p, sub);
   } else {
-    for (auto it = out.s.begin(); it != out.s.end();) it = drop.count(*it) ? out.s.erase(it) : std::next(it);
+    Ids s;
+    for (int id : out.s) {
+      auto it = sub.find(id);
+      if (it == sub.end()) s.insert(id);
+      else if (it->second >= 0) s.insert(it->second);
+    }
+    out.s = std::move(s);
   }
   return out;
 }
@@ -139,6 +146,25 @@ void leaves(const Als& a, std::vector<Ids>& out) {
     return;
   }
   for (const auto& p : a.parts) leaves(p, out);
+}
+
+// t with every array (and type parameter) in it unique: what `*` on a type
+// name that stands for a tuple or record means.
+TypePtr all_unique(const TypePtr& t) {
+  if (!t) return t;
+  auto c = std::make_shared<Type>(*t);
+  switch (t->kind) {
+    case Type::Kind::Array:
+    case Type::Kind::Param: c->unique = true; break;
+    case Type::Kind::Tuple:
+      for (auto& e : c->elems) e = all_unique(e);
+      break;
+    case Type::Kind::Record:
+      for (auto& [n, f] : c->fields) f = all_unique(f);
+      break;
+    default: return t;
+  }
+  return c;
 }
 
 // A parameter of this type is consumed (Futhark's diet: Consume if any part is unique).
@@ -280,7 +306,15 @@ class Checker {
       fail(d.ret_type->loc, "A top-level constant cannot have a unique type.");
     std::vector<ParamVar> pvars;
     for (const auto& p : d.params) bind_param(*p, pvars);
-    Als body = check(*d.body);
+    Als body;
+    auto cons = contain([&] { body = check(*d.body); });
+    add_consumed(cons);
+    // A constant is evaluated once; a function-valued one built by
+    // consuming something would consume it again at each call.
+    if (d.params.empty() && (!cons.empty() || partial_consumer_) && d.body->type && !order_zero(*d.body->type))
+      fail(d.body->loc, fmt::format("Top-level constant of higher-order type\n  {}\ncontains consumption, which is "
+                                    "not allowed.",
+                                    to_string(d.body->type)));
     check_return_alias(d.loc, pvars, d.ret_type, body);
     if (!d.params.empty()) check_global_aliases(d.loc, body);
     if (d.ret_type || d.params.empty()) return std::nullopt;
@@ -290,6 +324,9 @@ class Checker {
  private:
   std::vector<Entry> env_;
   size_t barrier_ = 0;  // entries below it are not consumable (inside lambdas)
+  bool partial_consumer_ = false;
+  Ids self_aliased_;  // pseudo-names of constructor values whose payload components share memory  // a partial application supplied a consuming parameter
+  size_t fn_barrier_ = 0;  // entries below it are free variables of a lambda/local function
   std::vector<Capture*> captures_;
   std::map<std::string, int> globals_;
   std::map<int, std::string> global_names_;
@@ -341,13 +378,27 @@ class Checker {
   void consume_aliases(Loc loc, const Ids& ids) {
     for (int id : ids) {
       bool bad = false;
+      bool free_in_fn = false;
       if (global_names_.count(id)) {
         bad = true;
       } else {
         int i = live_index(id);
-        if (i >= 0) bad = static_cast<size_t>(i) < barrier_ || !env_[i].consumable;
+        if (i >= 0) {
+          bad = static_cast<size_t>(i) < barrier_ || !env_[i].consumable;
+          free_in_fn = static_cast<size_t>(i) < fn_barrier_;
+        }
       }
-      if (bad) fail(loc, fmt::format("Consuming {}, which is not consumable.", describe(id)));
+      // Futhark's wording: a free variable of a lambda is "Consuming variable
+      // "a"", anything else in scope (non-unique parameters, loop parameters
+      // in a while condition, globals) is "Consuming "xs"".
+      if (bad) {
+        auto name = global_names_.count(id) ? global_names_.at(id) : std::string();
+        int i = live_index(id);
+        if (i >= 0) name = env_[i].name;
+        if (free_in_fn || name.empty())
+          fail(loc, fmt::format("Consuming {}, which is not consumable.", describe(id)));
+        fail(loc, fmt::format("Consuming \"{}\", which is not consumable.", name));
+      }
     }
     check_if_consumed(loc, ids);
     for (int id : ids) consumed_.emplace(id, loc);
@@ -442,10 +493,21 @@ class Checker {
         out.push_back(ParamVar{p.name, id, t});
         return;
       }
-      case Pattern::Kind::Ascribed:
-        bind_param(*p.inner, out, force_consume, p.inner->kind == Pattern::Kind::Id ? p.type : nullptr);
+      case Pattern::Kind::Ascribed: {
+        // `((xs, ys): *t)`: a unique ascription of a whole tuple (through a
+        // type name) makes every component consumable.
+        check_size_exprs(p.ascription);
+        bool uniq = p.ascription && p.ascription->kind == TypeExpr::Kind::Unique;
+        bind_param(*p.inner, out, force_consume || uniq, uniq ? all_unique(p.type) : p.type);
         return;
+      }
       case Pattern::Kind::Tuple:
+        for (size_t k = 0; k < p.elems.size(); ++k)
+          bind_param(*p.elems[k], out, force_consume,
+                     declared && declared->kind == Type::Kind::Tuple && k < declared->elems.size()
+                         ? declared->elems[k]
+                         : nullptr);
+        return;
       case Pattern::Kind::Constructor:
         for (const auto& q : p.elems) bind_param(*q, out, force_consume);
         return;
@@ -505,9 +567,32 @@ class Checker {
 
   void pop_to(size_t n) { env_.resize(n); }
 
+  // The result of a branch no longer aliases what some branch consumed
+  // (Futhark drops those aliases). But where such a name stood for memory
+  // shared by several components of the result (`if c then (u, u) else
+  // (... u consumed ..., (a, b))`), the components still coincide: they
+  // get a shared pseudo-name instead, described as `desc`.
+  Als forget_consumed(const Als& a, const std::map<int, Loc>& cons, const std::string& desc) {
+    std::vector<Ids> parts;
+    leaves(a, parts);
+    std::map<int, int> count;
+    for (const auto& p : parts)
+      for (int id : p) ++count[id];
+    std::map<int, int> sub;
+    for (const auto& [id, l] : cons) sub[id] = count[id] > 1 ? fresh(desc) : -1;
+    return replace_ids(a, sub);
+  }
+
   // ---- function results
 
-  void check_return_alias(Loc loc, const std::vector<ParamVar>& params, const TypeExprPtr& ret, const Als& body) {
+  static constexpr const char* internal_aliases_msg =
+      "A unique-typed component of the return value may have internal aliases\n(a part of it is aliased to some "
+      "other component), and so cannot be declared unique.";
+
+  // `fn_base`: for a lambda or local function, the first entry of its own
+  // scope; what lies below it (and globals) is free in it.
+  void check_return_alias(Loc loc, const std::vector<ParamVar>& params, const TypeExprPtr& ret, const Als& body,
+                          std::optional<size_t> fn_base = std::nullopt) {
     if (!ret) return;
     Uniq u = uniq_of(ret);
     std::vector<std::pair<bool, Ids>> rets;
@@ -516,6 +601,19 @@ class Checker {
         for (size_t k = 0; k < x.parts.size(); ++k) walk(x.parts[k], a.parts[k]);
         return;
       }
+      // A unique type written as a name (`*M.arr [n]`, `*pair`) whose value
+      // is a tuple or record: its components are all unique, so they may
+      // not share memory (for an abstract type, the caller cannot even see
+      // that it is a tuple).
+      if (x.unique && a.structured) {
+        std::vector<Ids> parts;
+        leaves(a, parts);
+        Ids seen;
+        for (const auto& p : parts) {
+          if (overlaps(p, seen)) fail(loc, internal_aliases_msg);
+          seen.insert(p.begin(), p.end());
+        }
+      }
       rets.emplace_back(x.unique, all_of(a));
     };
     walk(u, body);
@@ -523,11 +621,24 @@ class Checker {
     for (const auto& [unique, names] : rets) {
       if (unique) {
         for (int n : names)
-          if (seen.count({true, n}) || seen.count({false, n}))
+          if (seen.count({true, n}) || seen.count({false, n}) || self_aliased_.count(n))
             fail(loc, "A unique-typed component of the return value is aliased to some other component.");
         for (const auto& pv : params)
           if (pv.type && !consumable_param_type(*pv.type) && names.count(pv.id))
             fail(loc, fmt::format("Unique-typed return value is aliased to \"{}\", which is not consumable.", pv.name));
+        // A lambda's free variables are not consumable in it, so a unique
+        // result may not alias them (each call would hand out the same
+        // array as a fresh one).
+        if (fn_base)
+          for (int n : names) {
+            int i = live_index(n);
+            std::string free_name;
+            if (i >= 0 && static_cast<size_t>(i) < *fn_base) free_name = env_[i].name;
+            if (global_names_.count(n)) free_name = global_names_.at(n);
+            if (!free_name.empty())
+              fail(loc, fmt::format("Unique-typed return value is aliased to \"{}\", which is not consumable.",
+                                    free_name));
+          }
       } else {
         for (int n : names)
           if (seen.count({true, n}))
@@ -561,7 +672,7 @@ class Checker {
       }
       r.unique = true;
       for (int id : a.s)
-        if ((bound.count(id) && !consuming.count(id)) || count[id] > 1) r.unique = false;
+        if ((bound.count(id) && !consuming.count(id)) || count[id] > 1 || self_aliased_.count(id)) r.unique = false;
       return r;
     };
     return delve(body);
@@ -580,8 +691,9 @@ class Checker {
   Als check_function(Loc loc, const std::vector<PatternPtr>& params, const TypeExprPtr& ret, const Expr& body,
                      std::optional<ResultUniqueness>* inferred = nullptr) {
     size_t base = env_.size();
-    size_t saved_barrier = barrier_;
+    size_t saved_barrier = barrier_, saved_fn_barrier = fn_barrier_;
     barrier_ = base;
+    fn_barrier_ = base;
     Capture cap{base, {}};
     captures_.push_back(&cap);
     try {
@@ -589,17 +701,19 @@ class Checker {
       for (const auto& p : params) bind_param(*p, pvars);
       Als body_als;
       contain([&] { body_als = check(body); });
-      check_return_alias(loc, pvars, ret, body_als);
+      check_return_alias(loc, pvars, ret, body_als, base);
       if (!params.empty()) check_global_aliases(loc, body_als);
       if (inferred && !ret && !params.empty()) *inferred = infer_return_uniqueness(pvars, body_als);
     } catch (...) {
       captures_.pop_back();
       barrier_ = saved_barrier;
+      fn_barrier_ = saved_fn_barrier;
       pop_to(base);
       throw;
     }
     captures_.pop_back();
     barrier_ = saved_barrier;
+    fn_barrier_ = saved_fn_barrier;
     pop_to(base);
     Ids als;
     for (const auto& [id, v] : cap.vars) als.insert(v.second.begin(), v.second.end());
@@ -608,20 +722,36 @@ class Checker {
 
   // ---- applications
 
+  // A value computed earlier and still held (a tuple component to the left,
+  // an argument to the right) may not be consumed by what is evaluated
+  // after it: Futhark reports the use of the consumed variable.
+  void report_held(Loc loc, const Ids& held, const std::map<int, Loc>& cons) const {
+    for (int id : held) {
+      auto it = cons.find(id);
+      if (it != cons.end())
+        fail(loc, fmt::format("Using {}, but this was consumed at {}.  (Possibly through aliases.)", describe(id),
+                              where(it->second)));
+    }
+  }
+
   void no_self_aliases(Loc loc, const Als& a) const {
     std::vector<Ids> parts;
     leaves(a, parts);
     Ids seen;
     for (const auto& p : parts) {
+      // Components of one global are distinct locations (Futhark tracks a
+      // global's aliases per path); consuming them fails as "not consumable".
       for (int id : p)
-        if (seen.count(id)) fail(loc, "Argument passed for consuming parameter is self-aliased.");
+        if (seen.count(id) && !global_names_.count(id))
+          fail(loc, "Argument passed for consuming parameter is self-aliased.");
       seen.insert(p.begin(), p.end());
     }
   }
 
   void consume_as_needed(Loc loc, const TypePtr& pt, const Als& a) {
     if (!pt) return;
-    if (is_structured(*pt) && a.structured) {
+    // `*t` for a type name t standing for a tuple marks the tuple itself.
+    if (is_structured(*pt) && a.structured && !pt->unique) {
       auto cs = components(*pt);
       if (cs.size() == a.parts.size()) {
         for (size_t k = 0; k < cs.size(); ++k) consume_as_needed(loc, cs[k], a.parts[k]);
@@ -676,7 +806,8 @@ class Checker {
     return !p->unique || a->unique;
   }
 
-  Als apply(Loc loc, const Expr* fn_expr, const Als& f_als, TypePtr ftype, const std::vector<const Expr*>& args) {
+  Als apply(Loc loc, const Expr* fn_expr, const Als& f_als, TypePtr ftype, const std::vector<const Expr*>& args,
+            const Ids* fn_used = nullptr) {
     std::vector<TypePtr> ptypes, rtypes;
     TypePtr cur = ftype;
     const Entry* local_fn = nullptr;
@@ -705,6 +836,10 @@ class Checker {
       const Expr& arg = *args[k];
       auto cons = contain([&] { arg_als[k] = check(arg); });
       add_consumed(cons);
+      // Arguments are evaluated right to left, and each value is held while
+      // the ones to its left are evaluated; the function is held as well.
+      for (size_t j = k + 1; j < args.size(); ++j) report_held(args[j]->loc, all_of(arg_als[j]), cons);
+      if (fn_used && fn_expr) report_held(fn_expr->loc, *fn_used, cons);
       // A function value built by consuming something (`map (f xs) ys`
       // with f consuming xs) could consume it once per call.
       if (!cons.empty() && arg.type && !order_zero(*arg.type))
@@ -721,12 +856,21 @@ class Checker {
       if (ptypes[k] && diet_consume(*ptypes[k])) {
         no_self_aliases(arg.loc, arg_als[k]);
         consume_as_needed(arg.loc, ptypes[k], arg_als[k]);
+        // A partial application holding a consumed argument (even a fresh
+        // one) is a function that consumes whenever called. Futhark allows
+        // binding it locally (higher-order-functions/uniqueness7.fut) but
+        // not as a top-level constant, which is shared by every use.
+        if (!rtypes.empty() && rtypes.back() && rtypes.back()->kind == Type::Kind::Function)
+          partial_consumer_ = true;
         // The closure of the function being applied is still needed when
         // the argument is consumed (Futhark's checkArg).
         if (overlaps(all_of(arg_als[k]), all_of(f_als)))
           fail(arg.loc, "Argument is consumed, but aliases the function being applied.");
         for (int id : all_of(arg_als[k])) {
-          if (live_index(id) < 0) continue;
+          // A variable gone out of scope still names one array
+          // (`let (a, b) = (let t = ... in (t, t))`); pseudo-names of
+          // results do not.
+          if (live_index(id) < 0 && describe(id).rfind("variable ", 0) != 0) continue;
           for (size_t j = k + 1; j < args.size(); ++j)
             if (all_of(arg_als[j]).count(id))
               fail(arg.loc, fmt::format("Argument is consumed, but aliases\n  {}\nwhich is also aliased by other "
@@ -765,10 +909,11 @@ class Checker {
     // What the loop form observes (`for x in xs`), to check against what
     // the initial value consumes: Futhark evaluates the initial value first.
     Capture form_cap{env_.size(), {}};
+    Als form_als;
     if (e.loop_form != Expr::LoopForm::While && e.c) {
       captures_.push_back(&form_cap);
       try {
-        check(*e.c);
+        form_als = check(*e.c);
       } catch (...) {
         captures_.pop_back();
         throw;
@@ -791,10 +936,36 @@ class Checker {
         std::vector<ParamVar> elems;
         size_t first = env_.size();
         bind_param(*e.pattern, elems);
-        for (size_t i = first; i < env_.size(); ++i) env_[i].consumable = false;
+        // ... and it aliases the array iterated over (a row of `xss` is
+        // part of `xss`), so it may not be returned as something fresh.
+        Ids arr = all_of(form_als);
+        std::function<void(Als&)> add = [&](Als& a) {
+          if (a.structured) {
+            for (auto& p : a.parts) add(p);
+          } else if (!a.s.empty()) {
+            a.s.insert(arr.begin(), arr.end());
+          }
+        };
+        for (size_t i = first; i < env_.size(); ++i) {
+          env_[i].consumable = false;
+          add(env_[i].als);
+        }
       }
       body_cons = contain([&] {
-        if (e.loop_form == Expr::LoopForm::While && e.c) check(*e.c);
+        if (e.loop_form == Expr::LoopForm::While && e.c) {
+          // The condition runs before every iteration and once more on the
+          // final value: it may consume neither the loop parameters nor
+          // anything outside the loop.
+          size_t b = barrier_;
+          barrier_ = env_.size();
+          try {
+            check(*e.c);
+          } catch (...) {
+            barrier_ = b;
+            throw;
+          }
+          barrier_ = b;
+        }
         body_als = check(*e.b);
       });
     } catch (...) {
@@ -882,8 +1053,10 @@ class Checker {
     for (const auto& [id, v] : form_cap.vars)
       for (int a : v.second)
         if (arg_cons.count(a))
-          fail(e.c->loc, fmt::format("Using variable \"{}\", but this was consumed at {}.  (Possibly through aliases.)",
-                                     v.first, where(arg_cons.at(a))));
+          fail(e.a ? e.a->loc : e.loc,
+               fmt::format("Argument is consumed, but aliases\n  {}\nwhich is also aliased by the loop form at {}.  "
+                           "(Using variable \"{}\", but this was consumed at {}.)",
+                           v.first, where(e.c->loc), v.first, where(arg_cons.at(a))));
     for (const auto& [id, v] : cap.vars)
       for (int a : v.second)
         if (arg_cons.count(a))
@@ -897,9 +1070,20 @@ class Checker {
       Ids a = all_of(arg_als);
       base_als.insert(a.begin(), a.end());
     }
+    // The body may move values between observed parameters from one
+    // iteration to the next (`(a, b) -> (b, a)`), so each observed part of
+    // the result may be anything returned for any observed parameter.
+    Ids observed_rets;
+    for (const auto& [q, t] : rets)
+      if (!cons_params.count(id_of(q))) {
+        Ids ts = all_of(t);
+        observed_rets.insert(ts.begin(), ts.end());
+      }
+    Ids obs_als = base_als;
+    obs_als.insert(observed_rets.begin(), observed_rets.end());
     std::function<Als(const Pattern&)> result = [&](const Pattern& q) -> Als {
       switch (q.kind) {
-        case Pattern::Kind::Id: return cons_params.count(id_of(&q)) ? Als{} : leaf(base_als);
+        case Pattern::Kind::Id: return cons_params.count(id_of(&q)) ? Als{} : leaf(obs_als);
         case Pattern::Kind::Ascribed: return result(*q.inner);
         case Pattern::Kind::Tuple: {
           Als a;
@@ -960,6 +1144,36 @@ class Checker {
     }
   }
 
+  // Size expressions in a type (`[let _ = ys with [0] = 1 in 3]i32`) are
+  // evaluated whenever the type is, so they may consume nothing in scope.
+  void check_size_exprs(const TypeExprPtr& te) {
+    if (!te) return;
+    auto size = [&](const SizeExpr& sz) {
+      if (sz.kind != SizeExpr::Kind::Expr || !sz.expr) return;
+      size_t b = barrier_;
+      barrier_ = env_.size();
+      try {
+        contain([&] { check(*sz.expr); });
+      } catch (...) {
+        barrier_ = b;
+        throw;
+      }
+      barrier_ = b;
+    };
+    size(te->size);
+    for (const auto& a : te->args) {
+      if (a.is_size) size(a.size);
+      check_size_exprs(a.type);
+    }
+    check_size_exprs(te->elem);
+    for (const auto& x : te->elems) check_size_exprs(x);
+    for (const auto& [n, x] : te->fields) check_size_exprs(x);
+    for (const auto& [n, xs] : te->constructors)
+      for (const auto& x : xs) check_size_exprs(x);
+    check_size_exprs(te->param);
+    check_size_exprs(te->result);
+  }
+
   void check_indices(const std::vector<IndexArg>& ix) {
     for (const auto& i : ix)
       for (const ExprPtr* p : {&i.index, &i.start, &i.end, &i.stride})
@@ -979,10 +1193,25 @@ class Checker {
       case Expr::Kind::ProjSection: return Als{};
       case Expr::Kind::Var: return observe_var(e.loc, e.name, e.type);
       case Expr::Kind::Apply: {
-        Als f = check(*e.a);
+        // What evaluating the function observes (its closure, or the
+        // variables a computed function reads): Futhark evaluates the
+        // arguments first and holds the function while they are evaluated,
+        // so the arguments may not consume any of it.
+        Capture fn_cap{env_.size(), {}};
+        captures_.push_back(&fn_cap);
+        Als f;
+        try {
+          f = check(*e.a);
+        } catch (...) {
+          captures_.pop_back();
+          throw;
+        }
+        captures_.pop_back();
+        Ids fn_used = all_of(f);
+        for (const auto& [id, v] : fn_cap.vars) fn_used.insert(v.second.begin(), v.second.end());
         std::vector<const Expr*> args;
         for (const auto& x : e.list) args.push_back(x.get());
-        return apply(e.loc, e.a.get(), f, e.a->type, args);
+        return apply(e.loc, e.a.get(), f, e.a->type, args, &fn_used);
       }
       case Expr::Kind::BinOp: {
         if (e.name.qualifiers.empty() && (e.name.name == "|>" || e.name.name == "<|")) {
@@ -1080,10 +1309,17 @@ class Checker {
         auto all_cons = tc;
         all_cons.insert(fc.begin(), fc.end());
         add_consumed(all_cons);
-        return remove_ids(combine(t, f), all_cons);
+        return forget_consumed(combine(t, f), all_cons, fmt::format("result of if-expression at {}", where(e.loc)));
       }
       case Expr::Kind::Match: {
-        Als cond = check(*e.a);
+        Als cond;
+        auto cond_cons = contain([&] { cond = check(*e.a); });
+        add_consumed(cond_cons);
+        // The scrutinee is bound by the case patterns, as by `let`.
+        if (!cond_cons.empty() && e.a->type && !order_zero(*e.a->type))
+          fail(e.a->loc, fmt::format("Matched expression of higher-order type\n  {}\ncontains consumption, which is "
+                                     "not allowed.",
+                                     to_string(e.a->type)));
         std::map<int, Loc> all_cons;
         std::optional<Als> res;
         for (const auto& c : e.cases) {
@@ -1103,18 +1339,29 @@ class Checker {
           res = res ? combine(*res, body) : body;
         }
         add_consumed(all_cons);
-        return res ? remove_ids(*res, all_cons) : Als{};
+        return res ? forget_consumed(*res, all_cons, fmt::format("result of match at {}", where(e.loc))) : Als{};
       }
       case Expr::Kind::Loop: return check_loop(e);
       case Expr::Kind::Tuple: {
+        // Components are evaluated left to right; each is held meanwhile.
         Als a;
         a.structured = true;
-        for (const auto& x : e.list) a.parts.push_back(check(*x));
+        for (size_t k = 0; k < e.list.size(); ++k) {
+          auto cons = contain([&] { a.parts.push_back(check(*e.list[k])); });
+          add_consumed(cons);
+          for (size_t j = 0; j < k; ++j) report_held(e.list[j]->loc, all_of(a.parts[j]), cons);
+        }
         return a;
       }
       case Expr::Kind::Record: {
         std::map<std::string, Als> by_name;
-        for (const auto& [n, x] : e.fields) by_name[n] = check(*x);
+        std::vector<std::pair<Loc, Ids>> held;
+        for (const auto& [n, x] : e.fields) {
+          auto cons = contain([&] { by_name[n] = check(*x); });
+          add_consumed(cons);
+          for (const auto& [l, ids] : held) report_held(l, ids, cons);
+          held.emplace_back(x->loc, all_of(by_name[n]));
+        }
         Als a;
         a.structured = true;
         if (e.type && e.type->kind == Type::Kind::Record) {
@@ -1175,15 +1422,29 @@ class Checker {
         return set(src, e.a->type, 0);
       }
       case Expr::Kind::Ascribe:
-      case Expr::Kind::Coerce:
+      case Expr::Kind::Coerce: {
+        Als a = check(*e.a);
+        check_size_exprs(e.ret_type);
+        return a;
+      }
       case Expr::Kind::Attr:
       case Expr::Kind::QualParens: return check(*e.a);
       case Expr::Kind::Assert: check(*e.a); return check(*e.b);
       case Expr::Kind::Constructor: {
+        // The payload is a tuple: where two of its components share memory,
+        // the value is self-aliased, which a pseudo-name records (a sum is
+        // one leaf here, so the components' own aliases are merged).
         Ids s;
+        bool self_aliased = false;
         for (const auto& x : e.list) {
           Ids a = all_of(check(*x));
+          if (overlaps(a, s)) self_aliased = true;
           s.insert(a.begin(), a.end());
+        }
+        if (self_aliased) {
+          int id = fresh(fmt::format("self-aliased value constructed at {}", where(e.loc)));
+          self_aliased_.insert(id);
+          s.insert(id);
         }
         return leaf(s);
       }

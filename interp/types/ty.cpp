@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "interp/types/type.hpp"
 
@@ -29,6 +30,12 @@ DimRef dim_name(std::string name, std::shared_ptr<const void> binding) {
 DimRef dim_unknown() {
   static const DimRef unknown = std::make_shared<DimNode>();
   return unknown;
+}
+
+DimRef dim_existential() {
+  auto d = std::make_shared<DimNode>();
+  d->existential = true;
+  return d;
 }
 
 DimRef dim_resolve(DimRef d) {
@@ -251,6 +258,114 @@ Ty substitute(const Ty& t0, const Substitution& s) {
     }
   }
   return t;
+}
+
+namespace {
+
+// Mark: a declared result's anonymous sizes get DimNode::declared.
+// Instantiate: declared (and escaped named) sizes become fresh existentials.
+enum class Freshen { Mark, Instantiate };
+
+struct FreshenCtx {
+  Freshen mode;
+  std::vector<DimRef>* created;  // Instantiate: the existentials made
+  const std::function<bool(const DimNode&)>* escaped;
+  std::set<std::string> params;  // named parameters in scope of the result
+};
+
+// The array sizes of a function's final result. Only the declared
+// structure is copied (type variables are not followed: at instantiation
+// they are still unbound, and a type bound to one comes from an argument,
+// whose sizes are its own).
+Ty freshen_dims(const Ty& t, bool& changed, FreshenCtx& cx) {
+  if (t->link) return t;  // a bound variable: not part of the declared result
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      bool fresh;
+      if (cx.mode == Freshen::Mark) {
+        fresh = d->kind == DimNode::Kind::Unknown && !d->existential && !d->declared;
+      } else {
+        fresh = (d->kind == DimNode::Kind::Unknown && d->declared) ||
+                (d->kind == DimNode::Kind::Name && d->binding && cx.escaped && *cx.escaped &&
+                 !cx.params.count(d->name) && (*cx.escaped)(*d));
+      }
+      bool elem_changed = false;
+      Ty elem = freshen_dims(t->elem, elem_changed, cx);
+      if (!fresh && !elem_changed) return t;
+      changed = true;
+      auto c = std::make_shared<TyNode>(*t);
+      if (fresh && cx.mode == Freshen::Mark) {
+        auto m = std::make_shared<DimNode>();
+        m->declared = true;
+        c->dim = m;
+      } else if (fresh) {
+        c->dim = dim_existential();
+        if (cx.created) cx.created->push_back(c->dim);
+      }
+      c->elem = elem;
+      return c;
+    }
+    case TyNode::Kind::Record: {
+      bool any = false;
+      Fields fs = t->fields;
+      for (auto& [n, f] : fs) f = freshen_dims(f, any, cx);
+      if (!any) return t;
+      changed = true;
+      auto c = std::make_shared<TyNode>(*t);
+      c->fields = std::move(fs);
+      return c;
+    }
+    case TyNode::Kind::Sum: {
+      bool any = false;
+      Constrs cs = t->constrs;
+      for (auto& [n, ps] : cs)
+        for (auto& p : ps) p = freshen_dims(p, any, cx);
+      if (!any) return t;
+      changed = true;
+      auto c = std::make_shared<TyNode>(*t);
+      c->constrs = std::move(cs);
+      return c;
+    }
+    default: return t;
+  }
+}
+
+Ty freshen_result(const Ty& t, FreshenCtx& cx) {
+  if (t->link || t->kind != TyNode::Kind::Function) return t;
+  // `(n: i64) -> [n]t`: n is the argument, not an escaped local.
+  if (!t->param_name.empty()) cx.params.insert(t->param_name);
+  Ty r = t->result;
+  if (r->kind == TyNode::Kind::Function && !r->link) {
+    Ty fr = freshen_result(r, cx);
+    if (fr == r) return t;
+    auto c = std::make_shared<TyNode>(*t);
+    c->result = fr;
+    return c;
+  }
+  bool changed = false;
+  Ty fr = freshen_dims(r, changed, cx);
+  if (!changed) return t;
+  auto c = std::make_shared<TyNode>(*t);
+  c->result = fr;
+  return c;
+}
+
+}  // namespace
+
+Ty freshen_result_sizes(const Ty& t, std::vector<DimRef>* created,
+                        const std::function<bool(const DimNode&)>& escaped) {
+  FreshenCtx cx{Freshen::Instantiate, created, &escaped, {}};
+  return freshen_result(t, cx);
+}
+
+Ty mark_result_existentials(const Ty& t) {
+  FreshenCtx cx{Freshen::Mark, nullptr, nullptr, {}};
+  if (t->link || t->kind != TyNode::Kind::Function) {
+    bool changed = false;
+    return freshen_dims(t, changed, cx);
+  }
+  return freshen_result(t, cx);
 }
 
 static bool same_dim(const DimRef& x0, const DimRef& y0) {

@@ -8,6 +8,7 @@
 // type variable can later turn out to be an array without special cases.
 // Tuples are records with fields "0", "1", ... as in Futhark.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -44,12 +45,28 @@ struct DimNode {
   // one in scope are compared strictly (see Unifier::strict_sizes).
   std::shared_ptr<const void> binding;  // kept alive: its address identifies it
   std::shared_ptr<const SizePoly> poly;  // Expr (name: its text, for messages)
+  // Unknown: an existential size of a function's result (`[]t`, `?[n].t`),
+  // fresh per use of the function (see freshen_result_sizes). The size is
+  // computed by the application that supplies the last argument.
+  bool existential = false;
+  // Unknown: an anonymous size written in a function's declared return type
+  // (`: []t`), which Futhark makes existential (mark_result_existentials).
+  bool declared = false;
+  // Var: the first existential size it was unified with. Unification does
+  // not bind a variable to an unknown size (that is left to run time), but
+  // Futhark would have: the causality check (causality.cpp) follows this.
+  DimRef met;
+  // Var: stands for a named parameter's argument (`(n: i64) -> [n]t`
+  // unified with an unnamed function type): a size bound inside an argument's
+  // type, which may not become a parameter size of an application's result.
+  bool bound_inside = false;
 };
 
 DimRef dim_var();
 DimRef dim_const(int64_t v);
 DimRef dim_name(std::string name, std::shared_ptr<const void> binding = nullptr);
 DimRef dim_unknown();
+DimRef dim_existential();  // a fresh Unknown with `existential` set
 DimRef dim_resolve(DimRef d);
 
 // Size polynomials. dim_poly: the polynomial of a Constant, Name or Expr
@@ -141,6 +158,20 @@ Ty substitute(const Ty& t, const Substitution& s);
 // they disagree made unknown (the two branches of an `if` may differ in
 // size; the result has whichever size was taken at run time).
 Ty join_sizes(const Ty& a, const Ty& b);
+
+// A function type with the existential sizes of its final result (after
+// all parameters) replaced by fresh ones (DimNode::existential): the
+// declared anonymous sizes (DimNode::declared) and named sizes whose local
+// binding has escaped. Other types unchanged. Used when a function is
+// referenced: each use computes its own result sizes, as Futhark
+// instantiates a result's existential sizes. `created` gets the new sizes.
+Ty freshen_result_sizes(const Ty& t, std::vector<DimRef>* created = nullptr,
+                        const std::function<bool(const DimNode&)>& escaped = {});
+
+// A declared return type with its anonymous result sizes marked
+// (DimNode::declared), so that freshen_result_sizes makes them existential
+// at each use. Not followed through type variables.
+Ty mark_result_existentials(const Ty& t);
 
 // Whether values of this type may be functions (resolving variables).
 bool ty_functional(const Ty& t);

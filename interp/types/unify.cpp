@@ -285,12 +285,24 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
   if (ignore_dims > 0) return;
   DimRef a = dim_resolve(a0), b = dim_resolve(b0);
   if (a == b) return;
+  // A variable is not bound to an unknown size (the run-time check
+  // decides), but remembers the first existential one it met, which
+  // Futhark would have bound it to (for the causality check). A variable
+  // bound to another passes that on.
+  auto link = [](const DimRef& var, const DimRef& to) {
+    if (to->kind == DimNode::Kind::Unknown) {
+      if (to->existential && !var->met) var->met = to;
+      return;
+    }
+    if (to->kind == DimNode::Kind::Var && var->met && !to->met) to->met = var->met;
+    var->link = to;
+  };
   if (a->kind == DimNode::Kind::Var) {
-    if (b->kind != DimNode::Kind::Unknown) a->link = b;
+    link(a, b);
     return;
   }
   if (b->kind == DimNode::Kind::Var) {
-    if (a->kind != DimNode::Kind::Unknown) b->link = a;
+    link(b, a);
     return;
   }
   // Two rigid sizes: an error only where sizes are checked statically;
@@ -352,6 +364,7 @@ void Unifier::unify(const Ty& expected0, const Ty& actual0) {
       Ty ra = a->result, rb = b->result;
       if (!a->param_name.empty() || !b->param_name.empty()) {
         DimRef d = dim_var();
+        d->bound_inside = true;
         Substitution sa, sb;
         if (!a->param_name.empty()) sa.dims[a->param_name] = d;
         if (!b->param_name.empty()) sb.dims[b->param_name] = d;

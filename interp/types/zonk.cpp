@@ -16,6 +16,8 @@ void CheckerImpl::begin_definition() {
 void CheckerImpl::finish_definition() {
   Pending p;
   std::swap(p, pending_);
+  for (auto& [d, t] : p.decls)
+    if (d->body) check_causality(*d->body, p);
   // Futhark's defaulting happens when leaving a top-level definition: every
   // variable still open is defaulted (1 is i32, 1.0 is f64, others unit).
   for (auto& [e, t] : p.exprs) default_vars(t);

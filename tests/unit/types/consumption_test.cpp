@@ -48,7 +48,7 @@ TEST_CASE("use after consumption") {
 }
 
 TEST_CASE("consuming what is not consumable") {
-  CHECK(rejects("def f (a: []i32) = let a[0] = 1 in a", "Consuming variable \"a\", which is not consumable."));
+  CHECK(rejects("def f (a: []i32) = let a[0] = 1 in a", "Consuming \"a\", which is not consumable."));
   CHECK(rejects("def g (a: *[]i64) = a[0]\ndef f (a: *[]i64) = map (\\i -> g a) (iota 3)",
                 "Consuming variable \"a\", which is not consumable."));
   CHECK(rejects("def f (h: i32 -> []i32) = let xs = h 1 let xs[0] = 2 in 2", "\"h\", which is not consumable"));
@@ -100,7 +100,7 @@ TEST_CASE("unique results of unannotated functions are inferred") {
   CHECK(accepts("def g (xs: []i32) = let inc (v: []i32) = map (+1) v let ys = inc xs let ys[0] = 0 in ys"));
   // Aliasing the parameter: not unique, so the caller may not consume it.
   CHECK(rejects("def f (x: []i32) = x\ndef g (xs: []i32) = let ys = f xs let ys[0] = 1 in ys",
-                "Consuming variable \"xs\", which is not consumable."));
+                "Consuming \"xs\", which is not consumable."));
   CHECK(rejects("def dup x = (x, x)\ndef main (xs: []i32) : (*[]i32, *[]i32) = dup (copy xs)",
                 "aliased to some other component"));
 }
@@ -115,5 +115,41 @@ TEST_CASE("expressions (REPL inputs) are checked too") {
 TEST_CASE("let-bound lambdas have inferred unique results") {
   CHECK(accepts("def g (xs: []i32) = let f = \\(x: []i32) -> map (+1) x let ys = f xs let ys[0] = 1 in ys"));
   CHECK(rejects("def g (xs: []i32) = let f = \\(x: []i32) -> x let ys = f xs let ys[0] = 1 in ys",
-                "Consuming variable \"xs\""));
+                "Consuming \"xs\""));
+}
+
+TEST_CASE("evaluation order: held values may not be consumed later") {
+  // A tuple's earlier components, an application's later arguments and the
+  // function itself are held while the rest is evaluated.
+  CHECK(rejects("def f (xs: *[]i32) = (xs, let _ = xs with [0] = 5 in 0i32)", "Using variable \"xs\", but this was consumed"));
+  CHECK(rejects("def g (a: []i32) (b: []i32) = map2 (+) a b\ndef f (xs: *[]i32) = g (xs with [0] = 5) xs",
+                "Using variable \"xs\", but this was consumed"));
+  CHECK(rejects("def f (ys: *[]i32) = let g = \\(i: i32) -> ys[i] in g (let _ = ys with [0] = 1 in 0)",
+                "Using variable \"ys\", but this was consumed"));
+  CHECK(accepts("def f (xs: *[]i32) = (copy xs, let _ = xs with [0] = 5 in 0i32)"));
+  CHECK(accepts("def f (xs: *[]i32) = (xs[0], xs with [0] = 5)"));
+}
+
+TEST_CASE("consumption wording and newer alias rules") {
+  // A free variable of a lambda is "Consuming variable"; anything else is not.
+  CHECK(rejects("def c (a: *[]i32) : []i32 = a\ndef f (a: *[]i32) = map (\\i -> c a) (iota 10)",
+                "Consuming variable \"a\""));
+  CHECK(rejects("def f (xs: *[]i32) = loop i = 0 while (let _ = xs with [0] = i in i < 3) do i + 1",
+                "Consuming \"xs\", which is not consumable."));
+  CHECK(rejects("def f (xss: [][3]i32) = loop acc = replicate 3 0 for xs in xss do let acc[0] = 42 in xs",
+                "Return value for consuming loop parameter \"acc\" aliases \"xss\""));
+  CHECK(rejects("def f (c: bool) (u: *[]i32) (a: *[]i32) (b: *[]i32) =\n"
+                "  let (r0, r1) = if c then (u, u) else (let _ = u with [0] = 5 in (a, b))\n  let r0[0] = 1 in r1",
+                "Using result of if-expression"));
+  CHECK(rejects("def f (x: *[]i32) : i32 = let g = \\(_: i32) : *[]i32 -> x let r = g 0 let r[0] = 1 in x[0]",
+                "Unique-typed return value is aliased to \"x\", which is not consumable."));
+  CHECK(rejects("type~ t = #foo ([]i32) ([]i32) | #bar\ndef f (xs: *[]i32) : *t = #foo xs xs",
+                "aliased to some other component"));
+  CHECK(rejects("def upd (xs: *[]i32) (i: i32) : *[]i32 = xs with [0] = i\ndef h : i32 -> *[]i32 = upd (copy [1, 2, 3])",
+                "Top-level constant of higher-order type"));
+  CHECK(accepts("def upd (xs: *[]i32) (i: i32) : *[]i32 = xs with [0] = i\n"
+                "def f (x: i32) = let g = upd (replicate 3 x) in g 0"));
+  CHECK(accepts("type pair = ([]i32, []i32)\ndef f (n: i64) : *pair = (replicate n 0, replicate n 1)"));
+  CHECK(rejects("type pair = ([]i32, []i32)\ndef f (n: i64) : *pair = let xs = replicate n 0 in (xs, xs)",
+                "internal aliases"));
 }
