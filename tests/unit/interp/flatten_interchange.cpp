@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "backend_pair.hpp"
 #include "interp/eval/session.hpp"
 #include "interp/eval/value_ops.hpp"
 #include "interp/exec/host_backend.hpp"
@@ -17,36 +18,10 @@ using namespace thorn;
 
 namespace {
 
-struct Backends {
-  std::string log;
-  std::unique_ptr<Session> ref, host;
-  Backends() {
-    setenv("THORN_HOST_MIN_WORK", "0", 1);
-    ref = std::make_unique<Session>();
-    SessionOptions o;
-    o.backend = "host";
-    o.validate = true;
-    o.on_plan = [this](const std::string& s) { log += s; };
-    host = std::make_unique<Session>(o);
-  }
-};
-
-Backends& backends() {
-  static Backends b;
-  return b;
-}
-
 // Evaluates on both backends, checks the value; returns the plan log.
 std::string plans(const std::string& expr, const std::string& expected) {
-  Backends& b = backends();
-  b.log.clear();
-  Value r = b.ref->eval_input(expr).value;
-  Value h = b.host->eval_input(expr).value;
-  std::string d = exec::host_backend::first_difference(h, r);
-  INFO("expression: " << expr << "\nplans:\n" << b.log);
-  CHECK_MESSAGE(d.empty(), d);
-  CHECK(eval::format_value_plain(h) == expected);
-  return b.log;
+  testutil::eval_both(expr, &expected);
+  return testutil::backend_pair().log;
 }
 
 }  // namespace

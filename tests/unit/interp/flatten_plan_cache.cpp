@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "backend_pair.hpp"
 #include "interp/eval/session.hpp"
 #include "interp/eval/value_ops.hpp"
 #include "interp/exec/host_backend.hpp"
@@ -18,41 +19,15 @@ using namespace thorn;
 
 namespace {
 
-struct CacheBackends {
-  std::string log;
-  std::unique_ptr<Session> ref, host;
-  CacheBackends() {
-    setenv("THORN_HOST_MIN_WORK", "0", 1);  // plan even one-element calls
-    ref = std::make_unique<Session>();
-    SessionOptions o;
-    o.backend = "host";
-    o.validate = true;
-    o.on_plan = [this](const std::string& s) { log += s; };
-    host = std::make_unique<Session>(o);
-  }
-};
-
-CacheBackends& backends() {
-  static CacheBackends b;
-  return b;
-}
-
 struct Delta {
   uint64_t hits = 0, misses = 0;
 };
 
 // Evaluates `expr` on both backends; returns the host run's cache hits and misses.
 Delta same(const std::string& expr, const std::string& expected) {
-  CacheBackends& b = backends();
-  b.log.clear();
-  Value r = b.ref->eval_input(expr).value;
   flatten::PlanCacheStats before = flatten::plan_cache().stats();
-  Value h = b.host->eval_input(expr).value;
+  testutil::eval_both(expr, &expected);  // the reference run plans nothing
   flatten::PlanCacheStats after = flatten::plan_cache().stats();
-  std::string d = exec::host_backend::first_difference(h, r);
-  INFO("expression: " << expr << "\nplans:\n" << b.log);
-  CHECK_MESSAGE(d.empty(), d);
-  CHECK(eval::format_value_plain(h) == expected);
   return {after.hits - before.hits, after.misses - before.misses};
 }
 
@@ -63,7 +38,7 @@ TEST_CASE("plan cache: a reduce in a loop is planned once and runs on each call'
   Delta d = same("loop acc = 0i64 for i < 10 do acc + reduce (+) 0 [i, 2*i, 3]", "165i64");
   CHECK(d.misses == 1);
   CHECK(d.hits == 9);
-  CHECK(backends().log.find("(this call: cached plan)") != std::string::npos);
+  CHECK(testutil::backend_pair().log.find("(this call: cached plan)") != std::string::npos);
   // A tuple-free scan, its array result rebuilt from the cached plan's fresh outputs.
   d = same("loop acc = 0i32 for i < 5 do acc + (scan (*) 1 [i32.i64 i + 1, 2, 3])[2]", "90i32");
   CHECK(d.misses == 1);
@@ -111,7 +86,7 @@ TEST_CASE("plan cache: a map capturing a changing scalar is planned once, its va
                  "49i64");
   CHECK(d.misses == 1);
   CHECK(d.hits == 7);
-  CHECK(backends().log.find("(this call: cached plan)") != std::string::npos);
+  CHECK(testutil::backend_pair().log.find("(this call: cached plan)") != std::string::npos);
   // The outer size is a parameter too: a growing input still hits.
   d = same("let xs = iota 10 in loop acc = 0i64 for i < 6 do acc + (map (\\x -> x + i) (copy xs[0:i+1]))[i]", "30i64");
   CHECK(d.misses == 1);

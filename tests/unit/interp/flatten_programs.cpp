@@ -8,42 +8,16 @@
 #include <memory>
 #include <string>
 
-#include "interp/eval/session.hpp"
-#include "interp/exec/host_backend.hpp"
+#include "backend_pair.hpp"
 
 using namespace thorn;
 
 namespace {
 
-struct Backends {
-  std::string log;
-  std::unique_ptr<Session> ref, host;
-  Backends() {
-    setenv("THORN_HOST_MIN_WORK", "0", 1);  // flatten even the tiny examples below
-    ref = std::make_unique<Session>();
-    SessionOptions o;
-    o.backend = "host";
-    o.validate = true;
-    o.on_plan = [this](const std::string& s) { log += s; };
-    host = std::make_unique<Session>(o);
-  }
-};
-
-Backends& backends() {
-  static Backends b;
-  return b;
-}
-
 // Evaluates `expr` on both backends; returns the host backend's plan log.
 std::string same(const std::string& expr) {
-  Backends& b = backends();
-  b.log.clear();
-  Value r = b.ref->eval_input(expr).value;
-  Value h = b.host->eval_input(expr).value;
-  std::string d = exec::host_backend::first_difference(h, r);
-  INFO("expression: " << expr << "\nplans:\n" << b.log);
-  CHECK_MESSAGE(d.empty(), d);
-  return b.log;
+  testutil::eval_both(expr);
+  return testutil::backend_pair().log;
 }
 
 bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
@@ -154,7 +128,7 @@ TEST_CASE("flatten: what cannot be flattened falls back and says why") {
 }
 
 TEST_CASE("flatten: run-time errors in flattened code are errors") {
-  Backends& b = backends();
+  testutil::BackendPair& b = testutil::backend_pair();
   CHECK_THROWS_WITH_AS(b.host->eval_input("map (\\x -> 10 / x) (map (\\i -> i32.i64 i - 3) (iota 10))"),
                        doctest::Contains("division by zero"), Error);
   CHECK_THROWS_WITH_AS(b.host->eval_input("let xs = [1, 2, 3] in map (\\i -> xs[i]) (iota 4)"),
