@@ -23,23 +23,10 @@ using kir::Reg;
 using plan::StepKind;
 using testutil::buffer;
 using testutil::contents;
+using testutil::parallel_opts;
+using testutil::serial_opts;
 
 namespace {
-
-// More workers than cores, so that parallel paths split into several parts
-// (the pool reads this once; an explicit THORN_THREADS wins).
-[[maybe_unused]] const bool kManyThreads = [] { return setenv("THORN_THREADS", "5", 0) == 0; }();
-
-host::ExecOptions serial() {
-  host::ExecOptions o;
-  o.max_threads = 1;
-  return o;
-}
-host::ExecOptions parallel() {
-  host::ExecOptions o;
-  o.parallel_threshold = 1;
-  return o;
-}
 
 struct Shape {
   int64_t segments, size;
@@ -165,7 +152,7 @@ template <class T> void check_reduce(BinOp op) {
       size_t n = size_t(sh.segments * sh.size);
       auto xs = data_for<T>(op, n + size_t(offset), uint32_t(n + 17));
       std::vector<std::vector<T>> outs;
-      for (auto opts : {serial(), parallel()}) {
+      for (auto opts : {serial_opts(), parallel_opts()}) {
         std::vector<BufferPtr> bufs = {buffer(P, xs), std::make_shared<Buffer>(P, sh.segments)};
         host::execute_step(make_step(StepKind::SegRed, sh, read_at(P, sh.size, offset), testutil::binop_fn(op, P),
                                      {scalar_of(neutral_of<T>(op))}),
@@ -198,7 +185,7 @@ template <class T> void check_scan(BinOp op) {
       size_t n = size_t(sh.segments * sh.size);
       auto xs = data_for<T>(op, n + size_t(offset), uint32_t(n + 29));
       std::vector<std::vector<T>> outs;
-      for (auto opts : {serial(), parallel()}) {
+      for (auto opts : {serial_opts(), parallel_opts()}) {
         std::vector<BufferPtr> bufs = {buffer(P, xs), std::make_shared<Buffer>(P, int64_t(n))};
         host::execute_step(make_step(StepKind::SegScan, sh, read_at(P, sh.size, offset), testutil::binop_fn(op, P),
                                      {scalar_of(neutral_of<T>(op))}),
@@ -249,7 +236,7 @@ TEST_CASE("host direct SegScan: every recognised operation on i32, i64, u8, f32,
 
 TEST_CASE("host direct: i32 sums wrap around") {
   std::vector<int32_t> xs(100001, std::numeric_limits<int32_t>::max());
-  for (auto opts : {serial(), parallel()}) {
+  for (auto opts : {serial_opts(), parallel_opts()}) {
     std::vector<BufferPtr> bufs = {buffer(Prim::I32, xs), std::make_shared<Buffer>(Prim::I32, 1),
                                    std::make_shared<Buffer>(Prim::I32, int64_t(xs.size()))};
     Shape sh{1, int64_t(xs.size())};
@@ -281,7 +268,7 @@ TEST_CASE("host direct: zipped inputs with a tuple of recognised operations") {
     size_t n = size_t(sh.segments * sh.size);
     auto is = data_for<int32_t>(BinOp::Add, n, 3);
     auto xs = data_for<double>(BinOp::Max, n, 4);
-    for (auto opts : {serial(), parallel()}) {
+    for (auto opts : {serial_opts(), parallel_opts()}) {
       std::vector<BufferPtr> bufs = {buffer(Prim::I32, is), buffer(Prim::F64, xs),
                                      std::make_shared<Buffer>(Prim::I32, sh.segments),
                                      std::make_shared<Buffer>(Prim::F64, sh.segments),
@@ -318,7 +305,7 @@ TEST_CASE("host direct: strided and out-of-bounds reads take the general path") 
   std::vector<BufferPtr> bufs = {buffer(Prim::I64, xs), std::make_shared<Buffer>(Prim::I64, 3)};
   host::execute_step(make_step(StepKind::SegRed, sh, read_at(Prim::I64, sh.size, 0, 2),
                                testutil::binop_fn(BinOp::Add, Prim::I64), {Scalar::i64(0)}),
-                     bufs, parallel());
+                     bufs, parallel_opts());
   auto out = contents<int64_t>(bufs[1]);
   for (int64_t g = 0; g < 3; ++g) {
     int64_t want = 0;
@@ -331,6 +318,6 @@ TEST_CASE("host direct: strided and out-of-bounds reads take the general path") 
   for (auto kind : {StepKind::SegRed, StepKind::SegScan})
     CHECK_THROWS_AS(host::execute_step(make_step(kind, sh, read_at(Prim::I64, sh.size, 1),
                                                  testutil::binop_fn(BinOp::Add, Prim::I64), {Scalar::i64(0)}),
-                                       small, serial()),
+                                       small, serial_opts()),
                     Error);
 }

@@ -17,25 +17,10 @@ using kir::Reg;
 using plan::StepKind;
 using testutil::buffer;
 using testutil::contents;
+using testutil::parallel_opts;
+using testutil::serial_opts;
 
 namespace {
-
-// More workers than this machine may have cores, so that the parallel paths
-// split segments into more than two parts (the pool reads this once, when
-// first used; an explicit THORN_THREADS wins).
-[[maybe_unused]] const bool kManyThreads = [] { return setenv("THORN_THREADS", "5", 0) == 0; }();
-
-// Forces several parallel tasks even on small inputs.
-host::ExecOptions parallel_opts() {
-  host::ExecOptions o;
-  o.parallel_threshold = 1;
-  return o;
-}
-host::ExecOptions serial_opts() {
-  host::ExecOptions o;
-  o.max_threads = 1;
-  return o;
-}
 
 plan::Step step(StepKind kind, int64_t segments, int64_t size, kir::Function elem,
                 std::vector<int> reads, std::vector<int> writes) {

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers for the host executor's and flattener's unit tests: buffers from
 // vectors, running a kir function on explicit lanes, building plan steps.
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -74,6 +75,23 @@ inline kir::Function read_rows_fn(const std::vector<Prim>& elems, int64_t size) 
   for (size_t a = 0; a < elems.size(); ++a) res.push_back(b.read(b.free_array(elems[a], "in"), idx));
   b.ret(res);
   return f;
+}
+
+// More workers than this machine may have cores, so that the parallel paths
+// split work into more than two parts (the pool reads THORN_THREADS once,
+// when first used; an explicit setting wins).
+[[maybe_unused]] inline const bool kManyThreads = [] { return setenv("THORN_THREADS", "5", 0) == 0; }();
+
+// Execution on one thread, and split into parallel tasks even for small inputs.
+inline host::ExecOptions serial_opts() {
+  host::ExecOptions o;
+  o.max_threads = 1;
+  return o;
+}
+inline host::ExecOptions parallel_opts() {
+  host::ExecOptions o;
+  o.parallel_threshold = 1;
+  return o;
 }
 
 }  // namespace thorn::testutil
