@@ -208,7 +208,7 @@ struct Expr {
   ExprPtr a, b, c;
   std::vector<ExprPtr> list;
   std::vector<std::pair<std::string, ExprPtr>> fields;
-  std::vector<std::string> field_path;  // Project (one name), ProjSection, RecordUpdate
+  std::vector<std::string> field_path;  // Project (one name), ProjSection, RecordUpdate, Update (`r with a.b[i] = v`)
   std::vector<IndexArg> indices;
   std::vector<Case> cases;
 

@@ -102,8 +102,13 @@ ExprPtr Parser::binop_expr(int min_level) {
         n = make_expr(K::Update, start);
         n->indices = dim_indices();
       } else {
+        std::vector<std::string> path = field_path();
+        if (at(Tok::IndexBracket)) {
+          lhs = field_index_update(lhs, std::move(path), start, [this] { return binop_expr(kLevelWith + 1); });
+          continue;
+        }
         n = make_expr(K::RecordUpdate, start);
-        n->field_path = field_path();
+        n->field_path = std::move(path);
       }
       expect(Tok::Equals, "after the target of \"with\"");
       n->a = lhs;
@@ -238,6 +243,19 @@ std::string Parser::field_id() {
   if (t.is(Tok::IntLit) && !t.is_char && !t.suffix && t.text.find_first_not_of("0123456789") == std::string::npos)
     return advance().text;
   fail_expected("a field name");
+}
+
+ExprPtr Parser::field_index_update(ExprPtr target, std::vector<std::string> path, Loc start,
+                                   const std::function<ExprPtr()>& value) {
+  advance();  // the index bracket
+  auto n = make_expr(K::Update, start);
+  n->a = target;
+  n->field_path = std::move(path);
+  n->indices = dim_indices();
+  expect(Tok::Equals, "after the target of an in-place update");
+  n->b = value();
+  n->loc = span_from(start);
+  return n;
 }
 
 std::vector<std::string> Parser::field_path() {
@@ -527,6 +545,24 @@ ExprPtr Parser::let_expr() {
   }
   if (sizes.empty() && at(Tok::Ident)) {
     const Token& name = peek();
+    if (peek(1).is(Tok::Dot)) {
+      // let r.x.y[i] = v in body  ==>  let r = r with x.y[i] = v in body
+      advance();
+      advance();
+      auto target = make_expr(K::Var, name.loc);
+      target->name.name = name.text;
+      std::vector<std::string> path = field_path();
+      if (!at(Tok::IndexBracket)) fail_expected("an index after the field path of an in-place update");
+      auto n = make_expr(K::Let, start);
+      n->pattern = std::make_shared<Pattern>();
+      n->pattern->kind = Pattern::Kind::Id;
+      n->pattern->name = name.text;
+      n->pattern->loc = name.loc;
+      n->a = field_index_update(target, std::move(path), start, [this] { return expression(); });
+      n->b = let_body();
+      n->loc = span_from(start);
+      return n;
+    }
     if (peek(1).is(Tok::IndexBracket)) {
       // let xs[i] = v in body  ==>  let xs = xs with [i] = v in body
       advance();

@@ -2,6 +2,7 @@
 // Internal to interp/syntax: the recursive-descent parser over the token
 // stream. Split over parser.cpp (cursor, errors, operator table, public API),
 // parse_expr.cpp, parse_pattern.cpp, parse_type.cpp and parse_decl.cpp.
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,11 @@ class Parser {
   ExprPtr lambda_expr();
   std::vector<IndexArg> dim_indices();  // after the opening bracket, up to and including `]`
   std::vector<std::string> field_path();  // a.b.0
+  // `target with a.b[i] = v`: an in-place update of the array at a field
+  // path (an Update with a field_path); at the index bracket. `value`
+  // parses what follows `=`.
+  ExprPtr field_index_update(ExprPtr target, std::vector<std::string> path, Loc start,
+                             const std::function<ExprPtr()>& value);
   std::string field_id();
   // Recognises an infix operator at the cursor without consuming it: its
   // name, precedence and how many tokens it spans (3 for `f`).

@@ -151,7 +151,11 @@ std::string to_string(const Expr& e) {
       return out + str(e.c) + ")";
     }
     case K::Index: return "(" + str(e.a) + indices(e.indices) + ")";
-    case K::Update: return "(" + str(e.a) + " with " + indices(e.indices) + " = " + str(e.b) + ")";
+    case K::Update: {
+      std::string path;
+      for (const auto& f : e.field_path) path += (path.empty() ? "" : ".") + f;
+      return "(" + str(e.a) + " with " + path + indices(e.indices) + " = " + str(e.b) + ")";
+    }
     case K::RecordUpdate:
       return "(" + str(e.a) + " with " + join(e.field_path, ".", [](const std::string& s) { return s; }) + " = " +
              str(e.b) + ")";

@@ -119,7 +119,9 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     }
     case Expr::Kind::Update: {
       Ty a = infer(e.a);
-      Ty slice = index_result(e.loc, a, e.indices);
+      Ty arr = a;  // `r with x.y[i] = v` updates the array at r.x.y
+      for (const auto& f : e.field_path) arr = field_of(e.loc, arr, f);
+      Ty slice = index_result(e.loc, arr, e.indices);
       Ty v = infer(e.b);
       expect(e.b->loc, slice, v, "in the value of an in-place update");
       t = a;

@@ -688,6 +688,47 @@ class Checker {
   }
 
   // A lambda or local function: its value aliases what it captures.
+  // `r with x.y[i] = v` updates the array at r.x.y in place: no other
+  // component of r may share its memory (the update would show through it).
+  void check_path_unshared(const Expr& e, const Als& src) {
+    const Als* cur = &src;
+    TypePtr t = e.a->type;
+    Ids others;
+    for (const std::string& f : e.field_path) {
+      if (!cur->structured || !t || (t->kind != Type::Kind::Record && t->kind != Type::Kind::Tuple)) return;
+      std::vector<std::pair<std::string, TypePtr>> comps = t->fields;
+      if (t->kind == Type::Kind::Tuple)
+        for (size_t j = 0; j < t->elems.size(); ++j) comps.emplace_back(std::to_string(j), t->elems[j]);
+      const Als* next = nullptr;
+      TypePtr next_t;
+      for (size_t j = 0; j < comps.size() && j < cur->parts.size(); ++j) {
+        if (comps[j].first == f) {
+          next = &cur->parts[j];
+          next_t = comps[j].second;
+        } else {
+          Ids x = all_of(cur->parts[j]);
+          others.insert(x.begin(), x.end());
+        }
+      }
+      if (!next) return;
+      cur = next;
+      t = next_t;
+    }
+    // A parameter's components all carry the parameter's own name and do
+    // not share memory with each other: only other names count.
+    int own = -1;
+    if (e.a->kind == Expr::Kind::Var && e.a->name.qualifiers.empty())
+      if (int i = lookup(e.a->name.name); i >= 0) own = env_[size_t(i)].id;
+    for (int id : all_of(*cur))
+      if (id != own && others.count(id)) {
+        std::string path;
+        for (const auto& f : e.field_path) path += "." + f;
+        fail(e.loc, fmt::format("The array updated in place at \"{}\" shares memory with another component of the "
+                                "updated value.",
+                                path.substr(1)));
+      }
+  }
+
   Als check_function(Loc loc, const std::vector<PatternPtr>& params, const TypeExprPtr& ret, const Expr& body,
                      std::optional<ResultUniqueness>* inferred = nullptr) {
     size_t base = env_.size();
@@ -1399,6 +1440,7 @@ class Checker {
         check_indices(e.indices);
         Als v = check(*e.b);
         Als src = check(*e.a);
+        if (!e.field_path.empty()) check_path_unshared(e, src);
         Ids s = all_of(src), vs = all_of(v);
         for (int id : vs)
           if (s.count(id))
