@@ -197,6 +197,11 @@ Value Value::function(CallablePtr f) {
 }
 
 const Value* Value::field(const std::string& name) const {
+  if (kind == Kind::Tuple) {
+    if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+    size_t k = size_t(std::stoul(name));
+    return elems && k < elems->size() ? &(*elems)[k] : nullptr;
+  }
   if (kind != Kind::Record || !names) return nullptr;
   auto it = std::lower_bound(names->begin(), names->end(), name, record_field_less);
   if (it == names->end() || *it != name) return nullptr;

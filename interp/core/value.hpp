@@ -110,7 +110,8 @@ struct Value {
   bool is_array() const { return kind == Kind::Array; }
   const ArrayValue& arr() const { return *array; }
   const std::string& constructor() const { return (*names)[0]; }  // Sum
-  const Value* field(const std::string& name) const;              // Record; null if absent
+  // A record field, or a tuple component by position ("0", "1", ...); null if absent.
+  const Value* field(const std::string& name) const;
 };
 
 // The structure of one array element, needed for empty arrays and for

@@ -2,6 +2,7 @@
 #include "interp/eval/ad.hpp"
 
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -199,17 +200,12 @@ Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint
 
   // Seed the results' adjoints, then sweep the tape backwards: every node
   // comes after its operands, so its adjoint is complete when reached.
-  std::vector<Value> adjoint(tape->nodes.size());
-  std::vector<bool> has(tape->nodes.size(), false);
+  std::vector<std::optional<Value>> adjoint(tape->nodes.size());  // none: no contribution yet
   auto add_to = [&](int64_t node, const Value& more) {
     Prim p = tape->nodes[size_t(node)].prim;
     Value m = ad_scalar(more).type == p ? more : convert(more, p);
-    if (!has[size_t(node)]) {
-      adjoint[size_t(node)] = m;
-      has[size_t(node)] = true;
-    } else {
-      adjoint[size_t(node)] = binop(BuiltinOp::Add, adjoint[size_t(node)], m);
-    }
+    std::optional<Value>& a = adjoint[size_t(node)];
+    a = a ? binop(BuiltinOp::Add, *a, m) : m;
   };
   map_leaves(
       y, &y_adjoint,
@@ -219,9 +215,9 @@ Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint
       },
       loc);
   for (int64_t i = int64_t(tape->nodes.size()) - 1; i >= 0; --i) {
-    if (!has[size_t(i)]) continue;
+    if (!adjoint[size_t(i)]) continue;
     for (const auto& [operand, partial] : tape->nodes[size_t(i)].edges)
-      add_to(operand, binop(BuiltinOp::Mul, adjoint[size_t(i)], partial));
+      add_to(operand, binop(BuiltinOp::Mul, *adjoint[size_t(i)], partial));
   }
 
   int64_t next_input = 0;
@@ -230,7 +226,7 @@ Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint
       [&](const Value& p, const Value*) {
         if (!differentiable(p)) return zero_of(p);
         int64_t node = next_input++;  // inputs are the tape's first nodes, in this order
-        return has[size_t(node)] ? adjoint[size_t(node)] : zero_of(p);
+        return adjoint[size_t(node)] ? *adjoint[size_t(node)] : zero_of(p);
       },
       loc);
   return Value::tuple({primal_part(y, tape->level, loc), x_adjoint});

@@ -285,14 +285,9 @@ std::optional<Value> function(std::string_view name, const Value* args, int narg
   bool any = false;
   for (int k = 0; k < nargs; ++k) any = any || is_ad(args[k]);
   auto call = [name, nargs](const Value* p) -> Value {
-    bool lifted = false;
-    for (int k = 0; k < nargs; ++k) lifted = lifted || is_ad(p[k]);
-    if (lifted) return *function(name, p, nargs);
-    Scalar s[3];
-    for (int k = 0; k < nargs; ++k) s[k] = p[k].scalar;
-    auto r = scalar_function(name, s, nargs);
-    if (!r) throw Error(ErrorKind::Internal, fmt::format("unknown scalar function {}", name));
-    return Value(*r);
+    for (int k = 0; k < nargs; ++k)
+      if (is_ad(p[k])) return *function(name, p, nargs);
+    return plain_function(name, p, nargs);
   };
   if (!any) {
     Scalar s[3];

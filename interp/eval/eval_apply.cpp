@@ -149,13 +149,9 @@ Value Evaluator::apply_exact(const Callable& c, std::vector<Value>& args, const 
     case Callable::Kind::Projection: {
       Value v = std::move(args[0]);
       for (const auto& f : c.path) {
-        if (v.kind == Value::Kind::Tuple) {
-          v = Value((*v.elems)[std::stoul(f)]);
-        } else if (const Value* x = v.field(f)) {
-          v = Value(*x);
-        } else {
-          throw Error(ErrorKind::Internal, loc, "projection of a missing field " + f);
-        }
+        const Value* x = v.field(f);
+        if (!x) throw Error(ErrorKind::Internal, loc, "projection of a missing field " + f);
+        v = Value(*x);
       }
       return v;
     }

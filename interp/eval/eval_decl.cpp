@@ -21,41 +21,32 @@ EnvPtr ScopeBuilder::env() {
 namespace {
 // Copy on write: closures hold earlier snapshots, which must not change.
 std::shared_ptr<Namespace> copy_of(const NamespacePtr& ns) { return std::make_shared<Namespace>(*ns); }
+
+// Binds `name` in one of a namespace's maps (`member`), copying the
+// namespace first (closures hold the earlier snapshot).
+template <class T>
+void bind_in(NamespacePtr& ns, std::unordered_map<std::string, T> Namespace::*member, const std::string& name, T x) {
+  auto copy = copy_of(ns);
+  ((*copy).*member)[name] = std::move(x);
+  ns = copy;
+}
 }  // namespace
 
 void ScopeBuilder::add_value(const std::string& name, Binding b, bool exported_too) {
-  auto v = copy_of(visible);
-  v->values[name] = b;
-  visible = v;
-  if (exported_too) {
-    auto x = copy_of(exported);
-    x->values[name] = std::move(b);
-    exported = x;
-  }
+  if (exported_too) bind_in(exported, &Namespace::values, name, b);
+  bind_in(visible, &Namespace::values, name, std::move(b));
   env_cache_.reset();
 }
 
 void ScopeBuilder::add_module(const std::string& name, ModulePtr m, bool exported_too) {
-  auto v = copy_of(visible);
-  v->modules[name] = m;
-  visible = v;
-  if (exported_too) {
-    auto x = copy_of(exported);
-    x->modules[name] = std::move(m);
-    exported = x;
-  }
+  if (exported_too) bind_in(exported, &Namespace::modules, name, m);
+  bind_in(visible, &Namespace::modules, name, std::move(m));
   env_cache_.reset();
 }
 
 void ScopeBuilder::add_sig(const std::string& name, SigBinding s, bool exported_too) {
-  auto v = copy_of(visible);
-  v->sigs[name] = s;
-  visible = v;
-  if (exported_too) {
-    auto x = copy_of(exported);
-    x->sigs[name] = std::move(s);
-    exported = x;
-  }
+  if (exported_too) bind_in(exported, &Namespace::sigs, name, s);
+  bind_in(visible, &Namespace::sigs, name, std::move(s));
   env_cache_.reset();
 }
 

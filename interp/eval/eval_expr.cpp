@@ -190,12 +190,7 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
       case Expr::Kind::Project: {
         Value v = eval(*e->a, ctx);
         const std::string& field = e->field_path.empty() ? e->name.name : e->field_path[0];
-        if (v.kind == Value::Kind::Record) {
-          if (const Value* f = v.field(field)) return *f;
-        } else if (v.kind == Value::Kind::Tuple) {
-          size_t k = size_t(std::stoul(field));
-          if (k < v.elems->size()) return (*v.elems)[k];
-        }
+        if (const Value* f = v.field(field)) return *f;
         throw Error(ErrorKind::Internal, e->loc, fmt::format("value has no field {}", field));
       }
       case Expr::Kind::ArrayLit: {

@@ -58,36 +58,6 @@ Value Evaluator::take_variable(const Expr& src, const Ctx& ctx) {
 }
 
 namespace {
-Value update_field(const Value& r, const std::vector<std::string>& path, size_t k, Value v);
-
-// Field `f` of a tuple or record value.
-Value field_value(const Value& r, const std::string& f, const Loc& loc) {
-  if (r.kind == Value::Kind::Tuple) return r.elems->at(size_t(std::stoul(f)));
-  if (const Value* v = r.field(f)) return *v;
-  throw Error(ErrorKind::Internal, loc, "update through a missing field " + f);
-}
-}  // namespace
-
-Value Evaluator::eval_update(const Expr& e, const Ctx& ctx) {
-  // The index and the new value may read the array (`xs with [i] = xs[i] + 1`),
-  // so they are evaluated before the array is taken.
-  std::vector<IndexValue> idx = eval_indices(e.indices, ctx);
-  Value v = eval(*e.b, ctx);
-  Value arr = take_variable(*e.a, ctx);
-  if (!e.field_path.empty()) {
-    // `r with x.y[i] = v`: the array at the path, updated, put back. (The
-    // record still holds the array while it is updated, so it is copied.)
-    Value inner = arr;
-    for (const auto& f : e.field_path) inner = field_value(inner, f, e.loc);
-    if (inner.kind != Value::Kind::Array) throw Error(ErrorKind::Internal, e.loc, "in-place update of a non-array");
-    Value updated = with_loc(e.loc, [&] { return update_array(std::move(inner), idx, v); });
-    return update_field(arr, e.field_path, 0, std::move(updated));
-  }
-  if (arr.kind != Value::Kind::Array) throw Error(ErrorKind::Internal, e.loc, "in-place update of a non-array");
-  return with_loc(e.loc, [&] { return update_array(std::move(arr), idx, v); });
-}
-
-namespace {
 Value update_field(const Value& r, const std::vector<std::string>& path, size_t k, Value v) {
   if (k == path.size()) return v;
   const std::string& f = path[k];
@@ -106,6 +76,29 @@ Value update_field(const Value& r, const std::vector<std::string>& path, size_t 
   return out;
 }
 }  // namespace
+
+Value Evaluator::eval_update(const Expr& e, const Ctx& ctx) {
+  // The index and the new value may read the array (`xs with [i] = xs[i] + 1`),
+  // so they are evaluated before the array is taken.
+  std::vector<IndexValue> idx = eval_indices(e.indices, ctx);
+  Value v = eval(*e.b, ctx);
+  Value arr = take_variable(*e.a, ctx);
+  if (!e.field_path.empty()) {
+    // `r with x.y[i] = v`: the array at the path, updated, put back. (The
+    // record still holds the array while it is updated, so it is copied.)
+    Value inner = arr;
+    for (const auto& f : e.field_path) {
+      const Value* x = inner.field(f);
+      if (!x) throw Error(ErrorKind::Internal, e.loc, "update through a missing field " + f);
+      inner = *x;
+    }
+    if (inner.kind != Value::Kind::Array) throw Error(ErrorKind::Internal, e.loc, "in-place update of a non-array");
+    Value updated = with_loc(e.loc, [&] { return update_array(std::move(inner), idx, v); });
+    return update_field(arr, e.field_path, 0, std::move(updated));
+  }
+  if (arr.kind != Value::Kind::Array) throw Error(ErrorKind::Internal, e.loc, "in-place update of a non-array");
+  return with_loc(e.loc, [&] { return update_array(std::move(arr), idx, v); });
+}
 
 Value Evaluator::eval_record_update(const Expr& e, const Ctx& ctx) {
   Value r = eval(*e.a, ctx);

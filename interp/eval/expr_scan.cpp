@@ -1,6 +1,5 @@
 // A syntactic scan of expressions (mentions_name), and the interruption
 // flag (see evaluator.hpp).
-#include <cctype>
 #include <csignal>
 
 #include "interp/eval/evaluator.hpp"
@@ -24,8 +23,7 @@ bool mentions_name(const Expr& e, const std::string& name) {
 }
 
 bool may_recurse(const std::string& name, const Expr& body, const EnvPtr& env) {
-  bool identifier = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
-  return identifier && !lookup_value(env, std::string_view(name)) && mentions_name(body, name);
+  return !name.empty() && !is_symbolic(name) && !lookup_value(env, std::string_view(name)) && mentions_name(body, name);
 }
 
 namespace {

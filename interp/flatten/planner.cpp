@@ -153,6 +153,21 @@ kir::Function lower_operator(eval::Evaluator& ev, const std::function<Sym(Lowere
   return f;
 }
 
+// Indexes `v` at the row-major position `flat % inner` over `dims` (whose
+// product is `inner`), one index per dimension, outermost first.
+Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vector<int64_t>& dims, const Loc& loc) {
+  kir::Builder& b = lw.b();
+  Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
+  int64_t stride = inner;
+  for (int64_t d : dims) {
+    stride /= d;
+    Reg ix = stride == 1 ? rest : b.binary(kir::BinOp::Quot, rest, b.i64(stride));
+    if (stride != 1) rest = b.binary(kir::BinOp::Rem, rest, b.i64(stride));
+    v = lw.index(v, ix, loc, false);
+  }
+  return v;
+}
+
 Sym shape_like(const Sym& s) {
   if (s.kind == Sym::Kind::Scalar) return Sym::scalar(kir::kNoReg, s.prim);
   Sym out;
@@ -316,16 +331,7 @@ struct Planner {
       xs.push_back(lw.index(in, i, call.loc, false));
     }
     Sym r = lw.apply(fs, xs, call.loc);
-    if (!dims.empty()) {
-      Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
-      int64_t stride = inner;
-      for (int64_t d : dims) {
-        stride /= d;
-        Reg ix = stride == 1 ? rest : b.binary(kir::BinOp::Quot, rest, b.i64(stride));
-        if (stride != 1) rest = b.binary(kir::BinOp::Rem, rest, b.i64(stride));
-        r = lw.index(r, ix, call.loc, false);
-      }
-    }
+    if (!dims.empty()) r = index_row_major(lw, r, flat, inner, dims, call.loc);
     Sym like = shape_like(r);
     b.ret(lw.leaves(r));
     finish_function(p->elem, "map");
@@ -949,15 +955,7 @@ struct Planner {
     Lowerer lw(p->elem, ev);
     kir::Builder& b = lw.b();
     Reg flat = b.param(Prim::I64);
-    Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
-    Sym v = lw.array_of(x);
-    int64_t stride = inner;
-    for (int64_t d : a.shape) {
-      stride /= d;
-      Reg ix = stride == 1 ? rest : b.binary(kir::BinOp::Quot, rest, b.i64(stride));
-      if (stride != 1) rest = b.binary(kir::BinOp::Rem, rest, b.i64(stride));
-      v = lw.index(v, ix, call.loc, false);
-    }
+    Sym v = index_row_major(lw, lw.array_of(x), flat, inner, a.shape, call.loc);
     Sym like = shape_like(v);
     b.ret(lw.leaves(v));
     finish_function(p->elem, "replicate");

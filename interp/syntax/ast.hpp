@@ -44,6 +44,9 @@ struct QualName {
   bool operator==(const QualName&) const = default;
 };
 
+// Whether a name is an operator (`+`, `<|>`) rather than an identifier.
+bool is_symbolic(const std::string& name);
+
 // ---------------------------------------------------------------- types
 
 // A size in a type expression: `[n]`, `[3]`, `[]` (anonymous). Futhark also

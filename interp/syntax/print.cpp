@@ -1,7 +1,5 @@
 #include "interp/syntax/print.hpp"
 
-#include <cctype>
-
 #include <fmt/format.h>
 
 namespace thorn {
@@ -73,10 +71,6 @@ std::string literal(const Expr& e) {
   std::string suffix = e.suffix ? std::string(prim_name(*e.suffix)) : "";
   if (e.kind == K::FloatLit) return fmt::format("{}{}", e.float_value, suffix);
   return fmt::format("{}{}", e.int_value, suffix);
-}
-
-bool is_symbolic(const std::string& name) {
-  return !name.empty() && !std::isalpha(static_cast<unsigned char>(name[0])) && name[0] != '_';
 }
 
 // `+` stays `+`; a function name used infix is shown in backticks.

@@ -2,7 +2,6 @@
 // checking of a function definition shared by top-level and local ones.
 #include <fmt/format.h>
 
-#include <cctype>
 #include <set>
 
 #include "interp/types/checker_impl.hpp"
@@ -176,8 +175,7 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     // function defined through an outer one of the same name, keeps
     // referring to that (the evaluator's may_recurse makes the same choice).
     Ty self_result;
-    bool identifier = self && !self->empty() && (std::isalpha(static_cast<unsigned char>((*self)[0])) || (*self)[0] == '_');
-    if (identifier && !params.empty() && !find_value(*self)) {
+    if (self && !self->empty() && !is_symbolic(*self) && !params.empty() && !find_value(*self)) {
       self_result = declared ? declared : u.fresh(loc);
       auto s = std::make_shared<Scheme>();
       s->type = curry(params, ptys, self_result);

@@ -60,22 +60,31 @@ std::vector<TypePtr> components(const Type& t) {
 }
 bool is_structured(const Type& t) { return t.kind == Type::Kind::Tuple || t.kind == Type::Kind::Record; }
 
-// Whether a value of this type can alias anything (prims cannot).
-bool has_slot(const Type& t) {
+// Whether some non-composite part of t (looking through tuples, records and
+// constructor payloads) satisfies `leaf`.
+bool any_part(const Type& t, bool (*leaf)(const Type&)) {
   switch (t.kind) {
-    case Type::Kind::Prim: return false;
     case Type::Kind::Tuple:
     case Type::Kind::Record:
       for (const auto& c : components(t))
-        if (has_slot(*c)) return true;
+        if (any_part(*c, leaf)) return true;
       return false;
     case Type::Kind::Sum:
       for (const auto& [n, ps] : t.constructors)
         for (const auto& p : ps)
-          if (has_slot(*p)) return true;
+          if (any_part(*p, leaf)) return true;
       return false;
-    default: return true;
+    default: return leaf(t);
   }
+}
+
+// Whether a value of this type can alias anything (prims cannot).
+bool has_slot(const Type& t) {
+  return any_part(t, [](const Type& x) { return x.kind != Type::Kind::Prim; });
+}
+// Whether it holds an array.
+bool has_array(const Type& t) {
+  return any_part(t, [](const Type& x) { return x.kind == Type::Kind::Array; });
 }
 
 // `s` on every component of t that can alias.
@@ -435,22 +444,6 @@ class Checker {
     return global_shaped(type, global_id(name.str()));
   }
 
-  static bool has_array(const Type& t) {
-    switch (t.kind) {
-      case Type::Kind::Array: return true;
-      case Type::Kind::Tuple:
-      case Type::Kind::Record:
-        for (const auto& c : components(t))
-          if (has_array(*c)) return true;
-        return false;
-      case Type::Kind::Sum:
-        for (const auto& [n, ps] : t.constructors)
-          for (const auto& p : ps)
-            if (has_array(*p)) return true;
-        return false;
-      default: return false;
-    }
-  }
   static Als global_shaped_ids(const TypePtr& t, const Ids& ids) {
     if (!t) return Als{};
     if (is_structured(*t)) {
@@ -696,15 +689,14 @@ class Checker {
     Ids others;
     for (const std::string& f : e.field_path) {
       if (!cur->structured || !t || (t->kind != Type::Kind::Record && t->kind != Type::Kind::Tuple)) return;
-      std::vector<std::pair<std::string, TypePtr>> comps = t->fields;
-      if (t->kind == Type::Kind::Tuple)
-        for (size_t j = 0; j < t->elems.size(); ++j) comps.emplace_back(std::to_string(j), t->elems[j]);
+      std::vector<TypePtr> comps = components(*t);
       const Als* next = nullptr;
       TypePtr next_t;
       for (size_t j = 0; j < comps.size() && j < cur->parts.size(); ++j) {
-        if (comps[j].first == f) {
+        const std::string& name = t->kind == Type::Kind::Tuple ? std::to_string(j) : t->fields[j].first;
+        if (name == f) {
           next = &cur->parts[j];
-          next_t = comps[j].second;
+          next_t = comps[j];
         } else {
           Ids x = all_of(cur->parts[j]);
           others.insert(x.begin(), x.end());
