@@ -40,7 +40,12 @@ class Lowerer {
   Sym array_of(const Value& v);  // an array value as a view, or its producer inlined
   Sym constant(const Scalar& s);
   Sym index(const Sym& arr, kir::Reg i, const Loc& loc, bool check = true);
-  int64_t length(const Sym& arr) const;
+  int64_t length(const Sym& arr) const;  // a fixed length (Fallback for a dynamic one)
+  kir::Reg length_reg(const Sym& arr);     // the length, fixed or dynamic
+  static bool dynamic(const Sym& arr) { return arr.kind == Sym::Kind::Array && arr.arr->len != kir::kNoReg; }
+  // Sets the length of a new array: fixed when every input's is, else a
+  // register (after a run-time check that the inputs' lengths agree).
+  void same_length(SymArr& out, const std::vector<Sym>& inputs, const char* what, const Loc& loc);
 
   // Scalars of a value, depth first (tuples, records); Fallback on anything else.
   std::vector<kir::Reg> leaves(const Sym& v) const;
@@ -107,7 +112,13 @@ class Lowerer {
   Sym lower_loop(const Expr& e, const ScopePtr& sc);
   Sym lower_index(const Expr& e, const ScopePtr& sc);
   Sym lower_update(const Expr& e, const ScopePtr& sc);
-  Sym slice(const Sym& arr, const IndexArg& ix, const ScopePtr& sc, const Loc& loc);
+  struct LoweredIndex {
+    bool is_slice = false;
+    kir::Reg i = kir::kNoReg;
+    std::optional<Sym> start, end, stride;
+  };
+  Sym index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
+  Sym slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc);
   Sym eq(const Sym& a, const Sym& b, bool negate, const Loc& loc);
   Sym logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc);
   void bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,

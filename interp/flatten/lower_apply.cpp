@@ -161,10 +161,10 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
 }
 
 Sym Lowerer::sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
-  int64_t n = length(arr);
+  Reg n = length_reg(arr);
   std::vector<Reg> init = leaves(ne);
   std::vector<Prim> types = leaf_types(ne);
-  std::vector<Reg> out = b_.for_(b_.i64(n), init, [&](Reg i, const std::vector<Reg>& carried) {
+  std::vector<Reg> out = b_.for_(n, init, [&](Reg i, const std::vector<Reg>& carried) {
     size_t pos = 0;
     Sym acc = rebuild(ne, carried, pos);
     Sym r = apply(op, {acc, index(arr, i, loc, false)}, loc);
@@ -206,9 +206,8 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "map") {
     if (args.size() < 2) throw Fallback("map without arrays");
-    int64_t n = length(args[1]);
-    for (size_t k = 2; k < args.size(); ++k)
-      if (length(args[k]) != n) throw Fallback("map over arrays of different lengths");
+    auto arr = std::make_shared<SymArr>();
+    same_length(*arr, std::vector<Sym>(args.begin() + 1, args.end()), "map", loc);
     Sym f = args[0];
     std::vector<Sym> xs(args.begin() + 1, args.end());
     Lowerer* self = this;
@@ -225,10 +224,10 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       probe = elem(pi);
       return std::vector<Reg>{};
     });
-    auto arr = std::make_shared<SymArr>();
-    arr->dims = {n};
-    if (probe.kind == Sym::Kind::Array)
+    if (probe.kind == Sym::Kind::Array) {
+      if (dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element");
       for (int64_t d : probe.arr->dims) arr->dims.push_back(d);
+    }
     else if (probe.kind != Sym::Kind::Scalar && probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record)
       throw Fallback("map producing functions or nested SOACs");
     arr->gen = elem;
@@ -267,9 +266,16 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "iota" || name == "replicate") {
     Sym n = args.at(0);
-    if (!n.known) throw Fallback(name + " of a size not known when the nest starts");
     auto arr = std::make_shared<SymArr>();
-    arr->dims = {n.known->as_i64()};
+    if (n.known) {
+      arr->dims = {n.known->as_i64()};
+    } else {
+      // A size computed in the element: a dynamic length with no known bound.
+      Reg len = convert(n, Prim::I64).reg;
+      b_.check(b_.compare(kir::CmpOp::Le, b_.i64(0), len), fmt::format("{}: negative size.", name), loc);
+      arr->dims = {-1};
+      arr->len = len;
+    }
     arr->fused = name;
     if (name == "iota") {
       need(1);
@@ -277,8 +283,10 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     } else {
       need(2);
       Sym x = args[1];
-      if (x.kind == Sym::Kind::Array)
+      if (x.kind == Sym::Kind::Array) {
+        if (dynamic(x)) throw Fallback("replicate of an array whose length depends on the element");
         for (int64_t d : x.arr->dims) arr->dims.push_back(d);
+      }
       arr->gen = [x](Reg) { return x; };
     }
     return array_sym(arr);
@@ -294,9 +302,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   if (name == "zip") {
     if (args.size() < 2) throw Fallback("zip of fewer than two arrays");
     auto arr = std::make_shared<SymArr>();
-    arr->dims = {length(args[0])};
-    for (const Sym& a : args)
-      if (length(a) != arr->dims[0]) throw Fallback("zip of arrays of different lengths");
+    same_length(*arr, args, "zip", loc);
     Lowerer* self = this;
     arr->gen = [self, args, loc](Reg i) {
       std::vector<Sym> xs;
@@ -320,7 +326,8 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     Lowerer* self = this;
     for (size_t k = 0; k < probe.elems.size(); ++k) {
       auto arr = std::make_shared<SymArr>();
-      arr->dims = {length(xs)};
+      arr->dims = {xs.arr->dims.at(0)};
+      arr->len = xs.arr->len;
       arr->gen = [self, xs, k, loc](Reg i) { return self->index(xs, i, loc, false).elems.at(k); };
       parts.push_back(array_sym(arr));
     }
@@ -330,6 +337,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(1);
     const Sym xss = args[0];
     if (xss.kind != Sym::Kind::Array || xss.arr->dims.size() < 2) throw Fallback("transpose of a non-matrix");
+    if (dynamic(xss)) throw Fallback("transpose of an array whose length depends on the element");
     int64_t n = xss.arr->dims[0], m = xss.arr->dims[1];
     auto arr = std::make_shared<SymArr>();
     arr->dims = xss.arr->dims;

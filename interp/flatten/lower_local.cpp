@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "interp/flatten/lower.hpp"
+#include "interp/flatten/elem_tree.hpp"
 
 namespace thorn::flatten {
 
@@ -35,26 +36,6 @@ Sym array_sym(std::shared_ptr<SymArr> a) {
   s.kind = Sym::Kind::Array;
   s.arr = std::move(a);
   return s;
-}
-
-ElemShape elem_shape(const Sym& like) {
-  ElemShape e;
-  if (like.kind == Sym::Kind::Scalar) {
-    e.kind = ElemShape::Kind::Prim;
-    e.prim = like.prim;
-    return e;
-  }
-  if (like.kind != Sym::Kind::Tuple && like.kind != Sym::Kind::Record)
-    throw Fallback("private arrays of other than scalars or tuples of scalars");
-  e.kind = like.kind == Sym::Kind::Record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
-  for (const Sym& c : like.elems) {
-    if (c.kind != Sym::Kind::Scalar) throw Fallback("nested tuples in the elements of a private array");
-    ElemShape ce;
-    ce.prim = c.prim;
-    e.children.push_back(ce);
-  }
-  if (like.names) e.names = *like.names;
-  return e;
 }
 
 }  // namespace
@@ -102,6 +83,7 @@ Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
 Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
   std::vector<int64_t> dims = arr.arr->dims;
+  if (dims.at(0) < 0) throw Fallback("a private copy of an array whose length depends on the element and has no bound");
   int64_t count = product(dims);
   Sym like = element_like(arr, loc);
   std::vector<Prim> prims = leaf_types(like);
@@ -111,7 +93,8 @@ Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
     throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
   auto out = std::make_shared<SymArr>();
   out->dims = dims;
-  out->elem = elem_shape(like);
+  out->len = arr.arr->len;
+  out->elem = elem_shape_of_sym(like);
   for (Prim p : prims) {
     int id = b_.local_array(p, count, fmt::format("l{}", f_.locals.size()));
     out->leaves.push_back({id, 0, p, true, bump_version(id)});
@@ -123,11 +106,12 @@ Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
 
 void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {
   const SymArr& d = *dst.arr;
-  if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims)
+  if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims || src.arr->len != d.len)
     throw Fallback("copying between private arrays of different shapes");
   // One loop per dimension; the innermost writes every leaf.
   std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
-    b_.for_(b_.i64(d.dims[k]), {}, [&](Reg i, const std::vector<Reg>&) {
+    Reg count = k == 0 ? length_reg(dst) : b_.i64(d.dims[k]);
+    b_.for_(count, {}, [&](Reg i, const std::vector<Reg>&) {
       Sym e = index(sub, i, loc, false);
       Reg at = base == kir::kNoReg ? i : b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(d.dims[k])), i);
       if (k + 1 < d.dims.size()) {
@@ -160,6 +144,7 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
     idx.push_back(convert(lower(*ix.index, sc), Prim::I64).reg);
   }
   Sym v = lower(*e.b, sc);
+  if (dynamic(arr)) throw Fallback("an in-place update of an array whose length depends on the element");
   if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
   const SymArr& a = *arr.arr;
   if (idx.size() > a.dims.size()) throw Fallback("an in-place update with more indices than dimensions");
@@ -223,18 +208,22 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
 // scan inside a mapped function, not as its result: sequential, in the
 // reference backend's order (the accumulator starts at ne), into a private array.
 Sym Lowerer::sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
-  int64_t n = length(arr);
+  if (arr.kind != Sym::Kind::Array) throw Fallback("scan of a non-array");
+  int64_t n = arr.arr->dims.at(0);
+  if (n < 0) throw Fallback("a scan of an array whose length depends on the element and has no bound");
+  Reg len = length_reg(arr);
   std::vector<Prim> types = leaf_types(ne);
   auto out = std::make_shared<SymArr>();
   out->dims = {n};
-  out->elem = elem_shape(ne);
+  out->len = arr.arr->len;
+  out->elem = elem_shape_of_sym(ne);
   if (f_.local_bytes() + n * int64_t(types.size()) * 8 > kMaxLocalBytes)
     throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
   for (Prim p : types) {
     int id = b_.local_array(p, n, fmt::format("l{}", f_.locals.size()));
     out->leaves.push_back({id, 0, p, true, 0});
   }
-  b_.for_(b_.i64(n), leaves(ne), [&](Reg i, const std::vector<Reg>& carried) {
+  b_.for_(len, leaves(ne), [&](Reg i, const std::vector<Reg>& carried) {
     size_t pos = 0;
     Sym acc = rebuild(ne, carried, pos);
     Sym r = apply(op, {acc, index(arr, i, loc, false)}, loc);
@@ -255,9 +244,11 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
   Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
   const SymArr& d = *dest.arr;
   if (d.dims.size() != 1) throw Fallback("reduce_by_index into a multi-dimensional array inside a mapped function");
-  int64_t n = length(is), k = d.dims[0];
-  if (length(vs) != n) throw Fallback("reduce_by_index with index and value arrays of different lengths");
-  b_.for_(b_.i64(n), {}, [&](Reg j, const std::vector<Reg>&) {
+  if (dynamic(dest)) throw Fallback("reduce_by_index into an array whose length depends on the element");
+  int64_t k = d.dims[0];
+  SymArr both;
+  same_length(both, {is, vs}, "reduce_by_index", loc);
+  b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
     Reg bin = convert(index(is, j, loc, false), Prim::I64).reg;
     Sym v = index(vs, j, loc, false);
     Reg inb = b_.compare(kir::CmpOp::Lt, b_.convert(Prim::U64, bin), b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(k))));
@@ -282,9 +273,11 @@ Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is, const Sym& vs
   Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
   const SymArr& d = *dest.arr;
   if (d.dims.size() != 1) throw Fallback("scatter into a multi-dimensional array inside a mapped function");
-  int64_t n = length(is), k = d.dims[0];
-  if (length(vs) != n) throw Fallback("scatter with index and value arrays of different lengths");
-  b_.for_(b_.i64(n), {}, [&](Reg j, const std::vector<Reg>&) {
+  if (dynamic(dest)) throw Fallback("scatter into an array whose length depends on the element");
+  int64_t k = d.dims[0];
+  SymArr both;
+  same_length(both, {is, vs}, "scatter", loc);
+  b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
     Reg at = convert(index(is, j, loc, false), Prim::I64).reg;
     std::vector<Reg> regs = leaves(index(vs, j, loc, false));
     if (regs.size() != d.leaves.size()) throw Fallback("scatter of values of another type");
