@@ -809,7 +809,7 @@ Sym Lowerer::index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size
   if (k + 1 == ix.size()) return sliced;
   // The element's shape after the remaining indices, from a throw-away lowering.
   Sym probe;
-  b_.capture([&] {
+  probe_block([&] {
     Reg pi = f_.new_reg(Prim::I64);
     probe_indices.push_back(pi);
     probe = index_all(index(sliced, pi, loc, false), ix, k + 1, loc);
@@ -922,46 +922,12 @@ Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
     };
     init = from_pat(pat);
   }
-  // Scalars of the state are carried in registers; arrays live in private
-  // storage of their own (a copy of the initial value), which the body
-  // updates in place or copies its result into.
-  std::vector<Reg> init_regs;
-  std::vector<Sym> init_arrays, storage;
-  split_state(init, init_regs, init_arrays);
-  for (const Sym& a : init_arrays) {
-    if (dynamic(a)) throw Fallback("loop state holding an array whose length depends on the element");
-    storage.push_back(materialise(a, e.loc));
-  }
-  std::vector<Prim> types = types_of(init_regs);
+  LoopState st = loop_state(init, e.loc);
   auto bind_state = [&](const std::vector<Reg>& regs, std::vector<std::pair<std::string, Sym>>& vars) {
-    size_t pr = 0, pa = 0;
-    std::vector<Sym> current;
-    for (const Sym& st : storage) current.push_back(with_current_versions(st));
-    bind(pat, join_state(init, regs, pr, current, pa), vars, nullptr);
+    bind(pat, state_value(st, regs), vars, nullptr);
   };
-  auto body_regs = [&](const ScopePtr& inner) {
-    Sym r = lower(*e.b, inner);
-    std::vector<Reg> regs;
-    std::vector<Sym> arrays;
-    split_state(r, regs, arrays);
-    if (types_of(regs) != types || arrays.size() != storage.size())
-      throw Fallback("loop body changes the shape of the loop state");
-    for (size_t k = 0; k < arrays.size(); ++k) {
-      const Sym& a = arrays[k];
-      if (a.kind != Sym::Kind::Array || a.arr->dims != storage[k].arr->dims || dynamic(a))
-        throw Fallback("loop body changes the shape of the loop state");
-      bool same = !a.arr->gen && a.arr->rel == kir::kNoReg && a.arr->leaves.size() == storage[k].arr->leaves.size();
-      for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
-        same = a.arr->leaves[l].local && a.arr->leaves[l].array == storage[k].arr->leaves[l].array &&
-               a.arr->leaves[l].base == 0;
-      if (same) continue;
-      bool other_private = is_private_whole(a);
-      for (size_t l = 0; other_private && l < a.arr->leaves.size(); ++l)
-        for (const SymArr::Leaf& sl : storage[k].arr->leaves) other_private &= a.arr->leaves[l].array != sl.array;
-      copy_into(with_current_versions(storage[k]), other_private ? a : materialise(a, e.loc), e.loc);
-    }
-    return regs;
-  };
+  auto body_regs = [&](const ScopePtr& inner) { return next_state(st, lower(*e.b, inner), e.loc); };
+  const std::vector<Reg>& init_regs = st.init_regs;
   std::vector<Reg> out;
   switch (e.loop_form) {
     case Expr::LoopForm::For: {
@@ -1004,13 +970,64 @@ Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
       break;
     }
   }
+  return final_state(st, out);
+}
+
+// Scalars of the state are carried in registers; arrays live in private
+// storage of their own (a copy of the initial value), which the body
+// updates in place or copies its result into.
+Lowerer::LoopState Lowerer::loop_state(const Sym& init, const Loc& loc) {
+  LoopState st;
+  st.init = init;
+  std::vector<Sym> init_arrays;
+  split_state(init, st.init_regs, init_arrays);
+  for (const Sym& a : init_arrays) {
+    if (dynamic(a)) throw Fallback("loop state holding an array whose length depends on the element");
+    st.storage.push_back(materialise(a, loc));
+  }
+  st.types = types_of(st.init_regs);
+  return st;
+}
+
+Sym Lowerer::state_value(const LoopState& st, const std::vector<Reg>& regs) {
+  size_t pr = 0, pa = 0;
+  std::vector<Sym> current;
+  for (const Sym& a : st.storage) current.push_back(with_current_versions(a));
+  return join_state(st.init, regs, pr, current, pa);
+}
+
+std::vector<Reg> Lowerer::next_state(const LoopState& st, const Sym& r, const Loc& loc) {
+  std::vector<Reg> regs;
   std::vector<Sym> arrays;
-  for (const Sym& st : storage) {
-    for (const SymArr::Leaf& l : st.arr->leaves) bump_version(l.array);
-    arrays.push_back(with_current_versions(st));
+  split_state(r, regs, arrays);
+  if (types_of(regs) != st.types || arrays.size() != st.storage.size())
+    throw Fallback("loop body changes the shape of the loop state");
+  for (size_t k = 0; k < arrays.size(); ++k) {
+    const Sym& a = arrays[k];
+    const Sym& storage = st.storage[k];
+    if (a.kind != Sym::Kind::Array || a.arr->dims != storage.arr->dims || dynamic(a))
+      throw Fallback("loop body changes the shape of the loop state");
+    bool same = !a.arr->gen && a.arr->rel == kir::kNoReg && a.arr->leaves.size() == storage.arr->leaves.size();
+    for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
+      same = a.arr->leaves[l].local && a.arr->leaves[l].array == storage.arr->leaves[l].array &&
+             a.arr->leaves[l].base == 0;
+    if (same) continue;
+    bool other_private = is_private_whole(a);
+    for (size_t l = 0; other_private && l < a.arr->leaves.size(); ++l)
+      for (const SymArr::Leaf& sl : storage.arr->leaves) other_private &= a.arr->leaves[l].array != sl.array;
+    copy_into(with_current_versions(storage), other_private ? a : materialise(a, loc), loc);
+  }
+  return regs;
+}
+
+Sym Lowerer::final_state(const LoopState& st, const std::vector<Reg>& out) {
+  std::vector<Sym> arrays;
+  for (const Sym& a : st.storage) {
+    for (const SymArr::Leaf& l : a.arr->leaves) bump_version(l.array);
+    arrays.push_back(with_current_versions(a));
   }
   size_t pr = 0, pa = 0;
-  return join_state(init, out, pr, arrays, pa);
+  return join_state(st.init, out, pr, arrays, pa);
 }
 
 Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {

@@ -60,6 +60,12 @@ class Lowerer {
 
   // ---- private arrays (lower_local.cpp): arrays an element creates and
   // updates in place live in kir::LocalArray storage.
+  // Lowers `fn` only to learn a value's shape: the code is returned (to be
+  // inspected and dropped) and the private arrays it made are released.
+  // `made_locals`: whether it made any.
+  kir::Block probe_block(const kir::Builder::BlockFn& fn, bool* made_locals = nullptr);
+  // Whether a private copy of `arr` fits the per-element storage limit.
+  bool fits_private(const Sym& arr, const Loc& loc);
   // A fresh private copy of an array (any Sym array).
   Sym materialise(const Sym& arr, const Loc& loc);
   // The whole of a private array at its current version (may be updated in place).
@@ -69,12 +75,27 @@ class Lowerer {
   // dst (a whole private array) := src, element by element.
   void copy_into(const Sym& dst, const Sym& src, const Loc& loc);
   Sym sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
+  Sym sequential_row_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
   Sym sequential_hist(const Sym& dest, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs, const Loc& loc);
   Sym sequential_scatter(const Sym& dest, const Sym& is, const Sym& vs, const Loc& loc);
   // Splits a value into its scalar registers and its arrays (in leaf order), and back.
   void split_state(const Sym& v, std::vector<kir::Reg>& regs, std::vector<Sym>& arrays) const;
   Sym join_state(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pr, const std::vector<Sym>& arrays,
                  size_t& pa) const;
+  // The state of a sequential loop (lower_loop, and reductions and scans
+  // over arrays of arrays): scalars in registers, arrays in private storage.
+  struct LoopState {
+    Sym init;
+    std::vector<kir::Reg> init_regs;
+    std::vector<Sym> storage;
+    std::vector<Prim> types;
+  };
+  LoopState loop_state(const Sym& init, const Loc& loc);
+  // The state at the start of an iteration, from the carried registers.
+  Sym state_value(const LoopState& st, const std::vector<kir::Reg>& regs);
+  // An iteration's result stored as the next state; returns the registers to carry.
+  std::vector<kir::Reg> next_state(const LoopState& st, const Sym& r, const Loc& loc);
+  Sym final_state(const LoopState& st, const std::vector<kir::Reg>& out);
   // Private arrays whose storage was written since a view of them was made
   // are stale: reading one is a planner limitation, not a wrong answer.
   std::vector<int> local_version;

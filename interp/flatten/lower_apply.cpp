@@ -31,8 +31,13 @@ Sym array_sym(std::shared_ptr<SymArr> a) {
 struct ActiveGuard {
   std::vector<const void*>& stack;
   ActiveGuard(std::vector<const void*>& s, const void* key, const std::string& name) : stack(s) {
-    for (const void* k : stack)
-      if (k == key) throw Fallback(fmt::format("recursive function{}", name.empty() ? "" : " " + name));
+    // The same function may be active more than once without recursion:
+    // `f32.sum (map (\r -> f32.sum r) xss)` lowers the inner sum while the
+    // outer one's body runs (the map's element is generated on demand). A
+    // real recursion is caught by its depth.
+    int same = 0;
+    for (const void* k : stack) same += k == key;
+    if (same >= 8) throw Fallback(fmt::format("recursive function{}", name.empty() ? "" : " " + name));
     if (stack.size() > 64) throw Fallback("function calls nested too deeply");
     stack.push_back(key);
   }
@@ -160,19 +165,26 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
   throw Fallback("a kind of function the flattener does not know");
 }
 
+// Whether lowered code contains a loop (its cost grows with the data).
+static bool has_loop(const kir::Block& b) {
+  for (const kir::Instr& in : b.instrs) {
+    if (in.op == kir::Opcode::For || in.op == kir::Opcode::While) return true;
+    for (const kir::Block& nb : in.blocks)
+      if (has_loop(nb)) return true;
+  }
+  return false;
+}
+
 Sym Lowerer::sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
   Reg n = length_reg(arr);
-  std::vector<Reg> init = leaves(ne);
-  std::vector<Prim> types = leaf_types(ne);
-  std::vector<Reg> out = b_.for_(n, init, [&](Reg i, const std::vector<Reg>& carried) {
-    size_t pos = 0;
-    Sym acc = rebuild(ne, carried, pos);
-    Sym r = apply(op, {acc, index(arr, i, loc, false)}, loc);
-    if (leaf_types(r) != types) throw Fallback("reduction operator changes the type of its accumulator");
-    return leaves(r);
+  // The accumulator may hold arrays (`reduce (map2 (+)) zeros rows`): they
+  // live in private storage, as a loop's state does.
+  LoopState st = loop_state(ne, loc);
+  std::vector<Reg> out = b_.for_(n, st.init_regs, [&](Reg i, const std::vector<Reg>& carried) {
+    Sym r = apply(op, {state_value(st, carried), index(arr, i, loc, false)}, loc);
+    return next_state(st, r, loc);
   });
-  size_t pos = 0;
-  return rebuild(ne, out, pos);
+  return final_state(st, out);
 }
 
 Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail) {
@@ -218,12 +230,14 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     };
     // Learn the element's shape from a throw-away lowering.
     Sym probe;
-    b_.capture([&] {
+    bool made_locals = false;
+    kir::Block probe_code = probe_block([&] {
       Reg pi = f_.new_reg(Prim::I64);
       probe_indices.push_back(pi);
       probe = elem(pi);
       return std::vector<Reg>{};
-    });
+    }, &made_locals);
+    bool costly = made_locals || has_loop(probe_code);
     if (probe.kind == Sym::Kind::Array) {
       if (dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element");
       for (int64_t d : probe.arr->dims) arr->dims.push_back(d);
@@ -232,7 +246,11 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       throw Fallback("map producing functions or nested SOACs");
     arr->gen = elem;
     arr->fused = "map";
-    return array_sym(arr);
+    Sym result = array_sym(arr);
+    // An element with loops or private arrays of its own is computed once
+    // per element into private storage, not again at every use of it.
+    if (costly && probe.kind != Sym::Kind::Function && fits_private(result, loc)) return materialise(result, loc);
+    return result;
   }
   if (name == "reduce" || name == "reduce_comm") {
     need(3);
@@ -315,7 +333,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(1);
     const Sym xs = args[0];
     Sym probe;
-    b_.capture([&] {
+    probe_block([&] {
       Reg pi = f_.new_reg(Prim::I64);
       probe_indices.push_back(pi);
       probe = index(xs, pi, loc, false);

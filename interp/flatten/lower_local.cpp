@@ -67,7 +67,7 @@ bool Lowerer::is_private_whole(const Sym& arr) const {
 Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
   Sym e;
-  b_.capture([&] {
+  probe_block([&] {
     Sym cur = arr;
     while (cur.kind == Sym::Kind::Array) {
       Reg pi = f_.new_reg(Prim::I64);
@@ -78,6 +78,30 @@ Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
     return std::vector<Reg>{};
   });
   return e;
+}
+
+kir::Block Lowerer::probe_block(const kir::Builder::BlockFn& fn, bool* made_locals) {
+  size_t locals = f_.locals.size();
+  kir::Block b = b_.capture(fn);
+  if (made_locals) *made_locals = f_.locals.size() > locals;
+  f_.locals.resize(locals);
+  if (local_version.size() > locals) local_version.resize(locals);
+  return b;
+}
+
+bool Lowerer::fits_private(const Sym& arr, const Loc& loc) {
+  if (arr.kind != Sym::Kind::Array || arr.arr->dims.empty() || arr.arr->dims[0] < 0) return false;
+  for (int64_t d : arr.arr->dims)
+    if (d < 0) return false;
+  Sym like;
+  try {
+    like = element_like(arr, loc);
+    int64_t bytes = 0;
+    for (Prim p : leaf_types(like)) bytes += product(arr.arr->dims) * prim_bytes(p);
+    return f_.local_bytes() + bytes <= kMaxLocalBytes;
+  } catch (const Fallback&) {
+    return false;  // elements that are not scalars or tuples of them
+  }
 }
 
 Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
@@ -207,10 +231,60 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
 
 // scan inside a mapped function, not as its result: sequential, in the
 // reference backend's order (the accumulator starts at ne), into a private array.
+// scan with a vectorised operator (`scan (map2 (*)) ones rows`): the
+// accumulator row is loop state in private storage, copied into row i of
+// the result after step i.
+Sym Lowerer::sequential_row_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
+  int64_t n = arr.arr->dims.at(0);
+  if (ne.kind != Sym::Kind::Array || dynamic(ne)) throw Fallback("a scan whose elements are tuples holding arrays");
+  std::vector<int64_t> dims{n};
+  dims.insert(dims.end(), ne.arr->dims.begin(), ne.arr->dims.end());
+  int64_t inner = product(ne.arr->dims);
+  Sym like = element_like(ne, loc);
+  std::vector<Prim> types = leaf_types(like);
+  int64_t bytes = 0;
+  for (Prim p : types) bytes += (n + 1) * inner * prim_bytes(p);
+  if (f_.local_bytes() + bytes > kMaxLocalBytes)
+    throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
+  auto out = std::make_shared<SymArr>();
+  out->dims = dims;
+  out->len = arr.arr->len;
+  out->elem = elem_shape_of_sym(like);
+  for (Prim p : types) {
+    int id = b_.local_array(p, n * inner, fmt::format("l{}", f_.locals.size()));
+    out->leaves.push_back({id, 0, p, true, 0});
+  }
+  LoopState st = loop_state(ne, loc);
+  const SymArr& acc = *st.storage.at(0).arr;
+  b_.for_(length_reg(arr), st.init_regs, [&](Reg i, const std::vector<Reg>& carried) {
+    Sym r = apply(op, {state_value(st, carried), index(arr, i, loc, false)}, loc);
+    std::vector<Reg> regs = next_state(st, r, loc);
+    Reg base = b_.binary(kir::BinOp::Mul, i, b_.i64(inner));
+    b_.for_(b_.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
+      Reg at = b_.binary(kir::BinOp::Add, base, j);
+      for (size_t l = 0; l < acc.leaves.size(); ++l)
+        b_.local_write(out->leaves[l].array, at, b_.local_read(acc.leaves[l].array, j));
+      return std::vector<Reg>{};
+    });
+    return regs;
+  });
+  for (const SymArr::Leaf& l : acc.leaves) bump_version(l.array);
+  for (const SymArr::Leaf& l : out->leaves) bump_version(l.array);
+  return with_current_versions(array_sym(out));
+}
+
 Sym Lowerer::sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("scan of a non-array");
   int64_t n = arr.arr->dims.at(0);
   if (n < 0) throw Fallback("a scan of an array whose length depends on the element and has no bound");
+  if (ne.kind != Sym::Kind::Scalar && ne.kind != Sym::Kind::Tuple && ne.kind != Sym::Kind::Record)
+    return sequential_row_scan(op, ne, arr, loc);
+  {
+    std::vector<Reg> regs;
+    std::vector<Sym> arrays;
+    split_state(ne, regs, arrays);
+    if (!arrays.empty()) return sequential_row_scan(op, ne, arr, loc);
+  }
   Reg len = length_reg(arr);
   std::vector<Prim> types = leaf_types(ne);
   auto out = std::make_shared<SymArr>();

@@ -234,7 +234,15 @@ struct Planner {
       probe = lw.apply(lw.from_value(fv), xs, call.loc, true);
       // Over an array whose length depends on the element, the SOAC runs
       // sequentially inside each element instead (map_flat).
-      if (probe.kind == Sym::Kind::Soac && !Lowerer::dynamic(probe.soac->arr)) return segmented(*probe.soac, n);
+      if (probe.kind == Sym::Kind::Soac) {
+        const SymSoac& soac = *probe.soac;
+        bool regular = soac.arr.kind == Sym::Kind::Array && !Lowerer::dynamic(soac.arr) && soac.arr.arr->dims.size() == 1;
+        if (regular) return segmented(soac, n);
+        // Over arrays of arrays (a vectorised operator) or a length known
+        // only in the element: sequential inside each element; a result
+        // with arrays in it is written once per row.
+        if (soac.kind == SoacKind::Scan || has_array(soac.ne)) return map_rows(n);
+      }
       if (probe.kind == Sym::Kind::Array) {
         if (Lowerer::dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
         std::vector<int64_t> dims = probe.arr->dims;

@@ -54,6 +54,12 @@ TEST_CASE("flatten: tuples with array components in and out of maps") {
   flattened("let rs = map (\\x -> {a = replicate 2 x, b = x}) (iota 3) in map (\\r -> r.a[1] + r.b) rs");
 }
 
+TEST_CASE("flatten: vectorised operators and nested prelude calls inside each element") {
+  flattened("map (\\xss -> scan (map2 (*)) (replicate 3 1) xss) (unflatten (unflatten (iota 12)) : [2][2][3]i64)");
+  flattened("map (\\xss -> reduce (map2 (+)) (replicate 3 0) xss) (unflatten (unflatten (iota 12)) : [2][2][3]i64)");
+  flattened("map (\\xs -> i64.sum (map (\\x -> i64.sum (map (* x) xs)) xs)) (unflatten (iota 6) : [2][3]i64)");
+}
+
 TEST_CASE("flatten: a tridiagonal-style row solver is one step per row, bit-identical to the reference") {
   // Two scans with a tuple operator and a reversal between maps: the
   // operator is only associative up to scale, so any reassociation would
