@@ -127,7 +127,11 @@ void Repl::remember_declaration(const std::string& text, std::vector<std::string
     bool used = false;
     for (size_t j = i + 1; covered && !used && j < declarations_.size(); ++j)
       for (const std::string& n : d.defined) used = used || mentions(declarations_[j].text, n);
-    for (const std::string& n : d.defined) used = used || (covered && mentions(text, n));
+    // This declaration's own body: what follows its first `=` (its head
+    // names what it defines, which is no use of the earlier binding).
+    size_t eq = text.find('=');
+    std::string body = eq == std::string::npos ? text : text.substr(eq + 1);
+    for (const std::string& n : d.defined) used = used || (covered && mentions(body, n));
     if (covered && !used) {
       declarations_.erase(declarations_.begin() + std::ptrdiff_t(i));
     } else {
