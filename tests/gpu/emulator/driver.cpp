@@ -14,9 +14,11 @@
 
 #include <fmt/format.h>
 
-#include "gpu/driver/testing.hpp"
+#include <unistd.h>
+
 #include "gpu/jit/hash.hpp"
 #include "tests/gpu/emulator/emulator.hpp"
+#include "tests/gpu/emulator/kernel_prelude_api.h"
 #include "tests/gpu/emulator/runtime.hpp"
 
 #ifndef THORN_EMU_CXX
@@ -28,10 +30,32 @@
 
 namespace thorn::gpu::emu {
 
-namespace {
-
 Options opts;
 int kernels_compiled = 0;
+
+namespace {
+
+std::once_flag options_once;
+
+// Options of the driver library (libthorn-cuda-emu.so), which nobody calls
+// install() on: from the environment, on first use.
+void ensure_options() {
+  std::call_once(options_once, [] {
+    if (!opts.work_dir.empty()) return;  // install() set them
+    auto env = [](const char* n) {
+      const char* v = std::getenv(n);
+      return std::string(v ? v : "");
+    };
+    if (std::string sms = env("THORN_EMU_SMS"); !sms.empty()) opts.sm_count = std::max(1, std::atoi(sms.c_str()));
+    opts.work_dir = env("THORN_EMU_WORK_DIR");
+    if (opts.work_dir.empty()) {
+      std::string cache = env("THORN_CACHE_DIR");
+      if (!cache.empty() && cache != "off") opts.work_dir = cache + "/emulator";
+    }
+    if (opts.work_dir.empty())
+      opts.work_dir = std::filesystem::temp_directory_path().string() + "/thorn-emulator-" + std::to_string(getuid());
+  });
+}
 
 struct EmuModule {
   void* handle = nullptr;
@@ -77,36 +101,57 @@ std::string wrappers(const std::string& src) {
   return out;
 }
 
+std::string prelude_path() {
+  const char* p = std::getenv("THORN_EMU_PRELUDE");
+  return p && *p ? p : THORN_EMU_PRELUDE;
+}
+
+}  // namespace
+
 std::string compile(const std::string& source) {
+  ensure_options();
   std::string src = source;
   const std::string dyn = "extern __shared__ __align__(16) unsigned char thorn_dyn_smem[];";
   for (size_t at; (at = src.find(dyn)) != std::string::npos;)
     src.replace(at, dyn.size(), "unsigned char* thorn_dyn_smem = thorn_emu_dyn_smem();");
   src += "\n// emulator entry points\n" + wrappers(source);
-  std::string id = jit::hex64(jit::hash64(src, 11));
+  const char* opt = std::getenv("THORN_EMU_OPT");  // -O level for the host compiler; default 1
+  std::string level = opt && *opt ? opt : "1";
+  std::string id = jit::hex64(jit::hash64(src + "\n-O" + level, 11));
   std::filesystem::create_directories(opts.work_dir);
   std::string base = opts.work_dir + "/k" + id;
   if (!std::filesystem::exists(base + ".so")) {
-    std::ofstream(base + ".cpp") << src;
-    std::string cmd = fmt::format("{} -std=c++17 -O1 -fPIC -shared -w -DTHORN_EMULATE -include {} -o {}.tmp.so {}.cpp 2> {}.log",
-                                  THORN_EMU_CXX, THORN_EMU_PRELUDE, base, base, base);
+    // Private names until the final rename: processes sharing the directory
+    // (ctest -j) may compile the same kernel at once.
+    std::string tmp = fmt::format("{}.{}", base, getpid());
+    std::ofstream(tmp + ".cpp") << src;
+    std::string cmd = fmt::format("{} -std=c++17 -O{} -fPIC -shared -w -DTHORN_EMULATE -include {} -o {}.tmp.so {}.cpp 2> {}.log",
+                                  THORN_EMU_CXX, level, prelude_path(), tmp, tmp, tmp);
     if (std::system(cmd.c_str()) != 0) {
-      std::ifstream log(base + ".log");
+      std::ifstream log(tmp + ".log");
       std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
-      throw std::runtime_error(fmt::format("emulator: host compile of {}.cpp failed:\n{}", base, text.substr(0, 4000)));
+      throw std::runtime_error(fmt::format("emulator: host compile of {}.cpp failed:\n{}", tmp, text.substr(0, 4000)));
     }
-    std::filesystem::rename(base + ".tmp.so", base + ".so");
+    std::filesystem::rename(tmp + ".tmp.so", base + ".so");
+    std::error_code ec;
+    std::filesystem::remove(tmp + ".cpp", ec);
+    std::filesystem::remove(tmp + ".log", ec);
     ++kernels_compiled;
   }
   return base + ".so";
 }
+
+namespace {
 
 // ---------------------------------------------------------------- the driver
 
 
 CUresult ok() { return CUDA_SUCCESS; }
 
-CUresult e_init(unsigned) { return ok(); }
+CUresult e_init(unsigned) {
+  ensure_options();
+  return ok();
+}
 CUresult e_driver_version(int* v) { *v = 13000; return ok(); }
 CUresult e_error_name(CUresult r, const char** s) {
   static std::map<int, const char*> names = {{0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"},
@@ -143,7 +188,7 @@ CUresult e_device_attribute(int* v, CUdevice_attribute a, CUdevice) {
   return ok();
 }
 CUresult e_device_name(char* name, int len, CUdevice) {
-  std::snprintf(name, size_t(len), "thorn emulated GPU (%d SMs)", opts.sm_count);
+  std::snprintf(name, size_t(len), "thorn emulator (%d SMs)", opts.sm_count);
   return ok();
 }
 CUresult e_total_mem(size_t* b, CUdevice) { *b = size_t(4) << 30; return ok(); }
@@ -155,6 +200,20 @@ CUresult e_ctx_set(CUcontext c) { current = c; return ok(); }
 CUresult e_ctx_get(CUcontext* c) { *c = current; return ok(); }
 CUresult e_ctx_sync() { return ok(); }
 CUresult e_module_load(CUmodule* m, const void* image) {
+#if defined(THORN_EMU_SHARED)
+  // The kernels' shared objects call the fiber runtime (kernel_prelude_api.h),
+  // which lives in this library. thorn opened it RTLD_LOCAL: make its symbols
+  // global once, so the dynamic loader resolves the kernels' references here.
+  static bool promoted = [] {
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void*>(&thorn_emu_syncthreads), &info) || !info.dli_fname) return false;
+    return dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) != nullptr;
+  }();
+  if (!promoted) {
+    std::fprintf(stderr, "emulator: cannot make the fiber runtime visible to kernels: %s\n", dlerror());
+    return CUresult(200);
+  }
+#endif
   const char* path = static_cast<const char*>(image);
   void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
@@ -185,6 +244,8 @@ CUresult e_occupancy(int* n, CUfunction, int block, size_t) { *n = 2048 / block;
 CUresult e_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                   unsigned smem, CUstream, void** params, void**) {
   if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx % 32 != 0 || bx > 1024) return CUresult(1);
+  static std::mutex launch_mu;  // one fiber scheduler: one launch at a time
+  std::lock_guard<std::mutex> lock(launch_mu);
   try {
     run_grid(reinterpret_cast<EmuFunction*>(f)->entry, params, gx, bx, smem);
   } catch (const std::exception& e) {
@@ -241,55 +302,52 @@ CUresult e_event_elapsed(float* ms, CUevent, CUevent) { *ms = 0; return ok(); }
 
 }  // namespace
 
-void install(const Options& options) {
-  opts = options;
-  if (opts.work_dir.empty()) opts.work_dir = std::filesystem::temp_directory_path().string() + "/thorn-emulator";
+const CudaApi& driver_api() {
   static CudaApi api;
-  api.cuInit = e_init;
-  api.cuDriverGetVersion = e_driver_version;
-  api.cuGetErrorName = e_error_name;
-  api.cuGetErrorString = e_error_string;
-  api.cuDeviceGetCount = e_device_count;
-  api.cuDeviceGet = e_device_get;
-  api.cuDeviceGetAttribute = e_device_attribute;
-  api.cuDeviceGetName = e_device_name;
-  api.cuDeviceTotalMem = e_total_mem;
-  api.cuDevicePrimaryCtxRetain = e_ctx_retain;
-  api.cuDevicePrimaryCtxRelease = e_ctx_release;
-  api.cuCtxSetCurrent = e_ctx_set;
-  api.cuCtxGetCurrent = e_ctx_get;
-  api.cuCtxSynchronize = e_ctx_sync;
-  api.cuModuleLoadData = e_module_load;
-  api.cuModuleUnload = e_module_unload;
-  api.cuModuleGetFunction = e_module_function;
-  api.cuFuncGetAttribute = e_func_attribute;
-  api.cuFuncSetAttribute = e_func_set_attribute;
-  api.cuOccupancyMaxActiveBlocksPerMultiprocessor = e_occupancy;
-  api.cuLaunchKernel = e_launch;
-  api.cuMemAlloc = e_alloc;
-  api.cuMemFree = e_free;
-  api.cuMemGetInfo = e_mem_info;
-  api.cuMemcpyHtoD = e_htod;
-  api.cuMemcpyDtoH = e_dtoh;
-  api.cuMemcpyDtoD = e_dtod;
-  api.cuMemcpyHtoDAsync = e_htod_async;
-  api.cuMemcpyDtoHAsync = e_dtoh_async;
-  api.cuMemcpyDtoDAsync = e_dtod_async;
-  api.cuMemsetD8Async = e_memset8;
-  api.cuMemsetD32Async = e_memset32;
-  api.cuStreamCreate = e_stream_create;
-  api.cuStreamDestroy = e_stream_destroy;
-  api.cuStreamSynchronize = e_stream_sync;
-  api.cuEventCreate = e_event_create;
-  api.cuEventDestroy = e_event_destroy;
-  api.cuEventRecord = e_event_record;
-  api.cuEventSynchronize = e_event_sync;
-  api.cuEventElapsedTime = e_event_elapsed;
-  testing::Hooks h;
-  h.driver = &api;
-  h.driver_name = "thorn GPU emulator";
-  h.compile = compile;
-  testing::install(std::move(h));
+  static std::once_flag once;
+  std::call_once(once, [] {
+    api.cuInit = e_init;
+    api.cuDriverGetVersion = e_driver_version;
+    api.cuGetErrorName = e_error_name;
+    api.cuGetErrorString = e_error_string;
+    api.cuDeviceGetCount = e_device_count;
+    api.cuDeviceGet = e_device_get;
+    api.cuDeviceGetAttribute = e_device_attribute;
+    api.cuDeviceGetName = e_device_name;
+    api.cuDeviceTotalMem = e_total_mem;
+    api.cuDevicePrimaryCtxRetain = e_ctx_retain;
+    api.cuDevicePrimaryCtxRelease = e_ctx_release;
+    api.cuCtxSetCurrent = e_ctx_set;
+    api.cuCtxGetCurrent = e_ctx_get;
+    api.cuCtxSynchronize = e_ctx_sync;
+    api.cuModuleLoadData = e_module_load;
+    api.cuModuleUnload = e_module_unload;
+    api.cuModuleGetFunction = e_module_function;
+    api.cuFuncGetAttribute = e_func_attribute;
+    api.cuFuncSetAttribute = e_func_set_attribute;
+    api.cuOccupancyMaxActiveBlocksPerMultiprocessor = e_occupancy;
+    api.cuLaunchKernel = e_launch;
+    api.cuMemAlloc = e_alloc;
+    api.cuMemFree = e_free;
+    api.cuMemGetInfo = e_mem_info;
+    api.cuMemcpyHtoD = e_htod;
+    api.cuMemcpyDtoH = e_dtoh;
+    api.cuMemcpyDtoD = e_dtod;
+    api.cuMemcpyHtoDAsync = e_htod_async;
+    api.cuMemcpyDtoHAsync = e_dtoh_async;
+    api.cuMemcpyDtoDAsync = e_dtod_async;
+    api.cuMemsetD8Async = e_memset8;
+    api.cuMemsetD32Async = e_memset32;
+    api.cuStreamCreate = e_stream_create;
+    api.cuStreamDestroy = e_stream_destroy;
+    api.cuStreamSynchronize = e_stream_sync;
+    api.cuEventCreate = e_event_create;
+    api.cuEventDestroy = e_event_destroy;
+    api.cuEventRecord = e_event_record;
+    api.cuEventSynchronize = e_event_sync;
+    api.cuEventElapsedTime = e_event_elapsed;
+  });
+  return api;
 }
 
 std::string report() {
