@@ -170,7 +170,7 @@ bool rebind(const std::vector<CaptureSource>& sources, const std::vector<ReadBin
         const auto& scalars = leaves.at(size_t(r.source)).scalars;
         if (size_t(r.leaf) >= scalars.size() || scalars[size_t(r.leaf)].type != r.prim) return false;
         auto b = std::make_shared<Buffer>(r.prim, 1, Buffer::NoInit{});
-        store_scalar(b->host(), scalars[size_t(r.leaf)]);
+        store_scalar(b->host_mut(), scalars[size_t(r.leaf)]);
         out[f] = std::move(b);
         break;
       }

@@ -85,7 +85,7 @@ Sym Lowerer::lift_value(const Value& v, int src, int& scalar_leaf, int depth) {
 Sym Lowerer::param(const Scalar& s, int src, int leaf) {
   int id = b_.free_array(s.type, fmt::format("p{}", f_.free_arrays.size()));
   auto buf = std::make_shared<Buffer>(s.type, 1, Buffer::NoInit{});
-  store_scalar(buf->host(), s);
+  store_scalar(buf->host_mut(), s);
   reads_.push_back(buf);
   ReadBinding r;
   r.kind = ReadBinding::Kind::Param;

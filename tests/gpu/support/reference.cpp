@@ -55,7 +55,7 @@ Scalar typed(Prim t, double v) {
 
 BufferPtr buffer_of(Prim t, const std::vector<Scalar>& v) {
   auto b = std::make_shared<Buffer>(t, int64_t(v.size()));
-  std::byte* p = b->host();
+  std::byte* p = b->host_mut();
   for (size_t i = 0; i < v.size(); ++i) store_scalar(p + i * size_t(prim_bytes(t)), v[i]);
   return b;
 }

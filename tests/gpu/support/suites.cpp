@@ -155,12 +155,12 @@ SuiteResult run_error_suite(const Runner& run, const SuiteOptions& o) {
   st.writes = {1};
   p.steps.push_back(std::move(st));
   auto xs = std::make_shared<Buffer>(Prim::I64, n);
-  for (int64_t i = 0; i < n; ++i) xs->data<int64_t>()[i] = (i * 7) % n;
+  for (int64_t i = 0; i < n; ++i) xs->data_mut<int64_t>()[i] = (i * 7) % n;
   for (bool fail : {false, true}) {
     if (!o.filter.empty() && std::string("error check").find(o.filter) == std::string::npos) break;
     ++r.cases;
     if (fail) {
-      xs->data<int64_t>()[n / 3] = n + 5;
+      xs->data_mut<int64_t>()[n / 3] = n + 5;
       xs->host_written();
     }
     std::vector<BufferPtr> buffers = {xs, nullptr};
@@ -203,7 +203,7 @@ SuiteResult run_transpose_suite(const TransposeFn& transpose, const SuiteOptions
       const int64_t offset = 3, count = b * rows * cols;
       auto in = std::make_shared<Buffer>(t, offset + count);
       size_t w = size_t(prim_bytes(t));
-      for (int64_t i = 0; i < offset + count; ++i) store_scalar(in->host() + size_t(i) * w, random_value(t, state));
+      for (int64_t i = 0; i < offset + count; ++i) store_scalar(in->host_mut() + size_t(i) * w, random_value(t, state));
       std::string failure;
       try {
         BufferPtr out = transpose(in, offset, b, rows, cols);
