@@ -49,12 +49,15 @@ DeviceCopy& ensure_copy(const Device& device, Buffer& buf) {
 
 CUdeviceptr resident_for_read(const Device& device, Buffer& buf) {
   if (DeviceCopy* dc = current_device_copy(buf)) return dc->ptr();
-  // Only a host copy: upload it. Pageable memory is staged by the driver
-  // before the call returns, so the host buffer may change right after.
+  // Only a host copy (or a delayed producer: run it first, before its side
+  // is replaced by the device copy): upload it. Pageable memory is staged by
+  // the driver before the call returns, so the host buffer may change right
+  // after.
+  const std::byte* src = buf.host();
   DeviceCopy& dc = ensure_copy(device, buf);
   if (buf.bytes() > 0) {
     device.make_current();
-    CU_CALL(cuMemcpyHtoDAsync, dc.ptr(), buf.host(), buf.bytes(), device.stream());
+    CU_CALL(cuMemcpyHtoDAsync, dc.ptr(), src, buf.bytes(), device.stream());
     std::lock_guard<std::mutex> lock(stats_mu);
     ++stats.uploads;
     stats.upload_bytes += buf.bytes();

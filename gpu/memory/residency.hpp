@@ -30,6 +30,7 @@ class DeviceCopy final : public Buffer::DeviceSide {
   DeviceCopy& operator=(const DeviceCopy&) = delete;
 
   void download(std::byte* host, size_t bytes) override;  // device -> host, synchronous
+  bool in_device_memory() const override { return true; }
   CUdeviceptr ptr() const { return block_.ptr; }
   size_t capacity() const { return block_.bytes; }
 

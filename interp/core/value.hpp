@@ -65,10 +65,19 @@ class Buffer {
   struct DeviceSide {
     virtual ~DeviceSide() = default;
     virtual void download(std::byte* host, size_t bytes) = 0;  // device -> host
+    // True for a copy in GPU memory (gpu::DeviceCopy), false for a delayed
+    // producer (interp/flatten/delayed.hpp).
+    virtual bool in_device_memory() const { return false; }
   };
   std::shared_ptr<DeviceSide> device;  // null when not on the GPU
   bool host_valid = true;              // false: the device copy is the only current one
   void mark_device_only() { host_valid = false; }
+  // Before a buffer becomes a plan's input: runs a delayed producer now, on
+  // this thread; contents in GPU memory stay there (the plan may run on the
+  // GPU; the host executor downloads its inputs itself).
+  void materialise_delayed() {
+    if (!host_valid && device && !device->in_device_memory()) current_host();
+  }
   // The host copy is the only current one: drops a device copy (host_mut()
   // does this; so does the GPU executor when a kernel failed half-way).
   void host_written() {

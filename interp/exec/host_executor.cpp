@@ -98,6 +98,7 @@ void execute_step(const plan::Step& step, std::vector<BufferPtr>& buffers, const
   check_step(step, buffers);
   // Buffers may be delayed or on the GPU: bring every one this step touches
   // to the host now, on this thread (worker threads must not trigger it).
+  for (int id : step.reads) buffers[size_t(id)]->host();
   for (int id : step.writes) buffers[size_t(id)]->host_mut();  // written here: a device copy is stale from now on
   StepEnv env(step, buffers, options);
   switch (step.kind) {

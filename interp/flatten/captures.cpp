@@ -163,7 +163,7 @@ bool rebind(const std::vector<CaptureSource>& sources, const std::vector<ReadBin
         const auto& arrays = leaves.at(size_t(r.source)).arrays;
         if (size_t(r.leaf) >= arrays.size()) return false;
         out[f] = arrays[size_t(r.leaf)];
-        out[f]->host();  // device-resident or delayed: to the host now, on this thread
+        out[f]->materialise_delayed();  // delayed: now, on this thread; GPU-resident: stays there
         break;
       }
       case ReadBinding::Kind::Param: {

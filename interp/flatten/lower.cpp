@@ -191,7 +191,7 @@ int Lowerer::array_index(const BufferPtr& buf) {
     if (cap_ && cur_src_ >= 0) cap_->aliases.emplace_back(cur_src_, array_leaf_++, it->second);
     return it->second;
   }
-  buf->host();  // materialise a delayed (or device) buffer now, on this thread
+  buf->materialise_delayed();  // a delayed buffer now, on this thread; a GPU-resident one stays there
   int id = b_.free_array(buf->elem(), fmt::format("in{}", reads_.size()));
   reads_.push_back(buf);
   array_ids_[buf.get()] = id;

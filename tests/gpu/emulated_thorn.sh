@@ -24,6 +24,16 @@ cat "$report"
 launches=$(sed -n 's/.* \([0-9]*\) launches.*/\1/p' "$report")
 [ -n "$launches" ] && [ "$launches" -gt 0 ] || fail "no kernel was launched"
 
+# Data stays on the device between GPU plans: the reductions read the
+# scatter's output there, so only scalars come back (not the 800 KB array).
+: >"$report"
+out=$(echo 100000 | THORN_EMU_REPORT=$report "$thorn" run --backend gpu "$programs/device_resident.fut" 2>&1) ||
+  fail "thorn run exited with $?: $out"
+[ "$out" = $'14999850000i64\n299998i64' ] || fail "wrong result: $out"
+cat "$report"
+down=$(sed -n 's/.* downloads (\([0-9]*\) B).*/\1/p' "$report")
+[ -n "$down" ] && [ "$down" -lt 100000 ] || fail "$down bytes downloaded: an array left the device between plans"
+
 # The REPL's :kernels lists them with their launches.
 kernels=$(printf ':load %s\nmain 1000\n:kernels\n' "$programs/residency.fut" | "$thorn" repl 2>&1)
 echo "$kernels"

@@ -272,8 +272,19 @@ CUresult e_mem_info(size_t* f, size_t* t) {
   *f = *t - std::min(*t, size_t(allocated));
   return ok();
 }
-CUresult e_htod(CUdeviceptr d, const void* h, size_t n) { std::memcpy(reinterpret_cast<void*>(d), h, n); return ok(); }
-CUresult e_dtoh(void* h, CUdeviceptr d, size_t n) { std::memcpy(h, reinterpret_cast<void*>(d), n); return ok(); }
+std::atomic<uint64_t> uploads{0}, upload_bytes{0}, downloads{0}, download_bytes{0};
+CUresult e_htod(CUdeviceptr d, const void* h, size_t n) {
+  std::memcpy(reinterpret_cast<void*>(d), h, n);
+  ++uploads;
+  upload_bytes += n;
+  return ok();
+}
+CUresult e_dtoh(void* h, CUdeviceptr d, size_t n) {
+  std::memcpy(h, reinterpret_cast<void*>(d), n);
+  ++downloads;
+  download_bytes += n;
+  return ok();
+}
 CUresult e_dtod(CUdeviceptr d, CUdeviceptr s, size_t n) {
   std::memmove(reinterpret_cast<void*>(d), reinterpret_cast<void*>(s), n);
   return ok();
@@ -352,8 +363,11 @@ const CudaApi& driver_api() {
 
 std::string report() {
   LaunchStats s = launch_stats();
-  return fmt::format("emulator: {} kernels compiled for the host, {} launches, {} blocks, {} fibers, {} switches\n",
-                     kernels_compiled, s.launches, s.blocks, s.fibers, s.switches);
+  return fmt::format(
+      "emulator: {} kernels compiled for the host, {} launches, {} blocks, {} fibers, {} switches, "
+      "{} uploads ({} B), {} downloads ({} B)\n",
+      kernels_compiled, s.launches, s.blocks, s.fibers, s.switches, uploads.load(), upload_bytes.load(),
+      downloads.load(), download_bytes.load());
 }
 
 }  // namespace thorn::gpu::emu
