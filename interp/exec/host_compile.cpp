@@ -66,8 +66,7 @@ struct Compiler {
   void mark(const kir::Block& b, bool top) {
     for (auto it = b.instrs.rbegin(); it != b.instrs.rend(); ++it) {
       const kir::Instr& in = *it;
-      bool effect = in.op == Opcode::Check || in.op == Opcode::If || in.op == Opcode::For ||
-                    in.op == Opcode::While;
+      bool effect = kir::has_effect(in.op);
       if (!effect && !(in.dst >= 0 && live[size_t(in.dst)])) continue;
       auto use = [&](kir::Reg r) {
         if (r >= 0) live[size_t(r)] = 1;
@@ -89,8 +88,7 @@ struct Compiler {
   }
 
   bool keep(const kir::Instr& in) const {
-    if (in.op == Opcode::Check || in.op == Opcode::If || in.op == Opcode::For || in.op == Opcode::While)
-      return true;
+    if (kir::has_effect(in.op)) return true;
     return in.dst >= 0 && live[size_t(in.dst)];
   }
 
@@ -129,6 +127,9 @@ struct Compiler {
           break;
         }
         case Opcode::Check: c.fn = check_kernel(); break;
+        case Opcode::LocalRead: c.fn = local_read_kernel(in.type); break;
+        case Opcode::LocalWrite: c.fn = local_write_kernel(in.type); break;
+        case Opcode::Write: c.fn = write_kernel(in.type); break;
         case Opcode::If:
         case Opcode::For:
         case Opcode::While: {
@@ -199,6 +200,7 @@ std::shared_ptr<const Program> compile_element(const kir::Function& f, int64_t s
   p->reg_types = f.reg_types;
   for (Prim t : f.reg_types) p->reg_bytes.push_back(reg_bytes(t));
   for (const kir::FreeArray& a : f.free_arrays) p->array_types.push_back(a.elem);
+  for (const kir::LocalArray& l : f.locals) p->locals.push_back({l.elem, l.count});
   p->messages = f.messages;
   p->message_locs = f.message_locs;
   p->message_locs.resize(p->messages.size());

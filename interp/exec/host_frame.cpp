@@ -22,6 +22,18 @@ Frame::Frame(std::shared_ptr<const Program> p) : prog(std::move(p)) {
   for (size_t r = 0; r < offsets.size(); ++r) owned.push_back(base + offsets[r]);
   regs = owned;
   arrays.resize(pr.array_types.size());
+  size_t local_total = 0;
+  for (const Program::Local& l : pr.locals)
+    local_total += (size_t(l.count) * size_t(reg_bytes(l.elem)) * kLanes + 63) & ~size_t(63);
+  if (local_total) {
+    local_storage_.reset(new std::byte[local_total + 64]);
+    std::byte* lb = local_storage_.get();
+    lb += (64 - (reinterpret_cast<uintptr_t>(lb) & 63)) & 63;
+    for (const Program::Local& l : pr.locals) {
+      locals.push_back(lb);
+      lb += (size_t(l.count) * size_t(reg_bytes(l.elem)) * kLanes + 63) & ~size_t(63);
+    }
+  }
   for (auto [r, bits] : pr.consts) {
     std::byte* d = owned[size_t(r)];
     int w = pr.reg_bytes[size_t(r)];

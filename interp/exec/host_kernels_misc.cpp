@@ -93,6 +93,54 @@ void read_lanes(const CInstr& in, Frame& fr, Lanes L) {
   });
 }
 
+// Private arrays: lane l's element i is at i * kLanes + l. Indices were
+// checked by the lowering's Check instructions (the program's own errors);
+// this test only keeps a planner bug from writing outside the storage.
+[[noreturn]] void local_out_of_bounds(const Frame& fr, int local, int64_t index) {
+  throw Error(ErrorKind::Internal, fmt::format("index {} out of bounds for private array l{} of {} ({} elements)",
+                                               index, local, fr.prog->name,
+                                               fr.prog->locals[size_t(local)].count));
+}
+
+template <Prim P>
+void local_read_lanes(const CInstr& in, Frame& fr, Lanes L) {
+  using T = RegT<P>;
+  const T* loc = reinterpret_cast<const T*>(fr.locals[size_t(in.aux)]);
+  uint64_t count = uint64_t(fr.prog->locals[size_t(in.aux)].count);
+  const int64_t* idx = fr.in<int64_t>(in.a);
+  T* __restrict d = fr.out<T>(in.dst);
+  for_lanes(L, [&](int l) {
+    if (uint64_t(idx[l]) >= count) local_out_of_bounds(fr, in.aux, idx[l]);
+    d[l] = loc[size_t(idx[l]) * kLanes + size_t(l)];
+  });
+}
+
+template <Prim P>
+void local_write_lanes(const CInstr& in, Frame& fr, Lanes L) {
+  using T = RegT<P>;
+  T* loc = reinterpret_cast<T*>(fr.locals[size_t(in.aux)]);
+  uint64_t count = uint64_t(fr.prog->locals[size_t(in.aux)].count);
+  const int64_t* idx = fr.in<int64_t>(in.a);
+  const T* v = fr.in<T>(in.b);
+  for_lanes(L, [&](int l) {
+    if (uint64_t(idx[l]) >= count) local_out_of_bounds(fr, in.aux, idx[l]);
+    loc[size_t(idx[l]) * kLanes + size_t(l)] = v[l];
+  });
+}
+
+// A row of a step's output, written by the element that computes it.
+template <Prim P>
+void write_lanes(const CInstr& in, Frame& fr, Lanes L) {
+  const ArrayBinding& arr = fr.arrays[size_t(in.aux)];
+  std::byte* data = const_cast<std::byte*>(arr.data);  // a `written` free array: the step's own output
+  const int64_t* idx = fr.in<int64_t>(in.a);
+  const RegT<P>* v = fr.in<RegT<P>>(in.b);
+  for_lanes(L, [&](int l) {
+    if (idx[l] < 0 || idx[l] >= arr.count) out_of_bounds(fr, in.aux, idx[l], arr.count);
+    store_elem<P>(data, idx[l], v[l]);
+  });
+}
+
 void check_lanes(const CInstr& in, Frame& fr, Lanes L) {
   const uint8_t* c = fr.in<uint8_t>(in.a);
   bool ok = true;
@@ -119,5 +167,17 @@ Kernel read_kernel(Prim t) {
 }
 
 Kernel check_kernel() { return &check_lanes; }
+
+Kernel local_read_kernel(Prim t) {
+  return with_prim(t, [](auto tag) -> Kernel { return &local_read_lanes<decltype(tag)::value>; });
+}
+
+Kernel local_write_kernel(Prim t) {
+  return with_prim(t, [](auto tag) -> Kernel { return &local_write_lanes<decltype(tag)::value>; });
+}
+
+Kernel write_kernel(Prim t) {
+  return with_prim(t, [](auto tag) -> Kernel { return &write_lanes<decltype(tag)::value>; });
+}
 
 }  // namespace thorn::host

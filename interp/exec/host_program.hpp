@@ -78,6 +78,12 @@ struct Program {
   std::vector<std::pair<int32_t, uint64_t>> consts;  // hoisted constants: register, lane bits
   std::vector<Affine> affine;
   std::vector<Prim> array_types;
+  // Private arrays (kir::LocalArray): each lane has its own copy.
+  struct Local {
+    Prim elem = Prim::I32;
+    int64_t count = 0;
+  };
+  std::vector<Local> locals;
   std::vector<std::string> messages;
   std::vector<Loc> message_locs;
   std::vector<char> param_live;  // per parameter: does any kept instruction read it?
@@ -125,6 +131,9 @@ struct Frame {
   std::vector<std::byte*> regs;   // current lane array of each register (may alias an input)
   std::vector<std::byte*> owned;  // the frame's own storage for each register
   std::vector<ArrayBinding> arrays;
+  // Program::locals, each laid out [element][lane] (lanes side by side, so a
+  // tile's lanes touching the same element index touch one run of memory).
+  std::vector<std::byte*> locals;
   Tile tile;
 
   template <class T> T* out(int32_t r) {
@@ -136,6 +145,7 @@ struct Frame {
 
  private:
   std::unique_ptr<std::byte[]> storage_;
+  std::unique_ptr<std::byte[]> local_storage_;
 };
 
 // Runs a block (0: the body) on the given lanes.
@@ -153,6 +163,9 @@ Kernel convert_kernel(Prim from, Prim to);
 Kernel select_kernel(Prim t);
 Kernel read_kernel(Prim t);
 Kernel check_kernel();
+Kernel local_read_kernel(Prim t);
+Kernel local_write_kernel(Prim t);
+Kernel write_kernel(Prim t);
 Kernel control_kernel(kir::Opcode op);
 
 // Raw lane bits of a constant in register representation.

@@ -108,6 +108,15 @@ struct Printer {
       case Opcode::Read:
         line(depth, fmt::format("{}read {}[{}]", lhs, array_name(in.aux), reg(in.a)));
         break;
+      case Opcode::LocalRead:
+        line(depth, fmt::format("{}local l{}[{}]", lhs, in.aux, reg(in.a)));
+        break;
+      case Opcode::LocalWrite:
+        line(depth, fmt::format("local l{}[{}] := {}", in.aux, reg(in.a), reg(in.b)));
+        break;
+      case Opcode::Write:
+        line(depth, fmt::format("write {}[{}] := {}", array_name(in.aux), reg(in.a), reg(in.b)));
+        break;
       case Opcode::Check: {
         std::string msg = in.aux >= 0 && size_t(in.aux) < f.messages.size()
                               ? f.messages[size_t(in.aux)]
@@ -148,6 +157,12 @@ struct Printer {
 
 }  // namespace
 
+int64_t Function::local_bytes() const {
+  int64_t n = 0;
+  for (const LocalArray& l : locals) n += l.count * prim_bytes(l.elem);
+  return n;
+}
+
 std::string to_string(const Function& f) {
   Printer p{f, {}};
   p.out = fmt::format("fn {}({}) -> ({})\n", f.name.empty() ? "<anon>" : f.name,
@@ -159,8 +174,11 @@ std::string to_string(const Function& f) {
                         return s;
                       }());
   for (size_t k = 0; k < f.free_arrays.size(); ++k)
-    p.line(1, fmt::format("free a{}: []{} {}", k, prim_name(f.free_arrays[k].elem),
-                          f.free_arrays[k].name));
+    p.line(1, fmt::format("{} a{}: []{} {}", f.free_arrays[k].written ? "out" : "free", k,
+                          prim_name(f.free_arrays[k].elem), f.free_arrays[k].name));
+  for (size_t k = 0; k < f.locals.size(); ++k)
+    p.line(1, fmt::format("local l{}: [{}]{} {}", k, f.locals[k].count, prim_name(f.locals[k].elem),
+                          f.locals[k].name));
   for (const Instr& in : f.body.instrs) p.instr(in, 1);
   p.line(1, fmt::format("return ({})", p.list(f.body.results, false)));
   return p.out;
@@ -349,6 +367,24 @@ struct Verifier {
                                   prim_name(f.free_arrays[size_t(in.aux)].elem),
                                   prim_name(in.type)));
         return expect(in.a, Prim::I64, "read") && dst_type(in.type, "read");
+      case Opcode::LocalRead:
+      case Opcode::LocalWrite: {
+        const char* what = in.op == Opcode::LocalRead ? "local read" : "local write";
+        if (in.aux < 0 || size_t(in.aux) >= f.locals.size())
+          return fail(fmt::format("{}: local array l{} does not exist", what, in.aux));
+        if (f.locals[size_t(in.aux)].elem != in.type)
+          return fail(fmt::format("{}: l{} holds {}, instruction says {}", what, in.aux,
+                                  prim_name(f.locals[size_t(in.aux)].elem), prim_name(in.type)));
+        if (!expect(in.a, Prim::I64, what)) return false;
+        if (in.op == Opcode::LocalWrite) return expect(in.b, in.type, what);
+        return dst_type(in.type, what);
+      }
+      case Opcode::Write:
+        if (in.aux < 0 || size_t(in.aux) >= f.free_arrays.size())
+          return fail(fmt::format("write: free array a{} does not exist", in.aux));
+        if (!f.free_arrays[size_t(in.aux)].written) return fail(fmt::format("write: a{} is not written", in.aux));
+        if (f.free_arrays[size_t(in.aux)].elem != in.type) return fail("write: element type differs");
+        return expect(in.a, Prim::I64, "write") && expect(in.b, in.type, "write");
       case Opcode::Check:
         if (in.aux < 0 || size_t(in.aux) >= f.messages.size())
           return fail(fmt::format("check: message {} does not exist", in.aux));

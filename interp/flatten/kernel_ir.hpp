@@ -56,7 +56,17 @@ enum class Opcode : uint8_t {
   While,    // dsts = while blocks[0](carried) do blocks[1](carried)
             //   blocks[0].params = carried; results = [cond : bool]
             //   blocks[1].params = carried; results = next carried; args = initial
+  LocalRead,   // dst = locals[aux][a]              (a: i64 element index)
+  LocalWrite,  // locals[aux][a] = b                (no dst: an effect, in program order)
+  Write,       // free_arrays[aux][a] = b           (no dst: an effect; the free array is `written`)
 };
+
+// True for the instructions that have effects besides their destination:
+// they are never removed as dead code and never reordered.
+inline bool has_effect(Opcode op) {
+  return op == Opcode::Check || op == Opcode::If || op == Opcode::For || op == Opcode::While ||
+         op == Opcode::LocalWrite || op == Opcode::Write;
+}
 
 struct Block;
 
@@ -85,9 +95,24 @@ struct Block {
 };
 
 // A free array read by the function: bound at run time to a flat buffer.
+// A `written` one is an output the function stores into (Write): a step
+// whose element computes a whole row of its result at once.
 struct FreeArray {
   Prim elem = Prim::I32;
   std::string name;  // for kernel sources and plan printing
+  bool written = false;
+};
+
+// An array private to one running instance of the function (one element
+// of a step): `count` elements, created when the instance starts, read
+// and updated in place with LocalRead / LocalWrite, gone when it ends.
+// Arrays a lambda body creates (replicate, iota, scan, an in-place
+// update's target) live here; the host executor keeps them per lane, the
+// GPU code in each thread's local memory.
+struct LocalArray {
+  Prim elem = Prim::I32;
+  int64_t count = 0;
+  std::string name;
 };
 
 // One scalar function: parameters in, results out.
@@ -96,6 +121,7 @@ struct Function {
   std::vector<Prim> reg_types;  // type of every register, indexed by Reg
   Block body;                   // body.params are the function's parameters
   std::vector<FreeArray> free_arrays;
+  std::vector<LocalArray> locals;
   std::vector<std::string> messages;  // Check failure messages (with source locations)
   std::vector<Loc> message_locs;      // optional, parallel to messages: where a Check failure points
 
@@ -109,6 +135,8 @@ struct Function {
 
   Reg new_reg(Prim t) { reg_types.push_back(t); return Reg(reg_types.size() - 1); }
   int num_regs() const { return int(reg_types.size()); }
+  // Bytes of private storage one instance needs (all locals).
+  int64_t local_bytes() const;
   std::vector<Prim> param_types() const;
   std::vector<Prim> result_types() const;
 };

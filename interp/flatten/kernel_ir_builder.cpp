@@ -109,6 +109,42 @@ Reg Builder::read(int array, Reg index) {
   return emit(std::move(in));
 }
 
+int Builder::local_array(Prim elem, int64_t count, std::string name) {
+  f_.locals.push_back({elem, count, std::move(name)});
+  return int(f_.locals.size() - 1);
+}
+
+Reg Builder::local_read(int local, Reg index) {
+  Instr in;
+  in.op = Opcode::LocalRead;
+  in.type = f_.locals.at(size_t(local)).elem;
+  in.aux = local;
+  in.a = index;
+  in.dst = f_.new_reg(in.type);
+  return emit(std::move(in));
+}
+
+void Builder::local_write(int local, Reg index, Reg value) {
+  Instr in;
+  in.op = Opcode::LocalWrite;
+  in.type = f_.locals.at(size_t(local)).elem;
+  in.aux = local;
+  in.a = index;
+  in.b = value;
+  emit(std::move(in));
+}
+
+void Builder::write(int array, Reg index, Reg value) {
+  Instr in;
+  in.op = Opcode::Write;
+  f_.free_arrays.at(size_t(array)).written = true;
+  in.type = f_.free_arrays[size_t(array)].elem;
+  in.aux = array;
+  in.a = index;
+  in.b = value;
+  emit(std::move(in));
+}
+
 void Builder::check(Reg cond, std::string message, Loc loc) {
   Instr in;
   in.op = Opcode::Check;
@@ -179,6 +215,7 @@ struct Inliner {
   const std::vector<int>& array_map;
   std::vector<Reg> rename;  // callee register -> caller register
   std::vector<int> message_map;
+  std::vector<int> local_map;  // callee local -> caller local (fresh storage per inlined copy)
 
   Reg map(Reg r) {
     if (r < 0) return r;
@@ -203,7 +240,15 @@ struct Inliner {
     c.c = map(in.c);
     for (Reg& r : c.dsts) r = map(r);
     for (Reg& r : c.args) r = map(r);
-    if (in.op == Opcode::Read) c.aux = array_map.at(size_t(in.aux));
+    if (in.op == Opcode::Read || in.op == Opcode::Write) c.aux = array_map.at(size_t(in.aux));
+    if (in.op == Opcode::LocalRead || in.op == Opcode::LocalWrite) {
+      int& m = local_map[size_t(in.aux)];
+      if (m < 0) {
+        f.locals.push_back(callee.locals[size_t(in.aux)]);
+        m = int(f.locals.size() - 1);
+      }
+      c.aux = m;
+    }
     if (in.op == Opcode::Check) {
       int& m = message_map[size_t(in.aux)];
       if (m < 0)
@@ -222,7 +267,7 @@ struct Inliner {
 std::vector<Reg> Builder::inline_call(const Function& callee, const std::vector<Reg>& args,
                                       const std::vector<int>& array_map) {
   Inliner in{f_, callee, array_map, std::vector<Reg>(callee.reg_types.size(), kNoReg),
-             std::vector<int>(callee.messages.size(), -1)};
+             std::vector<int>(callee.messages.size(), -1), std::vector<int>(callee.locals.size(), -1)};
   for (size_t k = 0; k < callee.body.params.size() && k < args.size(); ++k)
     in.rename[size_t(callee.body.params[k])] = args[k];
   for (const Instr& i : callee.body.instrs) cur_->instrs.push_back(in.instr(i));

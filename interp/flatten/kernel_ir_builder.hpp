@@ -37,6 +37,10 @@ class Builder {
   Reg convert(Prim to, Reg a);
   Reg select(Reg cond, Reg if_true, Reg if_false);
   Reg read(int array, Reg index);
+  int local_array(Prim elem, int64_t count, std::string name);
+  Reg local_read(int local, Reg index);
+  void local_write(int local, Reg index, Reg value);
+  void write(int array, Reg index, Reg value);  // marks the free array written
   void check(Reg cond, std::string message, Loc loc = {});
 
   using BlockFn = std::function<std::vector<Reg>()>;

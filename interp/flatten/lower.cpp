@@ -210,6 +210,14 @@ int Lowerer::array_index(const BufferPtr& buf) {
   return id;
 }
 
+int Lowerer::output_array(const BufferPtr& buf, std::string name) {
+  int id = b_.free_array(buf->elem(), std::move(name));
+  f_.free_arrays[size_t(id)].written = true;
+  reads_.push_back(buf);
+  array_ids_[buf.get()] = id;
+  return id;
+}
+
 Sym Lowerer::view_of(const ArrayValue& a) {
   auto arr = std::make_shared<SymArr>();
   arr->dims = a.shape;
@@ -357,7 +365,14 @@ Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
   std::vector<Sym> parts;
   for (const SymArr::Leaf& leaf : a.leaves) {
     Reg at = leaf.base == 0 ? off : b_.binary(kir::BinOp::Add, off, b_.i64(leaf.base));
-    parts.push_back(Sym::scalar(b_.read(leaf.array, at), leaf.prim));
+    if (leaf.local) {
+      int cur = size_t(leaf.array) < local_version.size() ? local_version[size_t(leaf.array)] : 0;
+      if (leaf.version != cur)
+        throw Fallback("a read of an array through a view made before the array was updated in place");
+      parts.push_back(Sym::scalar(b_.local_read(leaf.array, at), leaf.prim));
+    } else {
+      parts.push_back(Sym::scalar(b_.read(leaf.array, at), leaf.prim));
+    }
   }
   if (a.elem.kind == ElemShape::Kind::Prim) return parts[0];
   Sym s;
@@ -528,12 +543,105 @@ void Lowerer::bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::st
 
 // ------------------------------------------------------------------ expressions
 
-Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise) {
+// Branches that yield arrays: each array result is put in one private
+// array both branches write (the result storage). A branch result that is
+// a private array updated in that branch (so consumed: Futhark's
+// uniqueness rules) is itself the storage, and the other branch copies
+// into it unless it yields that same array.
+Sym Lowerer::if_with_arrays(Reg cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise) {
+  std::vector<int> before = local_version;
+  std::vector<Sym> storage;
+  std::vector<Reg> tregs, eregs;
   Sym ts, es;
+  auto changed = [&](const Sym& arr) {
+    for (const SymArr::Leaf& l : arr.arr->leaves) {
+      int was = size_t(l.array) < before.size() ? before[size_t(l.array)] : 0;
+      if (!l.local || l.version == was) return false;
+    }
+    return true;
+  };
   kir::Block tb = b_.capture([&] {
     ts = then();
-    return leaves(ts);
+    std::vector<Sym> arrays;
+    split_state(ts, tregs, arrays);
+    for (const Sym& a : arrays) {
+      if (is_private_whole(a) && changed(a)) storage.push_back(a);
+      else storage.push_back(materialise(a, Loc{}));
+    }
+    return tregs;
   });
+  std::vector<int> after_then = local_version;
+  local_version = before;
+  kir::Block eb = b_.capture([&] {
+    es = otherwise();
+    std::vector<Sym> arrays;
+    split_state(es, eregs, arrays);
+    if (arrays.size() != storage.size()) throw Fallback("if branches of different shapes");
+    for (size_t k = 0; k < arrays.size(); ++k) {
+      const Sym& a = arrays[k];
+      bool same = a.kind == Sym::Kind::Array && !a.arr->gen && a.arr->rel == kir::kNoReg &&
+                  a.arr->leaves.size() == storage[k].arr->leaves.size();
+      for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
+        same = a.arr->leaves[l].local && a.arr->leaves[l].array == storage[k].arr->leaves[l].array &&
+               a.arr->leaves[l].base == 0;
+      if (same) continue;
+      // Through a fresh copy when the value may read the storage.
+      copy_into(storage[k], is_private_whole(a) ? a : materialise(a, Loc{}), Loc{});
+    }
+    return eregs;
+  });
+  for (size_t k = 0; k < after_then.size(); ++k)
+    if (k >= local_version.size() || after_then[k] > local_version[k]) {
+      if (k >= local_version.size()) local_version.resize(k + 1, 0);
+      local_version[k] = after_then[k];
+    }
+  if (types_of(tregs) != types_of(eregs)) throw Fallback("if branches of different shapes");
+  std::vector<Reg> out = b_.if_(
+      cond,
+      [&] {
+        b_.append(std::move(tb.instrs));
+        return tb.results;
+      },
+      [&] {
+        b_.append(std::move(eb.instrs));
+        return eb.results;
+      });
+  std::vector<Sym> arrays;
+  for (const Sym& st : storage) {
+    for (const SymArr::Leaf& l : st.arr->leaves) bump_version(l.array);
+    arrays.push_back(with_current_versions(st));
+  }
+  size_t pr = 0, pa = 0;
+  return join_state(ts, out, pr, arrays, pa);
+}
+
+std::vector<Prim> Lowerer::types_of(const std::vector<Reg>& regs) const {
+  std::vector<Prim> t;
+  for (Reg r : regs) t.push_back(f_.reg_types[size_t(r)]);
+  return t;
+}
+
+static bool has_array(const Sym& s) {
+  if (s.kind == Sym::Kind::Array) return true;
+  for (const Sym& e : s.elems)
+    if (has_array(e)) return true;
+  return false;
+}
+
+Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise) {
+  Sym ts, es;
+  std::vector<int> versions = local_version;
+  bool arrays = false;
+  kir::Block tb = b_.capture([&] {
+    ts = then();
+    arrays = has_array(ts);
+    return arrays ? std::vector<Reg>{} : leaves(ts);
+  });
+  if (arrays) {
+    // Lowered again with the arrays' storage (the first lowering is dropped).
+    local_version = versions;
+    return if_with_arrays(cond.reg, then, otherwise);
+  }
   kir::Block eb = b_.capture([&] {
     es = otherwise();
     return leaves(es);
@@ -638,10 +746,17 @@ Sym Lowerer::slice(const Sym& arr, const IndexArg& ix, const ScopePtr& sc, const
   };
   std::optional<int64_t> start = bound(ix.start), end = bound(ix.end), stride = bound(ix.stride);
   int64_t s = stride.value_or(1);
-  if (s <= 0) throw Fallback("a slice with a stride that is not positive");
-  int64_t a = start.value_or(0), b = end.value_or(n);
-  if (a < 0 || b < a || b > n) throw Fallback("a slice out of bounds");
-  int64_t len = (b - a + s - 1) / s;
+  if (s == 0) throw Fallback("a slice with stride 0");
+  // Element i is xs[a + i*s]; a negative stride walks down from a to b (exclusive).
+  int64_t a = start.value_or(s > 0 ? 0 : n - 1), b = end.value_or(s > 0 ? n : -1);
+  int64_t len;
+  if (s > 0) {
+    if (a < 0 || b < a || b > n) throw Fallback("a slice out of bounds");
+    len = (b - a + s - 1) / s;
+  } else {
+    if (b < -1 || a < b || (a > b && a >= n)) throw Fallback("a slice out of bounds");
+    len = (a - b + (-s) - 1) / (-s);
+  }
   auto sub = std::make_shared<SymArr>();
   sub->dims = arr.arr->dims;
   sub->dims[0] = len;
@@ -681,16 +796,42 @@ Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
     };
     init = from_pat(pat);
   }
-  std::vector<Reg> init_regs = leaves(init);
-  std::vector<Prim> types = leaf_types(init);
+  // Scalars of the state are carried in registers; arrays live in private
+  // storage of their own (a copy of the initial value), which the body
+  // updates in place or copies its result into.
+  std::vector<Reg> init_regs;
+  std::vector<Sym> init_arrays, storage;
+  split_state(init, init_regs, init_arrays);
+  for (const Sym& a : init_arrays) storage.push_back(materialise(a, e.loc));
+  std::vector<Prim> types = types_of(init_regs);
   auto bind_state = [&](const std::vector<Reg>& regs, std::vector<std::pair<std::string, Sym>>& vars) {
-    size_t pos = 0;
-    bind(pat, rebuild(init, regs, pos), vars, nullptr);
+    size_t pr = 0, pa = 0;
+    std::vector<Sym> current;
+    for (const Sym& st : storage) current.push_back(with_current_versions(st));
+    bind(pat, join_state(init, regs, pr, current, pa), vars, nullptr);
   };
   auto body_regs = [&](const ScopePtr& inner) {
     Sym r = lower(*e.b, inner);
-    if (leaf_types(r) != types) throw Fallback("loop body changes the shape of the loop state");
-    return leaves(r);
+    std::vector<Reg> regs;
+    std::vector<Sym> arrays;
+    split_state(r, regs, arrays);
+    if (types_of(regs) != types || arrays.size() != storage.size())
+      throw Fallback("loop body changes the shape of the loop state");
+    for (size_t k = 0; k < arrays.size(); ++k) {
+      const Sym& a = arrays[k];
+      if (a.kind != Sym::Kind::Array || a.arr->dims != storage[k].arr->dims)
+        throw Fallback("loop body changes the shape of the loop state");
+      bool same = !a.arr->gen && a.arr->rel == kir::kNoReg && a.arr->leaves.size() == storage[k].arr->leaves.size();
+      for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
+        same = a.arr->leaves[l].local && a.arr->leaves[l].array == storage[k].arr->leaves[l].array &&
+               a.arr->leaves[l].base == 0;
+      if (same) continue;
+      bool other_private = is_private_whole(a);
+      for (size_t l = 0; other_private && l < a.arr->leaves.size(); ++l)
+        for (const SymArr::Leaf& sl : storage[k].arr->leaves) other_private &= a.arr->leaves[l].array != sl.array;
+      copy_into(with_current_versions(storage[k]), other_private ? a : materialise(a, e.loc), e.loc);
+    }
+    return regs;
   };
   std::vector<Reg> out;
   switch (e.loop_form) {
@@ -735,8 +876,13 @@ Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
       break;
     }
   }
-  size_t pos = 0;
-  return rebuild(init, out, pos);
+  std::vector<Sym> arrays;
+  for (const Sym& st : storage) {
+    for (const SymArr::Leaf& l : st.arr->leaves) bump_version(l.array);
+    arrays.push_back(with_current_versions(st));
+  }
+  size_t pr = 0, pa = 0;
+  return join_state(init, out, pr, arrays, pa);
 }
 
 Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
@@ -854,6 +1000,33 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       return project(v, e.field_path.empty() ? e.name.name : e.field_path[0], e.loc);
     }
     case Expr::Kind::Index: return lower_index(e, sc);
+    case Expr::Kind::Update: return lower_update(e, sc);
+    case Expr::Kind::ArrayLit: {
+      // [x, y, ...] of scalars (or tuples of them): a private array.
+      std::vector<Sym> xs;
+      for (const auto& x : e.list) xs.push_back(lower(*x, sc));
+      if (xs.empty()) throw Fallback("an empty array literal inside a mapped function");
+      auto gen = std::make_shared<SymArr>();
+      gen->dims = {int64_t(xs.size())};
+      if (xs[0].kind == Sym::Kind::Array) throw Fallback("an array literal of arrays inside a mapped function");
+      Lowerer* l = this;
+      gen->gen = [l, xs](Reg i) {
+        // Only used by materialise's copy loop: a chain of selects on i.
+        Sym r = xs.back();
+        for (size_t k = xs.size() - 1; k-- > 0;) {
+          Reg is_k = l->b().compare(kir::CmpOp::Eq, i, l->b().i64(int64_t(k)));
+          std::vector<Reg> a = l->leaves(xs[k]), b = l->leaves(r), out;
+          for (size_t q = 0; q < a.size(); ++q) out.push_back(l->b().select(is_k, a[q], b[q]));
+          size_t pos = 0;
+          r = l->rebuild(xs[k], out, pos);
+        }
+        return r;
+      };
+      Sym g;
+      g.kind = Sym::Kind::Array;
+      g.arr = gen;
+      return materialise(g, e.loc);
+    }
     case Expr::Kind::RecordUpdate: {
       Sym r = lower(*e.a, sc);
       Sym v = lower(*e.b, sc);

@@ -25,6 +25,8 @@ class Lowerer {
   kir::Function& function() { return f_; }
   // Buffers read by the function, in free-array order.
   const std::vector<BufferPtr>& reads() const { return reads_; }
+  // An output buffer the function writes (kir::Write): a written free array.
+  int output_array(const BufferPtr& buf, std::string name);
   // What got fused into the function (for :plan).
   std::vector<std::string> fused;
   // Index registers of throw-away lowerings (used to learn an element's
@@ -50,6 +52,29 @@ class Lowerer {
 
   // Runs a (sequential) reduction over an array inside the function.
   Sym sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
+
+  // ---- private arrays (lower_local.cpp): arrays an element creates and
+  // updates in place live in kir::LocalArray storage.
+  // A fresh private copy of an array (any Sym array).
+  Sym materialise(const Sym& arr, const Loc& loc);
+  // The whole of a private array at its current version (may be updated in place).
+  bool is_private_whole(const Sym& arr) const;
+  // The scalar element structure of an array (registers are probes: only types count).
+  Sym element_like(const Sym& arr, const Loc& loc);
+  // dst (a whole private array) := src, element by element.
+  void copy_into(const Sym& dst, const Sym& src, const Loc& loc);
+  Sym sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
+  Sym sequential_hist(const Sym& dest, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs, const Loc& loc);
+  Sym sequential_scatter(const Sym& dest, const Sym& is, const Sym& vs, const Loc& loc);
+  // Splits a value into its scalar registers and its arrays (in leaf order), and back.
+  void split_state(const Sym& v, std::vector<kir::Reg>& regs, std::vector<Sym>& arrays) const;
+  Sym join_state(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pr, const std::vector<Sym>& arrays,
+                 size_t& pa) const;
+  // Private arrays whose storage was written since a view of them was made
+  // are stale: reading one is a planner limitation, not a wrong answer.
+  std::vector<int> local_version;
+  int bump_version(int local);
+  Sym with_current_versions(const Sym& arr) const;
 
   // Scalar operators with Futhark semantics (constant-folded when possible).
   Sym binop(std::string_view op, const Sym& a, const Sym& b, const Loc& loc);
@@ -81,6 +106,7 @@ class Lowerer {
   Sym lower_if(const Expr& e, const ScopePtr& sc);
   Sym lower_loop(const Expr& e, const ScopePtr& sc);
   Sym lower_index(const Expr& e, const ScopePtr& sc);
+  Sym lower_update(const Expr& e, const ScopePtr& sc);
   Sym slice(const Sym& arr, const IndexArg& ix, const ScopePtr& sc, const Loc& loc);
   Sym eq(const Sym& a, const Sym& b, bool negate, const Loc& loc);
   Sym logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc);
@@ -92,6 +118,8 @@ class Lowerer {
                 const Loc& loc, bool tail);
   Sym project(const Sym& v, const std::string& field, const Loc& loc) const;
   Sym select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
+  Sym if_with_arrays(kir::Reg cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
+  std::vector<Prim> types_of(const std::vector<kir::Reg>& regs) const;
   int array_index(const BufferPtr& buf);
   Sym view_of(const ArrayValue& a);
   Sym producer_array(const ArrayValue& a);

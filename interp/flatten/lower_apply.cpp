@@ -198,6 +198,10 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "copy") {
     need(1);
+    // A private array's copy must not share its storage (the copy may be updated).
+    if (args[0].kind == Sym::Kind::Array && !args[0].arr->gen)
+      for (const SymArr::Leaf& l : args[0].arr->leaves)
+        if (l.local) return materialise(args[0], loc);
     return args[0];
   }
   if (name == "map") {
@@ -249,7 +253,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "scan") {
     need(3);
-    if (!tail) throw Fallback("scan inside a mapped function, not as its result");
+    if (!tail) return sequential_scan(args[0], args[1], args[2], loc);
     auto s = std::make_shared<SymSoac>();
     s->kind = exec::SoacKind::Scan;
     s->op = args[0];
@@ -278,6 +282,14 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       arr->gen = [x](Reg) { return x; };
     }
     return array_sym(arr);
+  }
+  if (name == "reduce_by_index") {
+    need(5);
+    return sequential_hist(args[0], args[1], args[2], args[3], args[4], loc);
+  }
+  if (name == "scatter") {
+    need(3);
+    return sequential_scatter(args[0], args[1], args[2], loc);
   }
   if (name == "zip") {
     if (args.size() < 2) throw Fallback("zip of fewer than two arrays");

@@ -254,6 +254,8 @@ struct Planner {
       if (probe.kind == Sym::Kind::Soac) return segmented(*probe.soac, n);
       if (probe.kind == Sym::Kind::Array) {
         std::vector<int64_t> dims = probe.arr->dims;
+        // A row built in private arrays is computed once per row, not once per element.
+        if (!f.locals.empty()) return map_rows(n, dims);
         return map_nested(n, dims, cacheable ? &key : nullptr);
       }
     }
@@ -366,6 +368,65 @@ struct Planner {
       }
     }
     return make_delayed_array(p);
+  }
+
+  // map whose function builds its result in private arrays (a scan inside
+  // it, in-place updates, a loop over an array): a SegMap with one element
+  // per row, which computes its row once and writes it to the outputs
+  // (written free arrays), instead of once per element of the row.
+  Value map_rows(int64_t n, const std::vector<int64_t>& dims) {
+    for (int64_t d : dims)
+      if (d == 0) throw Fallback("map producing empty arrays");
+    const Value& fv = call.args.at(0);
+    size_t nin = call.args.size() - 1;
+    int64_t inner = 1;
+    for (int64_t d : dims) inner *= d;
+    Builder pb;
+    plan::Step st = new_step(plan::StepKind::SegMap, call.loc, n, 1);
+    Lowerer lw(st.element, ev);
+    kir::Builder& b = lw.b();
+    Reg s = b.param(Prim::I64);
+    b.param(Prim::I64);
+    std::vector<Sym> xs;
+    for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
+    Sym r = lw.apply(lw.from_value(fv), xs, call.loc);
+    if (r.kind != Sym::Kind::Array || r.arr->dims != dims) throw Internal();
+    Sym like = shape_like(lw.element_like(r, call.loc));
+    std::vector<Prim> types;
+    leaf_prims(like, types);
+    std::vector<BufferPtr> outs;
+    std::vector<int> out_arrays;
+    for (size_t k = 0; k < types.size(); ++k) {
+      outs.push_back(std::make_shared<Buffer>(types[k], n * inner, Buffer::NoInit{}));
+      out_arrays.push_back(lw.output_array(outs.back(), fmt::format("out{}", k)));
+    }
+    Reg base = b.binary(kir::BinOp::Mul, s, b.i64(inner));
+    b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
+      Sym v = index_row_major(lw, r, j, inner, dims, call.loc);
+      std::vector<Reg> regs = lw.leaves(v);
+      Reg at = b.binary(kir::BinOp::Add, base, j);
+      for (size_t k = 0; k < regs.size(); ++k) b.write(out_arrays[k], at, regs[k]);
+      return std::vector<Reg>{};
+    });
+    b.ret({});
+    finish_function(st.element, "map rows");
+    st.reads = pb.reads(lw);
+    for (size_t k = 0; k < outs.size(); ++k) {
+      plan::BufferDesc& d = pb.plan.buffers[size_t(pb.add(outs[k], ""))];
+      d.name = fmt::format("out{}", k);
+      d.is_input = false;
+      pb.plan.results.push_back(pb.add(outs[k], ""));
+    }
+    st.fused = join(lw.fused);
+    pb.plan.source = fmt::format("map at {}", call.loc.str());
+    pb.plan.loc = call.loc;
+    pb.plan.notes.push_back(fmt::format("rows built in private arrays ({} bytes per row): one element per row, [{}] rows of {}",
+                                        st.element.local_bytes(), n, inner));
+    pb.plan.steps.push_back(std::move(st));
+    run(pb);
+    std::vector<int64_t> shape{n};
+    shape.insert(shape.end(), dims.begin(), dims.end());
+    return array_from_leaves(like, outs, shape);
   }
 
   Value map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr) {

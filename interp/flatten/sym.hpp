@@ -66,9 +66,11 @@ struct SymArr {
   // function being built, the element at multi-index idx is at
   // base + rel + row-major(idx). `elem` rebuilds a tuple/record element.
   struct Leaf {
-    int array = -1;
+    int array = -1;        // free array, or private array when `local`
     int64_t base = 0;
     Prim prim = Prim::I32;
+    bool local = false;    // a kir::LocalArray of the function being built
+    int version = 0;       // local: the array's version this view reads (Lowerer::local_version)
   };
   std::vector<Leaf> leaves;
   ElemShape elem;

@@ -1,0 +1,336 @@
+// Private arrays in the lowering (see lower.hpp): arrays an element creates
+// and updates in place (`replicate`/`iota` then `with`, a scan inside the
+// mapped function, loop state that is an array, a local histogram) are
+// stored in kir::LocalArray storage of the function being built, one copy
+// per running element.
+//
+// Views of private arrays are plain SymArr views whose leaves are marked
+// `local`. In-place updates write the storage, so every view records the
+// version of the storage it was made at, and a read through an older view
+// (a delayed `map` over an array that was updated since) falls back rather
+// than reading new values. Futhark's uniqueness rules make that rare: an
+// updated array's old name is dead.
+#include <fmt/format.h>
+
+#include "interp/flatten/lower.hpp"
+
+namespace thorn::flatten {
+
+using kir::Reg;
+
+namespace {
+
+// Elements of private storage per running element: what one GPU thread can
+// keep in local memory, and 256 lanes x this on each host thread.
+constexpr int64_t kMaxLocalBytes = 64 * 1024;
+
+int64_t product(const std::vector<int64_t>& dims, size_t from = 0) {
+  int64_t n = 1;
+  for (size_t k = from; k < dims.size(); ++k) n *= dims[k];
+  return n;
+}
+
+Sym array_sym(std::shared_ptr<SymArr> a) {
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = std::move(a);
+  return s;
+}
+
+ElemShape elem_shape(const Sym& like) {
+  ElemShape e;
+  if (like.kind == Sym::Kind::Scalar) {
+    e.kind = ElemShape::Kind::Prim;
+    e.prim = like.prim;
+    return e;
+  }
+  if (like.kind != Sym::Kind::Tuple && like.kind != Sym::Kind::Record)
+    throw Fallback("private arrays of other than scalars or tuples of scalars");
+  e.kind = like.kind == Sym::Kind::Record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
+  for (const Sym& c : like.elems) {
+    if (c.kind != Sym::Kind::Scalar) throw Fallback("nested tuples in the elements of a private array");
+    ElemShape ce;
+    ce.prim = c.prim;
+    e.children.push_back(ce);
+  }
+  if (like.names) e.names = *like.names;
+  return e;
+}
+
+}  // namespace
+
+int Lowerer::bump_version(int local) {
+  if (local_version.size() <= size_t(local)) local_version.resize(size_t(local) + 1, 0);
+  return ++local_version[size_t(local)];
+}
+
+Sym Lowerer::with_current_versions(const Sym& arr) const {
+  auto a = std::make_shared<SymArr>(*arr.arr);
+  for (SymArr::Leaf& l : a->leaves)
+    if (l.local) l.version = size_t(l.array) < local_version.size() ? local_version[size_t(l.array)] : 0;
+  return array_sym(a);
+}
+
+bool Lowerer::is_private_whole(const Sym& arr) const {
+  if (arr.kind != Sym::Kind::Array || arr.arr->gen || arr.arr->rel != kir::kNoReg) return false;
+  const SymArr& a = *arr.arr;
+  int64_t n = product(a.dims);
+  for (const SymArr::Leaf& l : a.leaves) {
+    if (!l.local || l.base != 0 || f_.locals.at(size_t(l.array)).count != n) return false;
+    int cur = size_t(l.array) < local_version.size() ? local_version[size_t(l.array)] : 0;
+    if (l.version != cur) return false;
+  }
+  return !a.leaves.empty();
+}
+
+Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
+  if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
+  Sym e;
+  b_.capture([&] {
+    Sym cur = arr;
+    while (cur.kind == Sym::Kind::Array) {
+      Reg pi = f_.new_reg(Prim::I64);
+      probe_indices.push_back(pi);
+      cur = index(cur, pi, loc, false);
+    }
+    e = cur;
+    return std::vector<Reg>{};
+  });
+  return e;
+}
+
+Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
+  if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
+  std::vector<int64_t> dims = arr.arr->dims;
+  int64_t count = product(dims);
+  Sym like = element_like(arr, loc);
+  std::vector<Prim> prims = leaf_types(like);
+  int64_t bytes = 0;
+  for (Prim p : prims) bytes += count * prim_bytes(p);
+  if (f_.local_bytes() + bytes > kMaxLocalBytes)
+    throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
+  auto out = std::make_shared<SymArr>();
+  out->dims = dims;
+  out->elem = elem_shape(like);
+  for (Prim p : prims) {
+    int id = b_.local_array(p, count, fmt::format("l{}", f_.locals.size()));
+    out->leaves.push_back({id, 0, p, true, bump_version(id)});
+  }
+  Sym dst = array_sym(out);
+  if (count > 0) copy_into(dst, arr, loc);
+  return with_current_versions(dst);
+}
+
+void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {
+  const SymArr& d = *dst.arr;
+  if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims)
+    throw Fallback("copying between private arrays of different shapes");
+  // One loop per dimension; the innermost writes every leaf.
+  std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
+    b_.for_(b_.i64(d.dims[k]), {}, [&](Reg i, const std::vector<Reg>&) {
+      Sym e = index(sub, i, loc, false);
+      Reg at = base == kir::kNoReg ? i : b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(d.dims[k])), i);
+      if (k + 1 < d.dims.size()) {
+        fill(e, at, k + 1);
+      } else {
+        std::vector<Reg> regs = leaves(e);
+        if (regs.size() != d.leaves.size()) throw Fallback("copying between private arrays of different element types");
+        for (size_t l = 0; l < regs.size(); ++l) {
+          if (f_.reg_types[size_t(regs[l])] != d.leaves[l].prim)
+            throw Fallback("copying between private arrays of different element types");
+          b_.local_write(d.leaves[l].array, at, regs[l]);
+        }
+      }
+      return std::vector<Reg>{};
+    });
+  };
+  fill(src, kir::kNoReg, 0);
+  for (const SymArr::Leaf& l : d.leaves) bump_version(l.array);
+}
+
+// a with [i, j, ...] = v: in place when `a` is a whole private array,
+// else on a private copy (the original is consumed either way).
+Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
+  if (!e.field_path.empty()) throw Fallback("an in-place update through a field path inside a mapped function");
+  Sym arr = lower(*e.a, sc);
+  if (arr.kind != Sym::Kind::Array) throw Fallback("an in-place update of a non-array");
+  std::vector<Reg> idx;
+  for (const IndexArg& ix : e.indices) {
+    if (ix.is_slice) throw Fallback("an in-place update of a slice inside a mapped function");
+    idx.push_back(convert(lower(*ix.index, sc), Prim::I64).reg);
+  }
+  Sym v = lower(*e.b, sc);
+  if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
+  const SymArr& a = *arr.arr;
+  if (idx.size() > a.dims.size()) throw Fallback("an in-place update with more indices than dimensions");
+  // Bounds, with the evaluator's message.
+  {
+    Reg ok = b_.boolean(true);
+    for (size_t k = 0; k < idx.size(); ++k) {
+      Reg u = b_.convert(Prim::U64, idx[k]);
+      Reg in = b_.compare(kir::CmpOp::Lt, u, b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(a.dims[k]))));
+      ok = b_.binary(kir::BinOp::LogAnd, ok, in);
+    }
+    std::string shape;
+    for (int64_t d : a.dims) shape += fmt::format("[{}]", d);
+    b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), e.loc);
+  }
+  Reg off = b_.i64(0);
+  for (size_t k = 0; k < idx.size(); ++k)
+    off = b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, off, b_.i64(a.dims[k])), idx[k]);
+  std::vector<int64_t> rest(a.dims.begin() + long(idx.size()), a.dims.end());
+  int64_t inner = product(rest);
+  if (rest.empty()) {
+    std::vector<Reg> regs = leaves(v);
+    if (regs.size() != a.leaves.size()) throw Fallback("an in-place update with a value of another type");
+    for (size_t l = 0; l < regs.size(); ++l) {
+      if (f_.reg_types[size_t(regs[l])] != a.leaves[l].prim) throw Fallback("an in-place update with a value of another type");
+      b_.local_write(a.leaves[l].array, off, regs[l]);
+    }
+  } else {
+    // A row (or block): v's elements, row-major, after off * inner.
+    if (v.kind != Sym::Kind::Array || v.arr->dims != rest)
+      throw Fallback("an in-place update with an array of another shape");
+    auto block = std::make_shared<SymArr>(a);
+    block->dims = rest;
+    block->rel = b_.binary(kir::BinOp::Mul, off, b_.i64(inner));
+    // The block view is written, not read: copy_into's loop writes the leaves at rel + j.
+    std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
+      b_.for_(b_.i64(rest[k]), {}, [&](Reg i, const std::vector<Reg>&) {
+        Sym x = index(sub, i, e.loc, false);
+        Reg at = base == kir::kNoReg ? i : b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(rest[k])), i);
+        if (k + 1 < rest.size()) {
+          fill(x, at, k + 1);
+        } else {
+          std::vector<Reg> regs = leaves(x);
+          if (regs.size() != a.leaves.size()) throw Fallback("an in-place update with a value of another type");
+          Reg pos = b_.binary(kir::BinOp::Add, block->rel, at);
+          for (size_t l = 0; l < regs.size(); ++l) {
+            if (f_.reg_types[size_t(regs[l])] != a.leaves[l].prim)
+              throw Fallback("an in-place update with a value of another type");
+            b_.local_write(a.leaves[l].array, pos, regs[l]);
+          }
+        }
+        return std::vector<Reg>{};
+      });
+    };
+    fill(v, kir::kNoReg, 0);
+  }
+  for (const SymArr::Leaf& l : a.leaves) bump_version(l.array);
+  return with_current_versions(arr);
+}
+
+// scan inside a mapped function, not as its result: sequential, in the
+// reference backend's order (the accumulator starts at ne), into a private array.
+Sym Lowerer::sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
+  int64_t n = length(arr);
+  std::vector<Prim> types = leaf_types(ne);
+  auto out = std::make_shared<SymArr>();
+  out->dims = {n};
+  out->elem = elem_shape(ne);
+  if (f_.local_bytes() + n * int64_t(types.size()) * 8 > kMaxLocalBytes)
+    throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
+  for (Prim p : types) {
+    int id = b_.local_array(p, n, fmt::format("l{}", f_.locals.size()));
+    out->leaves.push_back({id, 0, p, true, 0});
+  }
+  b_.for_(b_.i64(n), leaves(ne), [&](Reg i, const std::vector<Reg>& carried) {
+    size_t pos = 0;
+    Sym acc = rebuild(ne, carried, pos);
+    Sym r = apply(op, {acc, index(arr, i, loc, false)}, loc);
+    if (leaf_types(r) != types) throw Fallback("scan operator changes the type of its accumulator");
+    std::vector<Reg> regs = leaves(r);
+    for (size_t l = 0; l < regs.size(); ++l) b_.local_write(out->leaves[l].array, i, regs[l]);
+    return regs;
+  });
+  for (const SymArr::Leaf& l : out->leaves) bump_version(l.array);
+  return with_current_versions(array_sym(out));
+}
+
+// reduce_by_index inside a mapped function: sequential, into the
+// destination (a private array, updated in place).
+Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs,
+                             const Loc& loc) {
+  (void)ne;
+  Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
+  const SymArr& d = *dest.arr;
+  if (d.dims.size() != 1) throw Fallback("reduce_by_index into a multi-dimensional array inside a mapped function");
+  int64_t n = length(is), k = d.dims[0];
+  if (length(vs) != n) throw Fallback("reduce_by_index with index and value arrays of different lengths");
+  b_.for_(b_.i64(n), {}, [&](Reg j, const std::vector<Reg>&) {
+    Reg bin = convert(index(is, j, loc, false), Prim::I64).reg;
+    Sym v = index(vs, j, loc, false);
+    Reg inb = b_.compare(kir::CmpOp::Lt, b_.convert(Prim::U64, bin), b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(k))));
+    b_.if_(
+        inb,
+        [&] {
+          Sym cur = index(with_current_versions(dest), bin, loc, false);
+          Sym r = apply(op, {cur, v}, loc);
+          std::vector<Reg> regs = leaves(r);
+          if (regs.size() != d.leaves.size()) throw Fallback("reduce_by_index operator of another type");
+          for (size_t l = 0; l < regs.size(); ++l) b_.local_write(d.leaves[l].array, bin, regs[l]);
+          return std::vector<Reg>{};
+        },
+        [] { return std::vector<Reg>{}; });
+    return std::vector<Reg>{};
+  });
+  for (const SymArr::Leaf& l : d.leaves) bump_version(l.array);
+  return with_current_versions(dest);
+}
+
+Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is, const Sym& vs, const Loc& loc) {
+  Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
+  const SymArr& d = *dest.arr;
+  if (d.dims.size() != 1) throw Fallback("scatter into a multi-dimensional array inside a mapped function");
+  int64_t n = length(is), k = d.dims[0];
+  if (length(vs) != n) throw Fallback("scatter with index and value arrays of different lengths");
+  b_.for_(b_.i64(n), {}, [&](Reg j, const std::vector<Reg>&) {
+    Reg at = convert(index(is, j, loc, false), Prim::I64).reg;
+    std::vector<Reg> regs = leaves(index(vs, j, loc, false));
+    if (regs.size() != d.leaves.size()) throw Fallback("scatter of values of another type");
+    Reg inb = b_.compare(kir::CmpOp::Lt, b_.convert(Prim::U64, at), b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(k))));
+    b_.if_(
+        inb,
+        [&] {
+          for (size_t l = 0; l < regs.size(); ++l) b_.local_write(d.leaves[l].array, at, regs[l]);
+          return std::vector<Reg>{};
+        },
+        [] { return std::vector<Reg>{}; });
+    return std::vector<Reg>{};
+  });
+  for (const SymArr::Leaf& l : d.leaves) bump_version(l.array);
+  return with_current_versions(dest);
+}
+
+void Lowerer::split_state(const Sym& v, std::vector<Reg>& regs, std::vector<Sym>& arrays) const {
+  switch (v.kind) {
+    case Sym::Kind::Scalar: regs.push_back(v.reg); return;
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record:
+      for (const Sym& e : v.elems) split_state(e, regs, arrays);
+      return;
+    case Sym::Kind::Array: arrays.push_back(v); return;
+    case Sym::Kind::Function: throw Fallback("a function value where only scalars and arrays are supported");
+    case Sym::Kind::Soac: throw Fallback("a nested SOAC whose result is used further");
+  }
+}
+
+Sym Lowerer::join_state(const Sym& like, const std::vector<Reg>& regs, size_t& pr, const std::vector<Sym>& arrays,
+                        size_t& pa) const {
+  switch (like.kind) {
+    case Sym::Kind::Scalar: {
+      Reg r = regs.at(pr++);
+      return Sym::scalar(r, f_.reg_types[size_t(r)]);
+    }
+    case Sym::Kind::Array: return arrays.at(pa++);
+    default: {
+      Sym s;
+      s.kind = like.kind;
+      s.names = like.names;
+      for (const Sym& e : like.elems) s.elems.push_back(join_state(e, regs, pr, arrays, pa));
+      return s;
+    }
+  }
+}
+
+}  // namespace thorn::flatten
