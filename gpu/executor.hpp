@@ -41,6 +41,8 @@ class GpuBackend {
   // Whether the GPU backend can run the step / every step of the plan; *why
   // says what is missing when not.
   static bool supports(const plan::Step& step, std::string* why = nullptr);
+  // Most bytes of private arrays (kir::LocalArray) per element on the GPU.
+  static constexpr int64_t kMaxLocalBytes = 4096;
   static bool supports(const plan::Plan& plan, std::string* why = nullptr);
 
   // Runs the plan. buffers[i] is plan buffer i: inputs (BufferDesc::is_input)

@@ -75,6 +75,16 @@ bool GpuBackend::supports(const plan::Step& step, std::string* why) {
   if (params.size() != 2 || params[0] != Prim::I64 || params[1] != Prim::I64)
     return no("the element function does not take (i64, i64)");
   if (step.reads.size() != step.element.free_arrays.size()) return no("free arrays are not all bound");
+  // Private arrays live in each thread's local memory, which the driver
+  // reserves for every thread the device can hold at once (about 270k on an
+  // H100): larger ones would reserve gigabytes, so those plans stay on the host.
+  if (step.element.local_bytes() > kMaxLocalBytes)
+    return no(fmt::format("private arrays of {} bytes per element (more than {})", step.element.local_bytes(),
+                          kMaxLocalBytes));
+  if (!step.op.locals.empty()) return no("the operator uses private arrays");
+  for (const kir::FreeArray& fa : step.element.free_arrays)
+    if (fa.written && step.kind != plan::StepKind::SegMap)
+      return no(fmt::format("{} step writes rows of a free array", plan::step_kind_name(step.kind)));
   if (step.kind == plan::StepKind::Scatter) {
     std::vector<Prim> r = cg::function_results(step.element);
     if (r.empty() || !is_integral(r[0])) return no("the scatter index is not an integer");

@@ -141,6 +141,20 @@ int main(int argc, char** argv) {
       compare_backends(fmt::format("convert {} -> {}", prim_name(from), prim_name(to)), p, {in, nullptr, nullptr},
                        *gpu);
     }
+  // Private arrays (LocalRead/LocalWrite) and rows stored through a written
+  // free array (Write), as the flattener's map_rows makes them.
+  for (Prim t : {Prim::I8, Prim::I32, Prim::I64, Prim::U16, Prim::F16, Prim::F32, Prim::F64, Prim::Bool}) {
+    const int64_t rows = 37, row = 19;
+    plan::Plan p;
+    p.buffers = {desc(t, rows * row, true), desc(t, rows * row, false)};
+    plan::Step st = test::map_private_rows(t, rows, row);
+    st.reads = {0, 1};
+    p.steps.push_back(std::move(st));
+    auto in = std::make_shared<Buffer>(t, rows * row);
+    for (int64_t k = 0; k < rows * row; ++k)
+      store_scalar(in->host_mut() + size_t(k) * size_t(prim_bytes(t)), test::random_value(t, state));
+    compare_backends(fmt::format("private rows {}", prim_name(t)), p, {in, nullptr}, *gpu);
+  }
   fmt::print("{} mismatches\n{}", failures, gpu::emu::report());
   return failures == 0 ? 0 : 1;
 }

@@ -210,6 +210,28 @@ Case segmap_case(Prim t, int64_t segments, int64_t n, uint64_t seed) {
   return c;
 }
 
+Case private_rows_case(Prim t, int64_t rows, int64_t row, uint64_t seed) {
+  Case c;
+  c.name = fmt::format("map private rows {} [{}][{}]", prim_name(t), rows, row);
+  plan::Step st = map_private_rows(t, rows, row);
+  st.reads = {0, 1};  // out is a written free array, not one of `writes`
+  c.plan.buffers = {desc(t, rows * row, "x", true), desc(t, rows * row, "out", false)};
+  c.plan.results = {1};
+  c.plan.steps.push_back(std::move(st));
+  uint64_t state = seed;
+  std::vector<Scalar> x(size_t(rows * row)), out(x.size());
+  for (Scalar& v : x) v = random_value(t, state);
+  for (int64_t s = 0; s < rows; ++s) {
+    std::vector<Scalar> l(x.begin() + s * row, x.begin() + (s + 1) * row);
+    for (int64_t i = 1; i < row; ++i) l[size_t(i)] = add(l[size_t(i - 1)], l[size_t(i)]);
+    for (int64_t i = 0; i < row; ++i) out[size_t(s * row + i)] = l[size_t(row - 1 - i)];
+  }
+  c.buffers = {buffer_of(t, x), nullptr};
+  c.expected = {nullptr, buffer_of(t, out)};
+  c.tolerance.assign(2, {});
+  return c;
+}
+
 Case scatter_case(Prim t, int k, int64_t segments, int64_t n, int64_t dest_size, uint64_t seed) {
   Case c;
   c.name = fmt::format("scatter {} k={} [{}][{}] into [{}][{}]", prim_name(t), k, segments, n, segments, dest_size);
