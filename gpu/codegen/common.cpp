@@ -73,6 +73,13 @@ std::string kernel_begin(const std::string& entry, const StepLayout& l, int bloc
   for (size_t k = 0; k < l.outs.size(); ++k) s += fmt::format("  env.out{0} = out{0};\n", k);
   for (size_t k = 0; k < l.parts.size(); ++k) s += fmt::format("  env.part{0} = part{0};\n", k);
   for (size_t k = 0; k < l.frees.size(); ++k) s += fmt::format("  env.fa{0} = fa{0};\n", k);
+  // A Check failed in an earlier kernel of the plan: its inputs may be
+  // garbage (an out-of-bounds read's result), so do nothing. Read once per
+  // block, so that the whole block returns before any __syncthreads.
+  s += "  __shared__ i32 thorn_stop;\n"
+       "  if (threadIdx.x == 0) thorn_stop = *(volatile i32*)err;\n"
+       "  __syncthreads();\n"
+       "  if (thorn_stop != 0) return;\n";
   return s;
 }
 

@@ -30,7 +30,7 @@ BackendHolder& holder() {
 
 // Errors after which the context is unusable for the rest of the process.
 bool is_sticky(const std::string& message) {
-  for (const char* e : {"ILLEGAL_ADDRESS", "LAUNCH_FAILED", "MISALIGNED_ADDRESS", "ILLEGAL_INSTRUCTION",
+  for (const char* e : {"ILLEGAL_ADDRESS", "LAUNCH_FAILED", "LAUNCH_TIMEOUT", "MISALIGNED_ADDRESS", "ILLEGAL_INSTRUCTION",
                         "HARDWARE_STACK_ERROR", "ASSERT", "INVALID_PC", "ECC_UNCORRECTABLE"})
     if (message.find(e) != std::string::npos) return true;
   return false;
@@ -134,14 +134,17 @@ void GpuBackend::execute(const plan::Plan& plan, std::vector<BufferPtr>& buffers
     CU_CALL(cuStreamSynchronize, device_.stream());
   } catch (const Error& e) {
     // Overwritten buffers hold nothing useful: back to their host state, so
-    // a host fallback starts clean. Updated ones (scatter destinations) keep
-    // their device copy: a partly applied scatter is applied again in full
-    // by the fallback, with the same result.
+    // a host fallback starts clean. Updated ones (scatter destinations) that
+    // were current on the host still hold their contents from before the
+    // plan there: drop the partly updated device copy. Those only on the
+    // device keep it (a partly applied scatter is applied again in full by
+    // the fallback, with the same result), and with it their Recovery, which
+    // still describes the contents before this plan if the device is lost.
     for (int id : ctx.written)
       if (std::find(ctx.updated.begin(), ctx.updated.end(), id) == ctx.updated.end())
         if (BufferPtr& b = buffers[size_t(id)]) b->host_written();
     for (int id : ctx.updated)
-      if (BufferPtr& b = buffers[size_t(id)]; b && current_device_copy(*b)) b->mark_device_only();
+      if (BufferPtr& b = buffers[size_t(id)]; b && b->host_valid) b->host_written();
     if (e.kind == ErrorKind::Gpu && is_sticky(e.message)) {
       broken_ = true;
       broken_why_ = "GPU disabled after a device fault: " + e.message;

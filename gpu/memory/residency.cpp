@@ -4,6 +4,7 @@
 
 #include "gpu/driver/cuda.hpp"
 #include "gpu/driver/device.hpp"
+#include "interp/util/error.hpp"
 
 namespace thorn::gpu {
 
@@ -24,9 +25,16 @@ DeviceCopy::~DeviceCopy() { DevicePool::get(device_).release(block_); }
 
 void DeviceCopy::download(std::byte* host, size_t bytes) {
   if (bytes == 0) return;
-  device_.make_current();
-  CU_CALL(cuMemcpyDtoHAsync, host, block_.ptr, bytes, device_.stream());
-  CU_CALL(cuStreamSynchronize, device_.stream());
+  try {
+    device_.make_current();
+    CU_CALL(cuMemcpyDtoHAsync, host, block_.ptr, bytes, device_.stream());
+    CU_CALL(cuStreamSynchronize, device_.stream());
+  } catch (const Error& e) {
+    // The device lost it (a sticky fault): compute it on the host instead.
+    if (e.kind != ErrorKind::Gpu || !recovery) throw;
+    recovery->recompute(host, bytes);
+    return;
+  }
   std::lock_guard<std::mutex> lock(stats_mu);
   ++stats.downloads;
   stats.download_bytes += bytes;

@@ -108,8 +108,57 @@ std::string prelude_path() {
 
 }  // namespace
 
+// ---------------------------------------------------------------- injected faults
+//
+// THORN_EMU_FAULT=KIND@N[,KIND@N...] makes the Nth event of a kind fail, to
+// test thorn's fault paths without a faulty GPU:
+//   illegal_address@N  the Nth launch fails with CUDA_ERROR_ILLEGAL_ADDRESS
+//   timeout@N          the Nth launch fails with CUDA_ERROR_LAUNCH_TIMEOUT
+//   oom@N              the Nth allocation fails with CUDA_ERROR_OUT_OF_MEMORY
+//   compile@N          the Nth kernel compilation fails (as NVRTC would)
+// The launch faults are sticky, as on a GPU: every later call that touches
+// the context (copies included) fails with the same error.
+namespace {
+
+struct Fault {
+  std::string kind;
+  long at = 0;
+};
+std::atomic<long> launches_seen{0}, allocs_seen{0}, compiles_seen{0};
+std::atomic<int> sticky{0};
+
+const std::vector<Fault>& faults() {
+  static const std::vector<Fault> fs = [] {
+    std::vector<Fault> out;
+    const char* v = std::getenv("THORN_EMU_FAULT");
+    std::string s = v ? v : "";
+    for (size_t pos = 0; pos < s.size();) {
+      size_t end = s.find(',', pos);
+      std::string item = s.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+      size_t at = item.find('@');
+      if (at != std::string::npos) out.push_back({item.substr(0, at), std::atol(item.c_str() + at + 1)});
+      if (end == std::string::npos) break;
+      pos = end + 1;
+    }
+    return out;
+  }();
+  return fs;
+}
+
+// The fault injected at event number n (1-based) of these kinds, or "".
+std::string injected(std::initializer_list<const char*> kinds, long n) {
+  for (const Fault& f : faults())
+    for (const char* k : kinds)
+      if (f.kind == k && f.at == n) return f.kind;
+  return "";
+}
+
+}  // namespace
+
 std::string compile(const std::string& source) {
   ensure_options();
+  if (!injected({"compile"}, ++compiles_seen).empty())
+    throw std::runtime_error("emulator: injected compile failure (THORN_EMU_FAULT)");
   std::string src = source;
   const std::string dyn = "extern __shared__ __align__(16) unsigned char thorn_dyn_smem[];";
   for (size_t at; (at = src.find(dyn)) != std::string::npos;)
@@ -147,6 +196,11 @@ namespace {
 
 
 CUresult ok() { return CUDA_SUCCESS; }
+// After a sticky fault: the error every call touching the context returns.
+#define THORN_EMU_STICKY() \
+  do {                      \
+    if (int s = sticky.load()) return CUresult(s); \
+  } while (0)
 
 CUresult e_init(unsigned) {
   ensure_options();
@@ -156,7 +210,8 @@ CUresult e_driver_version(int* v) { *v = 13000; return ok(); }
 CUresult e_error_name(CUresult r, const char** s) {
   static std::map<int, const char*> names = {{0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"},
                                               {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {200, "CUDA_ERROR_INVALID_IMAGE"},
-                                              {500, "CUDA_ERROR_NOT_FOUND"}, {719, "CUDA_ERROR_LAUNCH_FAILED"}};
+                                              {500, "CUDA_ERROR_NOT_FOUND"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+                                              {702, "CUDA_ERROR_LAUNCH_TIMEOUT"}, {719, "CUDA_ERROR_LAUNCH_FAILED"}};
   auto it = names.find(int(r));
   *s = it == names.end() ? "CUDA_ERROR_UNKNOWN" : it->second;
   return ok();
@@ -198,8 +253,9 @@ CUresult e_ctx_retain(CUcontext* c, CUdevice) { *c = the_context; return ok(); }
 CUresult e_ctx_release(CUdevice) { return ok(); }
 CUresult e_ctx_set(CUcontext c) { current = c; return ok(); }
 CUresult e_ctx_get(CUcontext* c) { *c = current; return ok(); }
-CUresult e_ctx_sync() { return ok(); }
+CUresult e_ctx_sync() { THORN_EMU_STICKY(); return ok(); }
 CUresult e_module_load(CUmodule* m, const void* image) {
+  THORN_EMU_STICKY();
 #if defined(THORN_EMU_SHARED)
   // The kernels' shared objects call the fiber runtime (kernel_prelude_api.h),
   // which lives in this library. thorn opened it RTLD_LOCAL: make its symbols
@@ -243,7 +299,13 @@ CUresult e_func_set_attribute(CUfunction, CUfunction_attribute, int) { return ok
 CUresult e_occupancy(int* n, CUfunction, int block, size_t) { *n = 2048 / block; return ok(); }
 CUresult e_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                   unsigned smem, CUstream, void** params, void**) {
+  THORN_EMU_STICKY();
   if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx % 32 != 0 || bx > 1024) return CUresult(1);
+  std::string fault = injected({"illegal_address", "timeout"}, ++launches_seen);
+  if (!fault.empty()) {
+    sticky = fault == "timeout" ? 702 : 700;
+    return CUresult(sticky.load());
+  }
   static std::mutex launch_mu;  // one fiber scheduler: one launch at a time
   std::lock_guard<std::mutex> lock(launch_mu);
   try {
@@ -256,6 +318,8 @@ CUresult e_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned 
 }
 std::atomic<size_t> allocated{0};
 CUresult e_alloc(CUdeviceptr* p, size_t bytes) {
+  THORN_EMU_STICKY();
+  if (!injected({"oom"}, ++allocs_seen).empty()) return CUresult(CUDA_ERROR_OUT_OF_MEMORY);
   void* m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (!m) return CUresult(CUDA_ERROR_OUT_OF_MEMORY);
   std::memset(m, 0xA5, bytes);  // garbage, like fresh device memory: kernels must not rely on zeros
@@ -274,18 +338,21 @@ CUresult e_mem_info(size_t* f, size_t* t) {
 }
 std::atomic<uint64_t> uploads{0}, upload_bytes{0}, downloads{0}, download_bytes{0};
 CUresult e_htod(CUdeviceptr d, const void* h, size_t n) {
+  THORN_EMU_STICKY();
   std::memcpy(reinterpret_cast<void*>(d), h, n);
   ++uploads;
   upload_bytes += n;
   return ok();
 }
 CUresult e_dtoh(void* h, CUdeviceptr d, size_t n) {
+  THORN_EMU_STICKY();
   std::memcpy(h, reinterpret_cast<void*>(d), n);
   ++downloads;
   download_bytes += n;
   return ok();
 }
 CUresult e_dtod(CUdeviceptr d, CUdeviceptr s, size_t n) {
+  THORN_EMU_STICKY();
   std::memmove(reinterpret_cast<void*>(d), reinterpret_cast<void*>(s), n);
   return ok();
 }
@@ -293,10 +360,12 @@ CUresult e_htod_async(CUdeviceptr d, const void* h, size_t n, CUstream) { return
 CUresult e_dtoh_async(void* h, CUdeviceptr d, size_t n, CUstream) { return e_dtoh(h, d, n); }
 CUresult e_dtod_async(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream) { return e_dtod(d, s, n); }
 CUresult e_memset8(CUdeviceptr d, unsigned char v, size_t n, CUstream) {
+  THORN_EMU_STICKY();
   std::memset(reinterpret_cast<void*>(d), v, n);
   return ok();
 }
 CUresult e_memset32(CUdeviceptr d, unsigned v, size_t n, CUstream) {
+  THORN_EMU_STICKY();
   auto* p = reinterpret_cast<unsigned*>(d);
   for (size_t i = 0; i < n; ++i) p[i] = v;
   return ok();
@@ -304,11 +373,11 @@ CUresult e_memset32(CUdeviceptr d, unsigned v, size_t n, CUstream) {
 CUstream the_stream = reinterpret_cast<CUstream>(uintptr_t(0x2000));
 CUresult e_stream_create(CUstream* s, unsigned) { *s = the_stream; return ok(); }
 CUresult e_stream_destroy(CUstream) { return ok(); }
-CUresult e_stream_sync(CUstream) { return ok(); }
+CUresult e_stream_sync(CUstream) { THORN_EMU_STICKY(); return ok(); }
 CUresult e_event_create(CUevent* e, unsigned) { *e = reinterpret_cast<CUevent>(new int(0)); return ok(); }
 CUresult e_event_destroy(CUevent) { return ok(); }
 CUresult e_event_record(CUevent, CUstream) { return ok(); }
-CUresult e_event_sync(CUevent) { return ok(); }
+CUresult e_event_sync(CUevent) { THORN_EMU_STICKY(); return ok(); }
 CUresult e_event_elapsed(float* ms, CUevent, CUevent) { *ms = 0; return ok(); }
 
 }  // namespace
@@ -364,9 +433,9 @@ const CudaApi& driver_api() {
 std::string report() {
   LaunchStats s = launch_stats();
   return fmt::format(
-      "emulator: {} kernels compiled for the host, {} launches, {} blocks, {} fibers, {} switches, "
+      "emulator: {} kernels compiled for the host ({} compile requests), {} launches, {} blocks, {} fibers, {} switches, "
       "{} uploads ({} B), {} downloads ({} B)\n",
-      kernels_compiled, s.launches, s.blocks, s.fibers, s.switches, uploads.load(), upload_bytes.load(),
+      kernels_compiled, compiles_seen.load(), s.launches, s.blocks, s.fibers, s.switches, uploads.load(), upload_bytes.load(),
       downloads.load(), download_bytes.load());
 }
 

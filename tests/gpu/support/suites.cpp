@@ -159,6 +159,25 @@ SuiteResult run_error_suite(const Runner& run, const SuiteOptions& o) {
   st.reads = {0};
   st.writes = {1};
   p.steps.push_back(std::move(st));
+  // A second kernel that trusts the first one's output as indices, without
+  // a Check of its own: after the first failed, that output is garbage
+  // (fresh device memory), so this kernel must not run (the error flag is
+  // tested first) or it reads far outside xs.
+  {
+    plan::Step second;
+    second.kind = plan::StepKind::SegMap;
+    second.segments = 1;
+    second.segment_size = n;
+    kir::Builder b(second.element);
+    int xs = b.free_array(Prim::I64, "xs"), ys = b.free_array(Prim::I64, "ys");
+    b.param(Prim::I64);
+    kir::Reg j = b.param(Prim::I64);
+    b.ret({b.read(xs, b.read(ys, j))});
+    second.reads = {0, 1};
+    second.writes = {2};
+    p.buffers.push_back(out);
+    p.steps.push_back(std::move(second));
+  }
   auto xs = std::make_shared<Buffer>(Prim::I64, n);
   for (int64_t i = 0; i < n; ++i) xs->data_mut<int64_t>()[i] = (i * 7) % n;
   for (bool fail : {false, true}) {
@@ -168,7 +187,7 @@ SuiteResult run_error_suite(const Runner& run, const SuiteOptions& o) {
       xs->data_mut<int64_t>()[n / 3] = n + 5;
       xs->host_written();
     }
-    std::vector<BufferPtr> buffers = {xs, nullptr};
+    std::vector<BufferPtr> buffers = {xs, nullptr, nullptr};
     std::string failure;
     try {
       run(p, buffers);
