@@ -41,6 +41,8 @@ class GpuBackend {
   // Whether the GPU backend can run the step / every step of the plan; *why
   // says what is missing when not.
   static bool supports(const plan::Step& step, std::string* why = nullptr);
+  // Most bytes of private arrays (kir::LocalArray) per element on the GPU.
+  static constexpr int64_t kMaxLocalBytes = 4096;
   static bool supports(const plan::Plan& plan, std::string* why = nullptr);
 
   // Runs the plan. buffers[i] is plan buffer i: inputs (BufferDesc::is_input)
@@ -73,11 +75,14 @@ class GpuBackend {
 // The dispatch heuristic: offload a plan when its work, less what moving its
 // inputs to the device costs, reaches the threshold ($THORN_GPU_THRESHOLD,
 // default 2^18 work units; one unit ~ one element through a few IR
-// instructions). Inputs already on the device cost nothing to move.
+// instructions). Inputs already on the device cost nothing to move; inputs
+// only on the device count for the GPU (the host would download them). A
+// threshold of 0 or less offloads every supported plan.
 struct OffloadDecision {
   bool offload = false;
   int64_t work = 0;          // element evaluations weighted by IR size
   int64_t upload_bytes = 0;  // inputs without a current device copy
+  int64_t download_bytes = 0;  // inputs whose only current copy is on the device
   int64_t threshold = 0;
   std::string why;
 };

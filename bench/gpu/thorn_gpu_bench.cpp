@@ -117,10 +117,10 @@ plan::BufferDesc desc(Prim t, int64_t count, bool input) {
 BufferPtr filled(Prim t, int64_t count) {
   auto b = std::make_shared<Buffer>(t, count);
   if (t == Prim::F32) {
-    float* p = b->data<float>();
+    float* p = b->data_mut<float>();
     for (int64_t i = 0; i < count; ++i) p[i] = float(int64_t(i * 2654435761u % 17) - 8) / 4.0f;
   } else {
-    int32_t* p = b->data<int32_t>();
+    int32_t* p = b->data_mut<int32_t>();
     for (int64_t i = 0; i < count; ++i) p[i] = int32_t(i * 2654435761u % 201) - 100;
   }
   return b;

@@ -34,7 +34,10 @@ StepLayout layout_of(const plan::Step& step) {
       throw Error(ErrorKind::Internal,
                   fmt::format("no GPU skeleton for {} steps", plan::step_kind_name(step.kind)));
   }
-  for (const kir::FreeArray& fa : step.element.free_arrays) l.frees.push_back(fa.elem);
+  for (const kir::FreeArray& fa : step.element.free_arrays) {
+    l.frees.push_back(fa.elem);
+    l.frees_written.push_back(fa.written);
+  }
   l.consts = lift_constants(step);
   return l;
 }
@@ -47,7 +50,8 @@ std::string env_struct(const StepLayout& l) {
   if (!l.consts.values.empty()) s += "  thorn_consts kc;\n";
   for (size_t k = 0; k < l.outs.size(); ++k) s += fmt::format("  {}* out{};\n", mem_type(l.outs[k]), k);
   for (size_t k = 0; k < l.parts.size(); ++k) s += fmt::format("  {}* part{};\n", mem_type(l.parts[k]), k);
-  for (size_t k = 0; k < l.frees.size(); ++k) s += fmt::format("  const {}* fa{};\n", mem_type(l.frees[k]), k);
+  for (size_t k = 0; k < l.frees.size(); ++k)
+    s += fmt::format("  {}{}* fa{};\n", l.frees_written[k] ? "" : "const ", mem_type(l.frees[k]), k);
   return s + "};\n";
 }
 
@@ -58,7 +62,9 @@ std::string kernel_begin(const std::string& entry, const StepLayout& l, int bloc
   for (size_t k = 0; k < l.outs.size(); ++k) params.push_back(fmt::format("{}* out{}", mem_type(l.outs[k]), k));
   for (size_t k = 0; k < l.parts.size(); ++k) params.push_back(fmt::format("{}* part{}", mem_type(l.parts[k]), k));
   for (size_t k = 0; k < l.frees.size(); ++k)
-    params.push_back(fmt::format("const {}* {}fa{}", mem_type(l.frees[k]), noalias ? "__restrict__ " : "", k));
+    params.push_back(l.frees_written[k] ? fmt::format("{}* fa{}", mem_type(l.frees[k]), k)
+                                        : fmt::format("const {}* {}fa{}", mem_type(l.frees[k]),
+                                                      noalias ? "__restrict__ " : "", k));
   std::string s = fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(", block_size, entry);
   for (size_t i = 0; i < params.size(); ++i) s += (i ? ", " : "") + params[i];
   s += ") {\n  thorn_env env;\n  env.err = err; env.msg_elem = msg_elem; env.msg_op = msg_op;\n"
@@ -67,6 +73,13 @@ std::string kernel_begin(const std::string& entry, const StepLayout& l, int bloc
   for (size_t k = 0; k < l.outs.size(); ++k) s += fmt::format("  env.out{0} = out{0};\n", k);
   for (size_t k = 0; k < l.parts.size(); ++k) s += fmt::format("  env.part{0} = part{0};\n", k);
   for (size_t k = 0; k < l.frees.size(); ++k) s += fmt::format("  env.fa{0} = fa{0};\n", k);
+  // A Check failed in an earlier kernel of the plan: its inputs may be
+  // garbage (an out-of-bounds read's result), so do nothing. Read once per
+  // block, so that the whole block returns before any __syncthreads.
+  s += "  __shared__ i32 thorn_stop;\n"
+       "  if (threadIdx.x == 0) thorn_stop = *(volatile i32*)err;\n"
+       "  __syncthreads();\n"
+       "  if (thorn_stop != 0) return;\n";
   return s;
 }
 

@@ -14,6 +14,7 @@ struct StepLayout {
   std::vector<Prim> outs;   // OUT pointers (the step's writes)
   std::vector<Prim> parts;  // PART pointers (SegRed partials)
   std::vector<Prim> frees;  // FREE pointers (element.free_arrays)
+  std::vector<bool> frees_written;  // per FREE pointer: a `written` free array (non-const, may alias nothing)
   LiftedConstants consts;   // the `kc` parameter (absent when empty)
 };
 

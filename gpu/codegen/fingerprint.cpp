@@ -56,7 +56,16 @@ struct Writer {
     put(uint32_t(f.reg_types.size()));
     for (Prim p : f.reg_types) put(uint8_t(p));
     put(uint32_t(f.free_arrays.size()));
-    for (const kir::FreeArray& fa : f.free_arrays) put(uint8_t(fa.elem));
+    for (const kir::FreeArray& fa : f.free_arrays) {
+      put(uint8_t(fa.elem));
+      put(uint8_t(fa.written));
+    }
+    // Private arrays' sizes are in the kernel text (gpu/codegen/kir_to_cuda.cpp).
+    put(uint32_t(f.locals.size()));
+    for (const kir::LocalArray& l : f.locals) {
+      put(uint8_t(l.elem));
+      put(l.count);
+    }
     block(f.body);
   }
 };

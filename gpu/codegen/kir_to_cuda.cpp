@@ -1,5 +1,6 @@
 #include "gpu/codegen/kir_to_cuda.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -88,6 +89,7 @@ class Emitter {
     // location, and identical code should hash identically.
     out_ += fmt::format("THORN_DEV bool {}({}) {{\n", o_.name, sig);
     declare_registers();
+    declare_locals();
     indent_ = 1;
     block_body(f_.body);
     for (size_t i = 0; i < f_.body.results.size(); ++i)
@@ -136,6 +138,25 @@ class Emitter {
     }
   }
 
+  // Private arrays (kir::LocalArray) are per-thread C arrays: their sizes
+  // are part of the code (the structural key includes them), and the
+  // compiler keeps small ones in registers and the rest in local memory.
+  void declare_locals() {
+    for (size_t k = 0; k < f_.locals.size(); ++k)
+      out_ += fmt::format("  {} l{}[{}];\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1));
+  }
+
+  const kir::FreeArray& free_array(const Instr& in) const {
+    if (in.aux < 0 || size_t(in.aux) >= f_.free_arrays.size())
+      throw Error(ErrorKind::Internal, fmt::format("kernel codegen: free array {} missing in {}", in.aux, f_.name));
+    return f_.free_arrays[size_t(in.aux)];
+  }
+
+  void check_local(const Instr& in) const {
+    if (in.aux < 0 || size_t(in.aux) >= f_.locals.size())
+      throw Error(ErrorKind::Internal, fmt::format("kernel codegen: private array {} missing in {}", in.aux, f_.name));
+  }
+
   void block_body(const Block& b) {
     for (const Instr& in : b.instrs) instr(in);
   }
@@ -181,14 +202,30 @@ class Emitter {
         line(fmt::format("{} = {} ? {} : {};", reg(in.dst), reg(in.a), reg(in.b), reg(in.c)));
         return;
       case Opcode::Read: {
-        if (in.aux < 0 || size_t(in.aux) >= f_.free_arrays.size())
-          throw Error(ErrorKind::Internal, fmt::format("kernel codegen: read of missing free array {} in {}", in.aux, f_.name));
-        Prim t = f_.free_arrays[size_t(in.aux)].elem;
+        const kir::FreeArray& fa = free_array(in);
         std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, reg(in.a));
-        if (o_.read_only_cache) mem = fmt::format("__ldg(&{})", mem);
-        line(fmt::format("{} = {};", reg(in.dst), load_expr(t, mem)));
+        // The read-only cache is for arrays no thread writes during the kernel.
+        if (o_.read_only_cache && !fa.written) mem = fmt::format("__ldg(&{})", mem);
+        line(fmt::format("{} = {};", reg(in.dst), load_expr(fa.elem, mem)));
         return;
       }
+      case Opcode::Write: {
+        const kir::FreeArray& fa = free_array(in);
+        if (!fa.written)
+          throw Error(ErrorKind::Internal, fmt::format("kernel codegen: write to read-only free array {} in {}", in.aux, f_.name));
+        line(fmt::format("{}{}[{}] = {};", o_.free_array_prefix, in.aux, reg(in.a), store_expr(fa.elem, reg(in.b))));
+        return;
+      }
+      // Indices were checked by the lowering's own Check instructions, as on
+      // the host (whose extra bounds test only guards against planner bugs).
+      case Opcode::LocalRead:
+        check_local(in);
+        line(fmt::format("{} = l{}[{}];", reg(in.dst), in.aux, reg(in.a)));
+        return;
+      case Opcode::LocalWrite:
+        check_local(in);
+        line(fmt::format("l{}[{}] = {};", in.aux, reg(in.a), reg(in.b)));
+        return;
       case Opcode::Check:
         line(fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
                          o_.msg_base, in.aux));

@@ -5,7 +5,9 @@
 //
 // returning false when a Check failed (after recording the message in the
 // error flag; the caller stops using the results). Free array k is read as
-// `<free_array_prefix><k>[index]`; a failing Check records message
+// `<free_array_prefix><k>[index]` (and a `written` one stored into the same
+// way, by Write); private arrays are per-thread C arrays `l<k>[count]`
+// declared at the top of the function; a failing Check records message
 // `<msg_base> + aux`. Semantics follow Futhark (see gpu/codegen/prelude.cpp):
 // wrap-around integer arithmetic, division rounding down, conversions as the
 // host backends do them, f16 rounded after every operation.

@@ -26,6 +26,7 @@ CudaDriver::CudaDriver() {
     api_ = *h->driver;
     path_ = h->driver_name;
     loaded_ = true;
+    emulated_ = true;
     return;
   }
   std::vector<std::string> candidates;
@@ -93,6 +94,8 @@ CudaDriver::CudaDriver() {
     why_ = fmt::format("CUDA driver {} lacks {}", path_, missing);
     return;
   }
+  lib.bind(source_compiler_, "thorn_emu_compile");  // optional: the emulator's
+  emulated_ = source_compiler_ != nullptr;
   loaded_ = true;
 }
 

@@ -71,11 +71,23 @@ class CudaDriver {
   // "CUDA_ERROR_OUT_OF_MEMORY (out of memory)"; works with a partial table.
   std::string error_text(CUresult r) const;
 
+  // A driver that runs CUDA C source itself instead of NVRTC's output (the
+  // kernel emulator, libthorn-cuda-emu.so) exports
+  //   int thorn_emu_compile(const char* source, char* out, size_t cap)
+  // which writes the image for cuModuleLoadData (0) or an error message (1)
+  // into out. Null for a real driver. gpu/jit/kernel_cache.cpp uses it.
+  using SourceCompiler = int (*)(const char* source, char* out, size_t cap);
+  SourceCompiler source_compiler() const { return source_compiler_; }
+  // Whether this is the emulator (hooks or the driver library).
+  bool emulated() const { return emulated_; }
+
  private:
   CudaDriver();
   bool loaded_ = false;
+  bool emulated_ = false;
   std::string why_, path_;
   CudaApi api_;
+  SourceCompiler source_compiler_ = nullptr;
 };
 
 // The loaded API table; throws a Gpu error when the driver is unusable.

@@ -108,7 +108,7 @@ struct DeviceInit {
     }
     const Nvrtc& nvrtc = Nvrtc::get();
     const testing::Hooks* hooks = testing::installed();
-    if (!nvrtc.loaded() && !(hooks && hooks->compile)) {
+    if (!nvrtc.loaded() && !(hooks && hooks->compile) && !drv.source_compiler()) {
       why = nvrtc.why();
       return;
     }
@@ -182,6 +182,9 @@ void Device::synchronize() const {
 std::string availability() {
   DeviceInit& init = device_init();
   if (!init.device) return init.why;
+  if (CudaDriver::get().emulated())  // the emulator compiles kernels for the host: no NVRTC involved
+    return fmt::format("{}, emulated by {} (kernels compiled for the host)", init.device->props().describe(),
+                       CudaDriver::get().path());
   if (!Nvrtc::get().loaded()) return init.device->props().describe();  // a test's compiler stands in
   return fmt::format("{}, NVRTC {}", init.device->props().describe(), Nvrtc::get().version_string());
 }

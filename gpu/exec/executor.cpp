@@ -31,7 +31,7 @@ BackendHolder& holder() {
 
 // Errors after which the context is unusable for the rest of the process.
 bool is_sticky(const std::string& message) {
-  for (const char* e : {"ILLEGAL_ADDRESS", "LAUNCH_FAILED", "MISALIGNED_ADDRESS", "ILLEGAL_INSTRUCTION",
+  for (const char* e : {"ILLEGAL_ADDRESS", "LAUNCH_FAILED", "LAUNCH_TIMEOUT", "MISALIGNED_ADDRESS", "ILLEGAL_INSTRUCTION",
                         "HARDWARE_STACK_ERROR", "ASSERT", "INVALID_PC", "ECC_UNCORRECTABLE"})
     if (message.find(e) != std::string::npos) return true;
   return false;
@@ -76,6 +76,16 @@ bool GpuBackend::supports(const plan::Step& step, std::string* why) {
   if (params.size() != 2 || params[0] != Prim::I64 || params[1] != Prim::I64)
     return no("the element function does not take (i64, i64)");
   if (step.reads.size() != step.element.free_arrays.size()) return no("free arrays are not all bound");
+  // Private arrays live in each thread's local memory, which the driver
+  // reserves for every thread the device can hold at once (about 270k on an
+  // H100): larger ones would reserve gigabytes, so those plans stay on the host.
+  if (step.element.local_bytes() > kMaxLocalBytes)
+    return no(fmt::format("private arrays of {} bytes per element (more than {})", step.element.local_bytes(),
+                          kMaxLocalBytes));
+  if (!step.op.locals.empty()) return no("the operator uses private arrays");
+  for (const kir::FreeArray& fa : step.element.free_arrays)
+    if (fa.written && step.kind != plan::StepKind::SegMap)
+      return no(fmt::format("{} step writes rows of a free array", plan::step_kind_name(step.kind)));
   if (step.kind == plan::StepKind::Scatter) {
     std::vector<Prim> r = cg::function_results(step.element);
     if (r.empty() || !is_integral(r[0])) return no("the scatter index is not an integer");
@@ -128,14 +138,17 @@ void GpuBackend::execute(const plan::Plan& plan, std::vector<BufferPtr>& buffers
     CU_CALL(cuStreamSynchronize, device_.stream());
   } catch (const Error& e) {
     // Overwritten buffers hold nothing useful: back to their host state, so
-    // a host fallback starts clean. Updated ones (scatter destinations) keep
-    // their device copy: a partly applied scatter is applied again in full
-    // by the fallback, with the same result.
+    // a host fallback starts clean. Updated ones (scatter destinations) that
+    // were current on the host still hold their contents from before the
+    // plan there: drop the partly updated device copy. Those only on the
+    // device keep it (a partly applied scatter is applied again in full by
+    // the fallback, with the same result), and with it their Recovery, which
+    // still describes the contents before this plan if the device is lost.
     for (int id : ctx.written)
       if (std::find(ctx.updated.begin(), ctx.updated.end(), id) == ctx.updated.end())
         if (BufferPtr& b = buffers[size_t(id)]) b->host_written();
     for (int id : ctx.updated)
-      if (BufferPtr& b = buffers[size_t(id)]; b && current_device_copy(*b)) b->mark_device_only();
+      if (BufferPtr& b = buffers[size_t(id)]; b && b->host_valid) b->host_written();
     if (e.kind == ErrorKind::Gpu && is_sticky(e.message)) {
       broken_ = true;
       broken_why_ = "GPU disabled after a device fault: " + e.message;

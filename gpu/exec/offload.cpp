@@ -40,16 +40,22 @@ OffloadDecision should_offload(const plan::Plan& plan, const std::vector<BufferP
       per += instructions(s.op.body) / 4;
     d.work += s.segments * s.segment_size * per;
   }
-  for (size_t i = 0; i < plan.buffers.size() && i < buffers.size(); ++i)
-    if (plan.buffers[i].is_input && buffers[i] && !current_device_copy(*buffers[i]))
-      d.upload_bytes += int64_t(buffers[i]->bytes());
+  for (size_t i = 0; i < plan.buffers.size() && i < buffers.size(); ++i) {
+    if (!plan.buffers[i].is_input || !buffers[i]) continue;
+    const Buffer& b = *buffers[i];
+    if (!current_device_copy(b))
+      d.upload_bytes += int64_t(b.bytes());  // the GPU must upload it
+    else if (!b.host_valid)
+      d.download_bytes += int64_t(b.bytes());  // only on the device: the host must download it
+  }
   // Moving a byte over PCIe costs about an eighth of a unit of host work:
-  // data already on the device makes small nests worth offloading, and a
-  // cheap map over freshly read input rarely is.
-  int64_t net = d.work - d.upload_bytes / 8;
-  d.offload = net >= d.threshold;
-  d.why = fmt::format("work {} - transfer {} B / 8 {} threshold {}", d.work, d.upload_bytes,
-                      d.offload ? ">=" : "<", d.threshold);
+  // data already on the device makes small nests worth offloading (running
+  // them on the host would download it), and a cheap map over freshly read
+  // input rarely is. A threshold of 0 or less offloads every plan.
+  int64_t net = d.work - d.upload_bytes / 8 + d.download_bytes / 8;
+  d.offload = d.threshold <= 0 || net >= d.threshold;
+  d.why = fmt::format("work {} - upload {} B / 8 + download {} B / 8 {} threshold {}", d.work, d.upload_bytes,
+                      d.download_bytes, d.offload ? ">=" : "<", d.threshold);
   return d;
 }
 

@@ -90,7 +90,8 @@ std::vector<CUdeviceptr> free_array_ptrs(RunContext& ctx, const plan::Step& step
   std::vector<CUdeviceptr> out;
   for (size_t k = 0; k < step.reads.size(); ++k) {
     expect_buffer(ctx, step, step.reads[k], step.element.free_arrays[k].elem, 0, "input");
-    out.push_back(read_ptr(ctx, step.reads[k]));
+    // A `written` free array is an output the kernel stores rows into: no upload.
+    out.push_back(step.element.free_arrays[k].written ? write_ptr(ctx, step.reads[k]) : read_ptr(ctx, step.reads[k]));
   }
   return out;
 }

@@ -2,11 +2,13 @@
 
 #include <cctype>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
 
+#include "gpu/driver/cuda.hpp"
 #include "gpu/driver/dynlib.hpp"
 #include "gpu/driver/testing.hpp"
 #include "gpu/jit/hash.hpp"
@@ -69,7 +71,18 @@ std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& 
                                                         KernelStats** stats_out) {
   const Nvrtc& nv = Nvrtc::get();
   const testing::Hooks* hooks = testing::installed();
-  if (hooks && hooks->compile) return emulated(ks, *hooks, stats_out);
+  if (hooks && hooks->compile) return emulated(ks, hooks->compile, stats_out);
+  if (CudaDriver::SourceCompiler sc = CudaDriver::get().source_compiler()) {
+    // The emulator's driver library compiles source itself (cuda.hpp).
+    auto compile = [sc](const std::string& src) {
+      std::string out(16384, '\0');
+      int rc = sc(src.c_str(), out.data(), out.size());
+      out.resize(std::strlen(out.c_str()));
+      if (rc != 0) throw Error(ErrorKind::Gpu, "the emulator could not compile a kernel: " + out);
+      return out;
+    };
+    return emulated(ks, compile, stats_out);
+  }
   if (!nv.loaded()) throw Error(ErrorKind::Gpu, nv.why());
   Nvrtc::Target target = nv.target_for(device_arch);
   std::string key = cache_key(ks, target);
@@ -90,6 +103,7 @@ std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& 
     ++e.stats.memory_hits;
     return e.binary;
   }
+  if (!e.failure.empty()) throw Error(ErrorKind::Gpu, e.failure);
   dump_source(ks, key);
   auto t0 = std::chrono::steady_clock::now();
   if (auto cached = disk_.load(key); cached && cached->cubin == target.cubin) {
@@ -103,19 +117,23 @@ std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& 
                                compile_options(), target);
   ++e.stats.compiles;
   e.stats.compile_ms += out.ms;
-  if (!out.ok)
-    throw Error(ErrorKind::Gpu, fmt::format("NVRTC {} could not compile kernel '{}' for {}:\n{}",
-                                            nv.version_string(), ks.name, e.stats.target, out.log));
+  if (!out.ok) {
+    e.failure = fmt::format("NVRTC {} could not compile kernel '{}' for {}:\n{}", nv.version_string(), ks.name,
+                            e.stats.target, out.log);
+    throw Error(ErrorKind::Gpu, e.failure);
+  }
   CachedBinary bin{std::move(out.binary), out.is_cubin};
   disk_.store(key, bin);
   e.binary = std::make_shared<const CachedBinary>(std::move(bin));
   return e.binary;
 }
 
-std::shared_ptr<const CachedBinary> KernelCache::emulated(const cg::KernelSource& ks, const testing::Hooks& hooks,
-                                                          KernelStats** stats_out) {
-  // A test's compiler (gpu/driver/testing.hpp): memory cache only, so its
-  // output never lands where a real driver could find it.
+std::shared_ptr<const CachedBinary> KernelCache::emulated(
+    const cg::KernelSource& ks, const std::function<std::string(const std::string&)>& compile,
+    KernelStats** stats_out) {
+  // A test's or the emulator's compiler: memory cache only here, so its
+  // output never lands where a real driver could find it (the emulator
+  // keeps its own cache of compiled kernels).
   std::string key = "emulated-" + hex64(hash64(ks.source, 1)) + hex64(hash64(ks.source, 2));
   std::lock_guard<std::mutex> lock(mu_);
   auto& slot = entries_[key];
@@ -131,9 +149,19 @@ std::shared_ptr<const CachedBinary> KernelCache::emulated(const cg::KernelSource
     ++e.stats.memory_hits;
     return e.binary;
   }
+  if (!e.failure.empty()) throw Error(ErrorKind::Gpu, e.failure);
   dump_source(ks, key);
   auto t0 = std::chrono::steady_clock::now();
-  std::string bin = hooks.compile(ks.source);
+  std::string bin;
+  try {
+    bin = compile(ks.source);
+  } catch (const Error& err) {
+    e.failure = err.message;
+    throw;
+  } catch (const std::exception& err) {
+    e.failure = fmt::format("the emulator could not compile kernel '{}': {}", ks.name, err.what());
+    throw Error(ErrorKind::Gpu, e.failure);
+  }
   ++e.stats.compiles;
   e.stats.compile_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   e.binary = std::make_shared<const CachedBinary>(CachedBinary{std::move(bin), true});

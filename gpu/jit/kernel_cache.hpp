@@ -9,6 +9,7 @@
 // :kernels command. THORN_DUMP_KERNELS=DIR writes every kernel source there
 // as <name>-<key>.cu when first requested.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -56,7 +57,8 @@ class KernelCache {
   // The compiled kernel for a device of compute capability `device_arch`:
   // from memory, else from disk, else from NVRTC. Throws Error(Gpu) carrying
   // NVRTC's log when the source does not compile. `stats_out` receives the
-  // kernel's statistics record (stable for the cache's lifetime).
+  // kernel's statistics record (stable for the cache's lifetime). A kernel
+  // that failed to compile fails again at once, with the same message.
   std::shared_ptr<const CachedBinary> binary(const cg::KernelSource& ks, int device_arch,
                                              KernelStats** stats_out = nullptr);
 
@@ -70,8 +72,11 @@ class KernelCache {
   struct Entry {
     std::shared_ptr<const CachedBinary> binary;
     KernelStats stats;
+    std::string failure;  // a failed compilation, remembered: not retried on every call
   };
-  std::shared_ptr<const CachedBinary> emulated(const cg::KernelSource& ks, const testing::Hooks& hooks,
+  // A compiler standing in for NVRTC (the emulator's): source -> image.
+  std::shared_ptr<const CachedBinary> emulated(const cg::KernelSource& ks,
+                                               const std::function<std::string(const std::string&)>& compile,
                                                KernelStats** stats_out);
   DiskCache disk_;
   mutable std::mutex mu_;

@@ -4,6 +4,7 @@
 
 #include "gpu/driver/cuda.hpp"
 #include "gpu/driver/device.hpp"
+#include "interp/util/error.hpp"
 
 namespace thorn::gpu {
 
@@ -24,9 +25,16 @@ DeviceCopy::~DeviceCopy() { DevicePool::get(device_).release(block_); }
 
 void DeviceCopy::download(std::byte* host, size_t bytes) {
   if (bytes == 0) return;
-  device_.make_current();
-  CU_CALL(cuMemcpyDtoHAsync, host, block_.ptr, bytes, device_.stream());
-  CU_CALL(cuStreamSynchronize, device_.stream());
+  try {
+    device_.make_current();
+    CU_CALL(cuMemcpyDtoHAsync, host, block_.ptr, bytes, device_.stream());
+    CU_CALL(cuStreamSynchronize, device_.stream());
+  } catch (const Error& e) {
+    // The device lost it (a sticky fault): compute it on the host instead.
+    if (e.kind != ErrorKind::Gpu || !recovery) throw;
+    recovery->recompute(host, bytes);
+    return;
+  }
   std::lock_guard<std::mutex> lock(stats_mu);
   ++stats.downloads;
   stats.download_bytes += bytes;
@@ -49,12 +57,15 @@ DeviceCopy& ensure_copy(const Device& device, Buffer& buf) {
 
 CUdeviceptr resident_for_read(const Device& device, Buffer& buf) {
   if (DeviceCopy* dc = current_device_copy(buf)) return dc->ptr();
-  // Only a host copy: upload it. Pageable memory is staged by the driver
-  // before the call returns, so the host buffer may change right after.
+  // Only a host copy (or a delayed producer: run it first, before its side
+  // is replaced by the device copy): upload it. Pageable memory is staged by
+  // the driver before the call returns, so the host buffer may change right
+  // after.
+  const std::byte* src = buf.host();
   DeviceCopy& dc = ensure_copy(device, buf);
   if (buf.bytes() > 0) {
     device.make_current();
-    CU_CALL(cuMemcpyHtoDAsync, dc.ptr(), buf.host(), buf.bytes(), device.stream());
+    CU_CALL(cuMemcpyHtoDAsync, dc.ptr(), src, buf.bytes(), device.stream());
     std::lock_guard<std::mutex> lock(stats_mu);
     ++stats.uploads;
     stats.upload_bytes += buf.bytes();

@@ -13,6 +13,7 @@
 // nothing.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "gpu/driver/cuda_types.hpp"
 #include "gpu/memory/pool.hpp"
@@ -22,6 +23,17 @@ namespace thorn::gpu {
 
 class Device;
 
+// How to compute a device-only buffer's contents on the host when the
+// device cannot give them back (a sticky fault such as an illegal address
+// loses the whole context). Set by the plan executor that made the buffer
+// (interp/exec/host_gpu.cpp: the plan and its inputs' own recoveries).
+struct Recovery {
+  virtual ~Recovery() = default;
+  // `host` holds what the buffer's host copy held when it was last current
+  // (the starting point of an in-place update).
+  virtual void recompute(std::byte* host, size_t bytes) const = 0;
+};
+
 class DeviceCopy final : public Buffer::DeviceSide {
  public:
   DeviceCopy(const Device& device, size_t bytes);
@@ -30,8 +42,10 @@ class DeviceCopy final : public Buffer::DeviceSide {
   DeviceCopy& operator=(const DeviceCopy&) = delete;
 
   void download(std::byte* host, size_t bytes) override;  // device -> host, synchronous
+  bool in_device_memory() const override { return true; }
   CUdeviceptr ptr() const { return block_.ptr; }
   size_t capacity() const { return block_.bytes; }
+  std::shared_ptr<const Recovery> recovery;  // null: lost with the device
 
  private:
   const Device& device_;

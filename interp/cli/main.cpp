@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "gpu/driver/device.hpp"
 #include "interp/cli/commands.hpp"
 #include "interp/cli/session_setup.hpp"
 #include "interp/util/cancel.hpp"
@@ -30,6 +31,7 @@ void version() {
     if (!why.empty()) std::cout << fmt::format("  {:<10} not available here: {}\n", "", why);
   }
   std::cout << fmt::format("Code runs on: {} ({}).\n", def, backend_description(def));
+  if (def == "gpu") std::cout << fmt::format("GPU: {}\n", thorn::gpu::availability());
 }
 
 }  // namespace

@@ -190,7 +190,7 @@ Value random_value(const ValueType& type, uint64_t seed, const RandomBounds& bou
   int64_t count = 1;
   for (int64_t d : type.shape) count *= d;
   auto buffer = std::make_shared<Buffer>(type.prim, count);
-  std::byte* out = buffer->host();
+  std::byte* out = buffer->host_mut();
   size_t width = size_t(prim_bytes(type.prim));
   for (int64_t k = 0; k < count; ++k) store_scalar(out + size_t(k) * width, random_scalar(type.prim, rng, bounds));
   return Value::make_array(make_prim_array(buffer, type.shape));

@@ -79,11 +79,14 @@ Buffer::~Buffer() {
   ::operator delete(host_, std::align_val_t(kAlign));
 }
 
-std::byte* Buffer::host() {
+std::byte* Buffer::current_host() {
   if (!host_valid && device) {
     // Not thread-safe by design: residency changes happen on the thread that
     // drives evaluation; worker threads only touch buffers already on the host.
-    device->download(host_, bytes());
+    // `side` keeps the device side alive through the download (a delayed
+    // producer's leaves may let go of it meanwhile).
+    std::shared_ptr<DeviceSide> side = device;
+    side->download(host_, bytes());
     host_valid = true;
   }
   return host_;
@@ -385,7 +388,7 @@ ArrayPtr copy_array(const ArrayValue& a) {
       int64_t n = a.count();
       auto buffer = std::make_shared<Buffer>(a.buffer->elem(), n);
       size_t width = size_t(prim_bytes(a.buffer->elem()));
-      if (n > 0) std::memcpy(buffer->host(), a.buffer->host() + size_t(a.offset) * width, size_t(n) * width);
+      if (n > 0) std::memcpy(buffer->host_mut(), a.buffer->host() + size_t(a.offset) * width, size_t(n) * width);
       out->buffer = std::move(buffer);
       break;
     }
@@ -429,7 +432,7 @@ Value stack_arrays(const std::vector<Value>& rows) {
       int64_t per = first.count();
       auto out = make_prim_array(p, shape);
       size_t width = size_t(prim_bytes(p));
-      std::byte* dst = out->buffer->host();
+      std::byte* dst = out->buffer->host_mut();
       for (size_t k = 0; k < rows.size(); ++k) {
         const ArrayValue& r = *rows[k].array;
         if (r.buffer->elem() != p) irregular("rows of different element types");
@@ -492,7 +495,7 @@ Value array_from_rows(const std::vector<Value>& rows, const ElemShape* elem_hint
       }
       Prim p = first.scalar.type;
       auto out = make_prim_array(p, {n});
-      std::byte* dst = out->buffer->host();
+      std::byte* dst = out->buffer->host_mut();
       size_t width = size_t(prim_bytes(p));
       for (int64_t k = 0; k < n; ++k) {
         const Value& r = rows[size_t(k)];

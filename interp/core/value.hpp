@@ -43,28 +43,50 @@ class Buffer {
   int64_t count() const { return count_; }
   size_t bytes() const { return size_t(count_) * size_t(prim_bytes(elem_)); }
 
-  // Host view; triggers a device-to-host transfer if the data lives only on the GPU.
-  std::byte* host();
-  const std::byte* host() const { return const_cast<Buffer*>(this)->host(); }
-  template <class T> T* data() { return reinterpret_cast<T*>(host()); }
+  // Reading and writing are separate accessors, so that no write can leave
+  // a stale device copy behind (gpu/memory/residency.hpp):
+  //  - host(): the contents, for reading; downloads them if only the device
+  //    (or a delayed producer) holds them, and keeps the device copy as a
+  //    mirror;
+  //  - host_mut(): the contents, for writing; downloads them likewise, then
+  //    drops the device copy, which the caller is about to make stale. Take
+  //    it right before writing (not before a GPU plan may upload the buffer
+  //    again).
+  const std::byte* host() const { return const_cast<Buffer*>(this)->current_host(); }
+  std::byte* host_mut() {
+    std::byte* p = current_host();
+    if (device || !host_valid) host_written();  // only reads when already host-only (worker threads)
+    return p;
+  }
   template <class T> const T* data() const { return reinterpret_cast<const T*>(host()); }
+  template <class T> T* data_mut() { return reinterpret_cast<T*>(host_mut()); }
 
   // Device residency, managed by gpu/memory. `device` is opaque here.
   struct DeviceSide {
     virtual ~DeviceSide() = default;
     virtual void download(std::byte* host, size_t bytes) = 0;  // device -> host
+    // True for a copy in GPU memory (gpu::DeviceCopy), false for a delayed
+    // producer (interp/flatten/delayed.hpp).
+    virtual bool in_device_memory() const { return false; }
   };
   std::shared_ptr<DeviceSide> device;  // null when not on the GPU
   bool host_valid = true;              // false: the device copy is the only current one
   void mark_device_only() { host_valid = false; }
-  // Call after writing through host() (in-place updates): a device copy made
-  // earlier is stale now, and is dropped (gpu/memory/residency.hpp).
+  // Before a buffer becomes a plan's input: runs a delayed producer now, on
+  // this thread; contents in GPU memory stay there (the plan may run on the
+  // GPU; the host executor downloads its inputs itself).
+  void materialise_delayed() {
+    if (!host_valid && device && !device->in_device_memory()) current_host();
+  }
+  // The host copy is the only current one: drops a device copy (host_mut()
+  // does this; so does the GPU executor when a kernel failed half-way).
   void host_written() {
     device.reset();
     host_valid = true;
   }
 
  private:
+  std::byte* current_host();  // downloads when only the device copy is current
   Prim elem_;
   int64_t count_;
   std::byte* host_ = nullptr;

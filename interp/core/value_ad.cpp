@@ -71,7 +71,7 @@ ArrayPtr unbox_scalars(const ArrayValue& a) {
   auto out = make_prim_array(a.elem.prim, a.shape);
   int64_t n = a.count();
   size_t width = size_t(prim_bytes(a.elem.prim));
-  std::byte* dst = out->buffer->host();
+  std::byte* dst = out->buffer->host_mut();
   for (int64_t k = 0; k < n; ++k) {
     Scalar s = ad_scalar((*a.boxed)[size_t(a.offset + k)]);
     store_scalar(dst + size_t(k) * width, s.type == a.elem.prim ? s : s.convert_to(a.elem.prim));

@@ -108,7 +108,7 @@ Value ValueReader::read_binary(const Type* expected, std::string_view what, Valu
     return s;
   }
   auto buffer = std::make_shared<Buffer>(*prim, count);
-  std::byte* out = buffer->host();
+  std::byte* out = buffer->host_mut();
   if (bytes) std::memcpy(out, data, bytes);
   if (*prim == Prim::Bool)  // any non-zero byte is true; store the canonical 1
     for (int64_t k = 0; k < count; ++k) out[k] = std::byte(out[k] != std::byte(0) ? 1 : 0);

@@ -391,7 +391,7 @@ Value ValueBuilder::finish(ValueType* type_out) {
   for (int64_t d : dims_) count *= d;
   if (count != count_) fail(value_begin_, 1, "internal error: element count does not match the shape");
   auto buffer = std::make_shared<Buffer>(p, count);
-  if (!data_.empty()) std::memcpy(buffer->host(), data_.data(), data_.size());
+  if (!data_.empty()) std::memcpy(buffer->host_mut(), data_.data(), data_.size());
   return Value::make_array(make_prim_array(buffer, dims_));
 }
 

@@ -94,7 +94,7 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
       case Expr::Kind::BoolLit: return Value(Scalar::boolean(e->bool_value));
       case Expr::Kind::StringLit: {
         auto a = make_prim_array(Prim::U8, {int64_t(e->text.size())});
-        if (!e->text.empty()) std::memcpy(a->buffer->host(), e->text.data(), e->text.size());
+        if (!e->text.empty()) std::memcpy(a->buffer->host_mut(), e->text.data(), e->text.size());
         return Value::make_array(a);
       }
       case Expr::Kind::Var: return eval_var(*e, ctx);

@@ -158,7 +158,7 @@ Value Evaluator::eval_range(const Expr& e, const Ctx& ctx) {
   if (step < 0 && s0 >= end_adj) count = (s0 - end_adj) / (-step) + 1;
   if (count > (__int128(1) << 40)) throw Error(ErrorKind::Runtime, e.loc, "Range is too large.");
   auto out = make_prim_array(t, {int64_t(count)});
-  std::byte* dst = out->buffer->host();
+  std::byte* dst = out->buffer->host_mut();
   size_t width = size_t(prim_bytes(t));
   for (int64_t k = 0; k < int64_t(count); ++k) {
     __int128 x = s0 + step * k;

@@ -371,7 +371,7 @@ Value index_array(const ArrayValue& a, const std::vector<IndexValue>& idx) {
       auto out = make_prim_array(a.buffer->elem(), std::move(shape));
       size_t width = size_t(prim_bytes(a.buffer->elem()));
       const std::byte* src = a.buffer->host() + size_t(a.offset) * width;
-      std::byte* dst = out->buffer->host();
+      std::byte* dst = out->buffer->host_mut();
       size_t block = size_t(r.unit) * width;
       r.for_each_block([&](int64_t pos, int64_t k) { std::memcpy(dst + size_t(k) * block, src + size_t(pos) * block, block); });
       return Value::make_array(out);
@@ -457,7 +457,7 @@ void write_region(ArrayValue& a, const std::vector<IndexValue>& idx, const Value
       }
       Prim p = a.buffer->elem();
       size_t width = size_t(prim_bytes(p));
-      std::byte* base = a.buffer->host() + size_t(a.offset) * width;
+      std::byte* base = a.buffer->host_mut() + size_t(a.offset) * width;
       if (element) {
         if (v.kind != Value::Kind::Scalar) update_shape_mismatch(v, {});
         store_scalar(base + size_t(r.base) * width, v.scalar.type == p ? v.scalar : v.scalar.convert_to(p));

@@ -216,7 +216,7 @@ struct Component {
   bool par;
 
   Component(StepEnv& env, size_t r, const std::byte* src)
-      : x(reinterpret_cast<const T*>(src)), out(reinterpret_cast<T*>(env.write_buffer(r).host())),
+      : x(reinterpret_cast<const T*>(src)), out(reinterpret_cast<T*>(env.write_buffer(r).host_mut())),
         segments(env.step.segments), size(env.step.segment_size), threads(env.threads),
         par(env.parallel(env.total())) {
     uint64_t bits = const_bits(env.step.neutral.at(r).convert_to(P));

@@ -98,7 +98,16 @@ void execute_step(const plan::Step& step, std::vector<BufferPtr>& buffers, const
   check_step(step, buffers);
   // Buffers may be delayed or on the GPU: bring every one this step touches
   // to the host now, on this thread (worker threads must not trigger it).
-  for (int id : step.writes) buffers[size_t(id)]->host();
+  // A `written` free array (Write) is an output the element stores into:
+  // host_mut(), like `writes`.
+  for (size_t k = 0; k < step.reads.size(); ++k) {
+    Buffer& b = *buffers[size_t(step.reads[k])];
+    if (k < step.element.free_arrays.size() && step.element.free_arrays[k].written)
+      b.host_mut();
+    else
+      b.host();
+  }
+  for (int id : step.writes) buffers[size_t(id)]->host_mut();  // written here: a device copy is stale from now on
   StepEnv env(step, buffers, options);
   switch (step.kind) {
     case plan::StepKind::SegMap: run_segmap(env); break;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "gpu/executor.hpp"
+#include "interp/exec/gpu_recovery.hpp"
 #include "interp/exec/host_executor.hpp"
 #include "interp/util/error.hpp"
 
@@ -19,13 +20,17 @@ std::atomic<bool> g_fallback_noticed{false};
 void run_plan(const plan::Plan& p, std::vector<BufferPtr>& buffers) {
   gpu::GpuBackend* g = gpu::GpuBackend::get();
   if (g && gpu::GpuBackend::supports(p) && gpu::should_offload(p, buffers).offload) {
+    std::vector<char> valid = host_valid_before(buffers);
     try {
       g->execute(p, buffers);
+      attach_recovery(p, buffers, valid);
       return;
     } catch (const Error& e) {
       if (e.kind != ErrorKind::Gpu) throw;  // a failed Check: the program's error
+      // One line, whatever the cause (an NVRTC log has many).
+      std::string first = e.message.substr(0, e.message.find('\n'));
       if (!g_fallback_noticed.exchange(true))
-        std::fprintf(stderr, "thorn: GPU failure (%s); running on the host\n", e.message.c_str());
+        std::fprintf(stderr, "thorn: GPU failure (%s); running on the host\n", first.c_str());
       // execute() reset written buffers to their host copies: rerun here.
     }
   }

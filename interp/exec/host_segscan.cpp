@@ -103,7 +103,7 @@ struct Scan {
         int64_t f0 = s * size + j;
         run_element_tile(fr, f0, n, size);
         for (int r = 0; r < k; ++r)
-          env.fast.scan_copy[size_t(r)](value(fr, r), env.write_buffer(size_t(r)).host() + size_t(f0) * width(r), n,
+          env.fast.scan_copy[size_t(r)](value(fr, r), env.write_buffer(size_t(r)).host_mut() + size_t(f0) * width(r), n,
                                         carry.ptr(r));
       }
       return;

@@ -241,7 +241,7 @@ void run_element_tile(Frame& fr, int64_t flat0, int n, int64_t segment_size) {
 
 void store_lanes(Prim t, Buffer& buf, int64_t start, const std::byte* lanes, int n) {
   if (n <= 0) return;
-  std::byte* base = buf.host();
+  std::byte* base = buf.host_mut();
   if (t != Prim::F16) {
     std::memcpy(base + size_t(start) * size_t(prim_bytes(t)), lanes, size_t(n) * size_t(prim_bytes(t)));
     return;

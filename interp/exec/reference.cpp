@@ -74,7 +74,7 @@ class RowCollector {
     if (prim_) {
       if (v.kind != Value::Kind::Scalar || v.scalar.type != prim_->buffer->elem())
         throw Error(ErrorKind::Internal, "function results of different types");
-      store_scalar(prim_->buffer->host() + size_t(count_) * width_, v.scalar);
+      store_scalar(prim_->buffer->host_mut() + size_t(count_) * width_, v.scalar);
     } else {
       rows_.push_back(std::move(v));
     }
@@ -210,7 +210,7 @@ Value run_iota(SoacCall& call) {
   int64_t n = ad_scalar(call.args.at(0)).as_i64();
   if (n < 0) fail(fmt::format("Range 0..1..<{} is invalid.", n));
   auto out = make_prim_array(Prim::I64, {n});
-  auto* data = out->buffer->data<int64_t>();
+  auto* data = out->buffer->data_mut<int64_t>();
   for (int64_t i = 0; i < n; ++i) data[i] = i;
   return Value::make_array(out);
 }
@@ -223,7 +223,7 @@ Value run_replicate(SoacCall& call) {
   if (x.kind == Value::Kind::Scalar) {
     auto out = make_prim_array(x.scalar.type, {n});
     size_t width = size_t(prim_bytes(x.scalar.type));
-    std::byte* dst = out->buffer->host();
+    std::byte* dst = out->buffer->host_mut();
     for (int64_t i = 0; i < n; ++i) store_scalar(dst + size_t(i) * width, x.scalar);
     return Value::make_array(out);
   }
@@ -246,7 +246,7 @@ ArrayPtr transpose_storage(const ArrayValue& a) {
       auto buf = make_prim_array(a.buffer->elem(), shape);
       size_t block = size_t(inner) * size_t(prim_bytes(a.buffer->elem()));
       const std::byte* src = a.buffer->host() + size_t(a.offset) * size_t(prim_bytes(a.buffer->elem()));
-      std::byte* dst = buf->buffer->host();
+      std::byte* dst = buf->buffer->host_mut();
       for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j < m; ++j) std::memcpy(dst + size_t(j * n + i) * block, src + size_t(i * m + j) * block, block);
       return buf;

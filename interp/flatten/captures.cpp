@@ -164,14 +164,14 @@ bool rebind(const std::vector<CaptureSource>& sources, const std::vector<ReadBin
         const auto& arrays = leaves.at(size_t(r.source)).arrays;
         if (size_t(r.leaf) >= arrays.size()) return false;
         out[f] = arrays[size_t(r.leaf)];
-        out[f]->host();  // device-resident or delayed: to the host now, on this thread
+        out[f]->materialise_delayed();  // delayed: now, on this thread; GPU-resident: stays there
         break;
       }
       case ReadBinding::Kind::Param: {
         const auto& scalars = leaves.at(size_t(r.source)).scalars;
         if (size_t(r.leaf) >= scalars.size() || scalars[size_t(r.leaf)].type != r.prim) return false;
         auto b = std::make_shared<Buffer>(r.prim, 1, Buffer::NoInit{});
-        store_scalar(b->host(), scalars[size_t(r.leaf)]);
+        store_scalar(b->host_mut(), scalars[size_t(r.leaf)]);
         out[f] = std::move(b);
         break;
       }

@@ -86,7 +86,7 @@ Sym Lowerer::lift_value(const Value& v, int src, int& scalar_leaf, int depth) {
 Sym Lowerer::param(const Scalar& s, int src, int leaf) {
   int id = b_.free_array(s.type, fmt::format("p{}", f_.free_arrays.size()));
   auto buf = std::make_shared<Buffer>(s.type, 1, Buffer::NoInit{});
-  store_scalar(buf->host(), s);
+  store_scalar(buf->host_mut(), s);
   reads_.push_back(buf);
   ReadBinding r;
   r.kind = ReadBinding::Kind::Param;
@@ -192,7 +192,7 @@ int Lowerer::array_index(const BufferPtr& buf) {
     if (cap_ && cur_src_ >= 0) cap_->aliases.emplace_back(cur_src_, array_leaf_++, it->second);
     return it->second;
   }
-  buf->host();  // materialise a delayed (or device) buffer now, on this thread
+  buf->materialise_delayed();  // a delayed buffer now, on this thread; a GPU-resident one stays there
   int id = b_.free_array(buf->elem(), fmt::format("in{}", reads_.size()));
   reads_.push_back(buf);
   array_ids_[buf.get()] = id;

@@ -950,7 +950,7 @@ struct Planner {
         auto col = std::make_shared<Buffer>(types[l], k, Buffer::NoInit{});
         size_t w = size_t(prim_bytes(types[l]));
         const std::byte* src = leaves[l]->host();
-        for (int64_t bin = 0; bin < k; ++bin) std::memcpy(col->host() + size_t(bin) * w, src + size_t(bin * d + c) * w, w);
+        for (int64_t bin = 0; bin < k; ++bin) std::memcpy(col->host_mut() + size_t(bin) * w, src + size_t(bin * d + c) * w, w);
         st.writes.push_back(pb.add(col, fmt::format("col{}.{}", c, l)));
         cols.push_back(col);
       }
@@ -963,7 +963,7 @@ struct Planner {
     for (int64_t c = 0; c < d; ++c)
       for (size_t l = 0; l < L; ++l) {
         size_t w = size_t(prim_bytes(types[l]));
-        std::byte* dst = leaves[l]->host();
+        std::byte* dst = leaves[l]->host_mut();
         const std::byte* src = cols[size_t(c) * L + l]->host();
         for (int64_t bin = 0; bin < k; ++bin) std::memcpy(dst + size_t(bin * d + c) * w, src + size_t(bin) * w, w);
       }

@@ -39,7 +39,7 @@ void compare_backends(const std::string& name, const plan::Plan& p, const std::v
   auto copy = [](const BufferPtr& b) -> BufferPtr {
     if (!b) return nullptr;
     auto c = std::make_shared<Buffer>(b->elem(), b->count());
-    std::memcpy(c->host(), b->host(), b->bytes());
+    std::memcpy(c->host_mut(), b->host(), b->bytes());
     return c;
   };
   std::vector<BufferPtr> hb, gb;
@@ -112,8 +112,8 @@ int main(int argc, char** argv) {
     auto i = std::make_shared<Buffer>(Prim::I64, segs * n);
     for (int64_t k = 0; k < segs * n; ++k) {
       Scalar r = test::random_value(Prim::F64, state);
-      x->data<double>()[k] = r.f * 2 + (k % 7 == 0 ? 0.125 : 0.0);
-      i->data<int64_t>()[k] = 1 + (test::random_value(Prim::U8, state).u % 100);
+      x->data_mut<double>()[k] = r.f * 2 + (k % 7 == 0 ? 0.125 : 0.0);
+      i->data_mut<int64_t>()[k] = 1 + (test::random_value(Prim::U8, state).u % 100);
     }
     compare_backends("every opcode", p, {x, i, nullptr}, *gpu);
   }
@@ -136,11 +136,25 @@ int main(int argc, char** argv) {
       for (int64_t k = 0; k < n; ++k) {
         double v = k < int64_t(std::size(edges)) ? edges[k] : test::random_value(Prim::F64, state).f * 1000;
         Scalar s = Scalar::floating(Prim::F64, v).convert_to(from);
-        store_scalar(in->host() + size_t(k) * size_t(prim_bytes(from)), s);
+        store_scalar(in->host_mut() + size_t(k) * size_t(prim_bytes(from)), s);
       }
       compare_backends(fmt::format("convert {} -> {}", prim_name(from), prim_name(to)), p, {in, nullptr, nullptr},
                        *gpu);
     }
+  // Private arrays (LocalRead/LocalWrite) and rows stored through a written
+  // free array (Write), as the flattener's map_rows makes them.
+  for (Prim t : {Prim::I8, Prim::I32, Prim::I64, Prim::U16, Prim::F16, Prim::F32, Prim::F64, Prim::Bool}) {
+    const int64_t rows = 37, row = 19;
+    plan::Plan p;
+    p.buffers = {desc(t, rows * row, true), desc(t, rows * row, false)};
+    plan::Step st = test::map_private_rows(t, rows, row);
+    st.reads = {0, 1};
+    p.steps.push_back(std::move(st));
+    auto in = std::make_shared<Buffer>(t, rows * row);
+    for (int64_t k = 0; k < rows * row; ++k)
+      store_scalar(in->host_mut() + size_t(k) * size_t(prim_bytes(t)), test::random_value(t, state));
+    compare_backends(fmt::format("private rows {}", prim_name(t)), p, {in, nullptr}, *gpu);
+  }
   fmt::print("{} mismatches\n{}", failures, gpu::emu::report());
   return failures == 0 ? 0 : 1;
 }

@@ -17,5 +17,22 @@ status=0
 tail -5 "$logs/gpu_cold.log"
 "$bin/thorn_gpu_differential" --expect-warm "$cache" > "$logs/gpu_warm.log" 2>&1 || status=$?
 tail -5 "$logs/gpu_warm.log"
-grep FAIL "$logs"/gpu_*.log | head -40
+# The interpreter through the GPU path: every tests/programs/*.fut with
+# every supported plan offloaded, validated against the reference backend.
+thorn="$bin/thorn"
+[ -x "$thorn" ] || thorn="$root/build-gpu/thorn"
+if [ -x "$thorn" ]; then
+  THORN_GPU_THRESHOLD=0 THORN_HOST_MIN_WORK=0 THORN_CACHE_DIR="$cache" \
+    "$thorn" test --backend gpu --validate "$root/tests/programs" > "$logs/programs_gpu.log" 2>&1 || status=$?
+  tail -3 "$logs/programs_gpu.log"
+fi
+# compute-sanitizer, when the toolkit has it (small sizes: it is slow).
+if command -v compute-sanitizer >/dev/null 2>&1; then
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/thorn_gpu_differential" --expect-warm "$cache" --log-n 12 \
+      > "$logs/sanitizer_$tool.log" 2>&1 || status=$?
+    tail -3 "$logs/sanitizer_$tool.log"
+  done
+fi
+grep FAIL "$logs"/*.log | head -40
 exit $status

@@ -9,6 +9,8 @@
 // tested in CI, where no GPU exists.
 #include <string>
 
+#include "gpu/driver/cuda.hpp"
+
 namespace thorn::gpu::emu {
 
 struct Options {
@@ -16,8 +18,19 @@ struct Options {
   std::string work_dir;  // compiled kernels go here (created)
 };
 
-// Installs the emulated driver and compiler. Call before any GPU use.
+// Installs the emulated driver and compiler (gpu/driver/testing.hpp hooks)
+// into this process. Call before any GPU use. (install.cpp; not part of the
+// driver library.)
 void install(const Options& options);
+
+// The emulated driver's entry points, and its "compiler": the path of a
+// shared object built from a kernel source (throws std::runtime_error with
+// the host compiler's messages). Without install(), options come from the
+// environment: THORN_EMU_WORK_DIR (else $THORN_CACHE_DIR/emulator, else a
+// temporary directory), THORN_EMU_SMS, THORN_EMU_OPT, THORN_EMU_PRELUDE.
+const CudaApi& driver_api();
+std::string compile(const std::string& source);
+extern Options opts;
 
 // Statistics: kernels compiled, launches, fibers run.
 std::string report();

@@ -24,6 +24,7 @@ extern "C" void thorn_emu_switch(void** save_sp, void* new_sp);
 asm(R"(
   .text
   .globl thorn_emu_switch
+  .hidden thorn_emu_switch
   .type thorn_emu_switch,@function
 thorn_emu_switch:
   pushq %rbp
@@ -214,6 +215,9 @@ LaunchStats launch_stats() { return stats; }
 
 using thorn::gpu::emu::g;
 
+// Exported from the driver library too (built with hidden visibility): the
+// kernels' shared objects resolve these.
+#pragma GCC visibility push(default)
 extern "C" {
 thorn_emu_dim3* thorn_emu_thread_idx(void) { return &g->fibers[size_t(g->cur)].tid; }
 thorn_emu_dim3* thorn_emu_block_idx(void) { return &g->block_idx; }
@@ -237,3 +241,4 @@ unsigned char* thorn_emu_dyn_smem(void) {
   return reinterpret_cast<unsigned char*>((p + 15) & ~uintptr_t(15));
 }
 }
+#pragma GCC visibility pop

@@ -55,7 +55,7 @@ Scalar typed(Prim t, double v) {
 
 BufferPtr buffer_of(Prim t, const std::vector<Scalar>& v) {
   auto b = std::make_shared<Buffer>(t, int64_t(v.size()));
-  std::byte* p = b->host();
+  std::byte* p = b->host_mut();
   for (size_t i = 0; i < v.size(); ++i) store_scalar(p + i * size_t(prim_bytes(t)), v[i]);
   return b;
 }
@@ -207,6 +207,28 @@ Case segmap_case(Prim t, int64_t segments, int64_t n, uint64_t seed) {
   c.buffers = {buffer_of(t, x), buffer_of(t, y), nullptr};
   c.expected = {nullptr, nullptr, buffer_of(t, out)};
   c.tolerance.assign(3, {});
+  return c;
+}
+
+Case private_rows_case(Prim t, int64_t rows, int64_t row, uint64_t seed) {
+  Case c;
+  c.name = fmt::format("map private rows {} [{}][{}]", prim_name(t), rows, row);
+  plan::Step st = map_private_rows(t, rows, row);
+  st.reads = {0, 1};  // out is a written free array, not one of `writes`
+  c.plan.buffers = {desc(t, rows * row, "x", true), desc(t, rows * row, "out", false)};
+  c.plan.results = {1};
+  c.plan.steps.push_back(std::move(st));
+  uint64_t state = seed;
+  std::vector<Scalar> x(size_t(rows * row)), out(x.size());
+  for (Scalar& v : x) v = random_value(t, state);
+  for (int64_t s = 0; s < rows; ++s) {
+    std::vector<Scalar> l(x.begin() + s * row, x.begin() + (s + 1) * row);
+    for (int64_t i = 1; i < row; ++i) l[size_t(i)] = add(l[size_t(i - 1)], l[size_t(i)]);
+    for (int64_t i = 0; i < row; ++i) out[size_t(s * row + i)] = l[size_t(row - 1 - i)];
+  }
+  c.buffers = {buffer_of(t, x), nullptr};
+  c.expected = {nullptr, buffer_of(t, out)};
+  c.tolerance.assign(2, {});
   return c;
 }
 

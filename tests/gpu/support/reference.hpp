@@ -25,6 +25,7 @@ struct Case {
 Case segred_case(Prim t, RedOp op, bool commutative, int num_map_outputs, int64_t segments, int64_t n,
                  uint64_t seed);
 Case segmap_case(Prim t, int64_t segments, int64_t n, uint64_t seed);  // axpy
+Case private_rows_case(Prim t, int64_t rows, int64_t row, uint64_t seed);  // map_private_rows
 Case scatter_case(Prim t, int k, int64_t segments, int64_t n, int64_t dest_size, uint64_t seed);
 
 // Compares the buffers a backend produced with the case's expectations;

@@ -99,6 +99,37 @@ plan::Step map_convert(Prim from, Prim to, int64_t segments, int64_t n) {
   return st;
 }
 
+plan::Step map_private_rows(Prim t, int64_t rows, int64_t row) {
+  plan::Step st = shaped(rows, 1);
+  st.kind = plan::StepKind::SegMap;
+  st.element.name = "private_rows";
+  Builder b(st.element);
+  int x = b.free_array(t, "x"), out = b.free_array(t, "out");
+  int l = b.local_array(t, row, "row");
+  Reg s = b.param(Prim::I64);
+  b.param(Prim::I64);
+  Reg base = b.binary(BinOp::Mul, s, b.i64(row));
+  Reg n = b.i64(row);
+  b.for_(n, {}, [&](Reg i, const std::vector<Reg>&) {
+    b.local_write(l, i, b.read(x, b.binary(BinOp::Add, base, i)));
+    return std::vector<Reg>{};
+  });
+  b.for_(b.i64(row - 1), {}, [&](Reg i, const std::vector<Reg>&) {
+    Reg next = b.binary(BinOp::Add, i, b.i64(1));
+    Reg prev = b.local_read(l, i), cur = b.local_read(l, next);
+    b.local_write(l, next, t == Prim::Bool ? b.binary(BinOp::LogOr, prev, cur) : b.binary(BinOp::Add, prev, cur));
+    return std::vector<Reg>{};
+  });
+  b.for_(n, {}, [&](Reg i, const std::vector<Reg>&) {
+    Reg from = b.binary(BinOp::Sub, b.i64(row - 1), i);
+    b.write(out, b.binary(BinOp::Add, base, i), b.local_read(l, from));
+    return std::vector<Reg>{};
+  });
+  b.ret({});
+  st.fused = "map rows";
+  return st;
+}
+
 plan::Step segred(Prim t, RedOp op, bool commutative, int num_map_outputs, int64_t segments, int64_t n) {
   plan::Step st = shaped(segments, n);
   st.kind = plan::StepKind::SegRed;

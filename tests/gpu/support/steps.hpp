@@ -23,6 +23,13 @@ plan::Step map_convert(Prim from, Prim to, int64_t segments, int64_t n);
 // Select, Read, Check, If, For and While. Result: one f64 per element.
 plan::Step map_every_opcode(int64_t segments, int64_t n);
 
+// One element per row, building the row in a private array (the
+// flattener's map_rows, interp/flatten/planner.cpp): l[i] = x[s*row + i],
+// an in-place inclusive prefix sum over l (|| for bool), then
+// out[s*row + i] = l[row - 1 - i] through a `written` free array. Segments
+// of size 1; free arrays x (0) and out (1, written); no element results.
+plan::Step map_private_rows(Prim t, int64_t rows, int64_t row);
+
 enum class RedOp {
   Sum,     // (+), commutative; bool: ||
   Max,     // max, commutative; bool: &&

@@ -118,6 +118,11 @@ SuiteResult run_map_scatter_suite(const Runner& run, const SuiteOptions& o) {
   for (Prim t : {Prim::I32, Prim::I64, Prim::F32, Prim::F64, Prim::F16, Prim::U8})
     for (auto [s, n] : std::vector<std::pair<int64_t, int64_t>>{{1, big}, {big / 4, 4}, {3, 1001}, {1, 1}, {0, 5}, {5, 0}})
       run_case(run, segmap_case(t, s, n, seed++), "", o, r);
+  // Rows built in private arrays (LocalRead/LocalWrite, Write): f16 sums
+  // of multiples of 1/4 stay exact for rows this short.
+  for (Prim t : {Prim::I32, Prim::I64, Prim::F32, Prim::F64, Prim::F16, Prim::U8, Prim::Bool})
+    for (auto [rows, row] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {big / 64, 7}, {1000, 64}, {0, 5}})
+      run_case(run, private_rows_case(t, rows, row, seed++), "", o, r);
   for (Prim t : {Prim::I32, Prim::F64, Prim::F16, Prim::U8, Prim::Bool})
     for (int k : {1, 2})
       for (auto [s, n, d] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
@@ -154,16 +159,35 @@ SuiteResult run_error_suite(const Runner& run, const SuiteOptions& o) {
   st.reads = {0};
   st.writes = {1};
   p.steps.push_back(std::move(st));
+  // A second kernel that trusts the first one's output as indices, without
+  // a Check of its own: after the first failed, that output is garbage
+  // (fresh device memory), so this kernel must not run (the error flag is
+  // tested first) or it reads far outside xs.
+  {
+    plan::Step second;
+    second.kind = plan::StepKind::SegMap;
+    second.segments = 1;
+    second.segment_size = n;
+    kir::Builder b(second.element);
+    int xs = b.free_array(Prim::I64, "xs"), ys = b.free_array(Prim::I64, "ys");
+    b.param(Prim::I64);
+    kir::Reg j = b.param(Prim::I64);
+    b.ret({b.read(xs, b.read(ys, j))});
+    second.reads = {0, 1};
+    second.writes = {2};
+    p.buffers.push_back(out);
+    p.steps.push_back(std::move(second));
+  }
   auto xs = std::make_shared<Buffer>(Prim::I64, n);
-  for (int64_t i = 0; i < n; ++i) xs->data<int64_t>()[i] = (i * 7) % n;
+  for (int64_t i = 0; i < n; ++i) xs->data_mut<int64_t>()[i] = (i * 7) % n;
   for (bool fail : {false, true}) {
     if (!o.filter.empty() && std::string("error check").find(o.filter) == std::string::npos) break;
     ++r.cases;
     if (fail) {
-      xs->data<int64_t>()[n / 3] = n + 5;
+      xs->data_mut<int64_t>()[n / 3] = n + 5;
       xs->host_written();
     }
-    std::vector<BufferPtr> buffers = {xs, nullptr};
+    std::vector<BufferPtr> buffers = {xs, nullptr, nullptr};
     std::string failure;
     try {
       run(p, buffers);
@@ -203,7 +227,7 @@ SuiteResult run_transpose_suite(const TransposeFn& transpose, const SuiteOptions
       const int64_t offset = 3, count = b * rows * cols;
       auto in = std::make_shared<Buffer>(t, offset + count);
       size_t w = size_t(prim_bytes(t));
-      for (int64_t i = 0; i < offset + count; ++i) store_scalar(in->host() + size_t(i) * w, random_value(t, state));
+      for (int64_t i = 0; i < offset + count; ++i) store_scalar(in->host_mut() + size_t(i) * w, random_value(t, state));
       std::string failure;
       try {
         BufferPtr out = transpose(in, offset, b, rows, cols);

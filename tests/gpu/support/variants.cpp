@@ -38,6 +38,11 @@ std::vector<cg::KernelSource> all_kernel_variants() {
   }
   add(out, seen, cg::gen_segmap(map_axpy(Prim::F32, 1, 1), opts), "map axpy f32 n=1 (literal n)");
   add(out, seen, cg::gen_segmap(map_every_opcode(segs, n), opts), "map every opcode");
+  // Private arrays and a written free array, with and without __restrict__ inputs.
+  for (Prim t : kTypes)
+    for (const cg::CodegenOptions& o : {opts, noalias})
+      add(out, seen, cg::gen_segmap(map_private_rows(t, segs, 64), o),
+          fmt::format("map private rows {}{}", prim_name(t), o.noalias ? " noalias" : ""));
 
   // SegRed: every strategy, ordered and strided, single and tuple operators, redomap.
   const cg::RedStrategy strategies[] = {cg::RedStrategy::ThreadPerSegment, cg::RedStrategy::Small,

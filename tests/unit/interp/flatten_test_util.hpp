@@ -16,13 +16,13 @@ namespace thorn::testutil {
 template <class T>
 BufferPtr buffer(Prim p, const std::vector<T>& v) {
   auto b = std::make_shared<Buffer>(p, int64_t(v.size()));
-  if (!v.empty()) std::memcpy(b->host(), v.data(), v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b->host_mut(), v.data(), v.size() * sizeof(T));
   return b;
 }
 
 inline BufferPtr bool_buffer(const std::vector<bool>& v) {
   auto b = std::make_shared<Buffer>(Prim::Bool, int64_t(v.size()));
-  for (size_t i = 0; i < v.size(); ++i) b->data<uint8_t>()[i] = v[i] ? 1 : 0;
+  for (size_t i = 0; i < v.size(); ++i) b->data_mut<uint8_t>()[i] = v[i] ? 1 : 0;
   return b;
 }
 
