@@ -42,4 +42,37 @@ std::string script_to_futhark(const std::string& script) {
   return out;
 }
 
+std::optional<SingleApplication> single_application(const std::string& script) {
+  size_t a = script.find_first_not_of(" \t\n");
+  if (a == std::string::npos || !(std::isalpha(static_cast<unsigned char>(script[a])) || script[a] == '_'))
+    return std::nullopt;
+  size_t name_end = a;
+  while (name_end < script.size() && (is_name_char(script[name_end]) || script[name_end] == '.')) ++name_end;
+  size_t b = script.find_first_not_of(" \t\n", name_end);
+  size_t e = script.find_last_not_of(" \t\n");
+  if (b == std::string::npos || b == name_end) return std::nullopt;
+  std::string argument = script.substr(b, e + 1 - b);
+  // One atom: a bracketed group closed by the last character, or a name.
+  if (argument.front() == '(') {
+    int depth = 0;
+    for (size_t k = 0; k < argument.size(); ++k) {
+      depth += argument[k] == '(' ? 1 : argument[k] == ')' ? -1 : 0;
+      if (depth == 0 && k + 1 < argument.size()) return std::nullopt;
+    }
+  } else {
+    for (char c : argument)
+      if (!is_name_char(c)) return std::nullopt;
+  }
+  return SingleApplication{script.substr(a, name_end - a), argument};
+}
+
+std::string uncurried_call(const SingleApplication& app, size_t arity) {
+  std::string names, args;
+  for (size_t k = 0; k < arity; ++k) {
+    names += fmt::format("{}uncurried_{}", k ? ", " : "", k);
+    args += fmt::format(" uncurried_{}", k);
+  }
+  return fmt::format("let ({}) = {} in {}{}", names, app.argument, app.function, args);
+}
+
 }  // namespace thorn::cli

@@ -4,7 +4,9 @@
 // tuples, records, field projection, indexing, array literals) that thorn's
 // own evaluator runs once it is written as Futhark: only `empty([n]t)`
 // needs rewriting. Builtins (`$loadimg`, `$loaddata`, ...) are not
-// supported and say so; so is the automatic uncurrying of tuple arguments.
+// supported and say so. Automatic uncurrying (`f (a, b)` meaning `f a b`
+// when f takes two parameters) is done by retrying such a call.
+#include <optional>
 #include <string>
 
 namespace thorn::cli {
@@ -12,5 +14,14 @@ namespace thorn::cli {
 // The Futhark expression for a FutharkScript expression; throws
 // Error(Input) for a `$builtin`.
 std::string script_to_futhark(const std::string& script);
+
+// A script that applies a named function to one argument: "f (a, b)", "f t".
+struct SingleApplication {
+  std::string function, argument;
+};
+std::optional<SingleApplication> single_application(const std::string& script);
+
+// `app`'s function applied to the `arity` components of its tuple argument.
+std::string uncurried_call(const SingleApplication& app, size_t arity);
 
 }  // namespace thorn::cli

@@ -21,9 +21,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Evaluates the directive's expression. A call `f (a, b)` that does not
+// type-check is tried again as `f a b` when f takes as many parameters as
+// the tuple has components (FutharkScript's automatic uncurrying).
 Session::Outcome evaluate(LiterateContext& ctx, const Directive& d) {
   std::string name = fmt::format("{}:{}", ctx.program_path, d.line);
-  Session::Outcome out = ctx.session->eval_input(script_to_futhark(d.expr), name);
+  std::string text = script_to_futhark(d.expr);
+  Session::Outcome out;
+  try {
+    out = ctx.session->eval_input(text, name);
+  } catch (const Error& e) {
+    auto app = single_application(text);
+    auto entry = app && e.kind == ErrorKind::Type ? ctx.session->entry(app->function) : std::nullopt;
+    if (!entry || entry->params.size() < 2) throw;
+    out = ctx.session->eval_input(uncurried_call(*app, entry->params.size()), name);
+  }
   if (!out.is_expression) throw Error(ErrorKind::Input, "a directive needs an expression, not a declaration");
   return out;
 }
@@ -82,11 +94,32 @@ DataSet write_data(const TempDir& dir, const std::string& name, const std::vecto
   throw Error(ErrorKind::Input, fmt::format("cannot plot a value of type {}", out.type ? to_string(out.type) : "?"));
 }
 
+// A directive's value as futhark literate prints it: tuples and records of
+// values on one line, "(1i32, [2i32])", "{a=1i32, b=true}"; arrays and
+// scalars in the value format.
+std::string show_value(const Value& v, const TypePtr& type) {
+  auto component_type = [&](size_t k) -> TypePtr {
+    if (!type) return nullptr;
+    if (type->kind == Type::Kind::Tuple && k < type->elems.size()) return type->elems[k];
+    if (type->kind == Type::Kind::Record && k < type->fields.size()) return type->fields[k].second;
+    return nullptr;
+  };
+  if (v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Record) {
+    bool record = v.kind == Value::Kind::Record;
+    std::string text;
+    for (size_t k = 0; k < v.elems->size(); ++k)
+      text += fmt::format("{}{}{}", k ? ", " : "", record ? (*v.names)[k] + "=" : "",
+                          show_value((*v.elems)[k], component_type(k)));
+    return record ? "{" + text + "}" : "(" + text + ")";
+  }
+  if (v.kind == Value::Kind::Function || v.kind == Value::Kind::Sum)
+    throw Error(ErrorKind::Input, fmt::format("cannot show a value of type {}", type ? to_string(type) : "?"));
+  return format_value(v, type, ValueStyle::Data);
+}
+
 std::string run_value(LiterateContext& ctx, const Directive& d) {
   Session::Outcome out = evaluate(ctx, d);
-  if (out.value.kind == Value::Kind::Function)
-    throw Error(ErrorKind::Input, fmt::format("cannot show a value of type {}", out.type ? to_string(out.type) : "?"));
-  return "```\n" + format_value(out.value, out.type, ValueStyle::Data) + "\n```\n";
+  return "```\n" + show_value(out.value, out.type) + "\n```\n";
 }
 
 std::string run_img(LiterateContext& ctx, const Directive& d) {

@@ -85,6 +85,7 @@ const char* kEveryDirective = R"(-- # Title
 -- Text with `code`.
 
 def twice (x: i32) : i32 = x * 2
+def plus (a: i32) (b: i32) : i32 = a + b
 
 entry grey (h: i64) (w: i64) : [h][w]f32 = tabulate_2d h w (\i j -> f32.i64 (i + j) / f32.i64 (h + w))
 entry argb (h: i64) (w: i64) : [h][w]u32 = tabulate_2d h w (\i j -> 0xFF000000 | (u32.i64 i << 8) | u32.i64 j)
@@ -108,6 +109,10 @@ entry frames (n: i64) : [n][4][6]u8 = tabulate_3d n 4 6 (\k i j -> u8.i64 (k * 4
 -- > :img levels 2i64
 
 -- > :covert twice 5
+
+-- > {xs = [1, 2], n = 3i64}
+
+-- > plus (twice 1, 3)
 
 -- > empty([0]i32)
 
@@ -153,10 +158,12 @@ TEST_CASE("thorn literate writes Markdown and PNG pictures for every directive k
   INFO(md);
 
   // Text, then code.
-  CHECK(md.rfind("# Title\n\nText with `code`.\n\n```futhark\ndef twice (x: i32) : i32 = x * 2\n\nentry grey", 0) == 0);
+  CHECK(md.rfind("# Title\n\nText with `code`.\n\n```futhark\ndef twice (x: i32) : i32 = x * 2\ndef plus", 0) == 0);
   // Values, as futhark literate shows them.
   CHECK(contains(md, "\n```\n> twice 21\n```\n\n```\n42i32\n```\n"));
-  CHECK(contains(md, "```\n> let (a, b) = (twice 1, twice 2) in (a, b)\n```\n"));
+  CHECK(contains(md, "```\n> let (a, b) = (twice 1, twice 2) in (a, b)\n```\n\n```\n(2i32, 4i32)\n```\n"));
+  CHECK(contains(md, "```\n{n=3i64, xs=[1i32, 2i32]}\n```\n"));
+  CHECK(contains(md, "```\n> plus (twice 1, 3)\n```\n\n```\n5i32\n```\n"));  // uncurried
   CHECK(contains(md, "```\nempty([0]i32)\n```\n"));
   // :covert shows only the result; :brief the directive without parameters.
   CHECK(contains(md, "\n```\n10i32\n```\n"));
