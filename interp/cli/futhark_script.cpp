@@ -42,6 +42,65 @@ std::string script_to_futhark(const std::string& script) {
   return out;
 }
 
+namespace {
+
+// Splits `text` where `at_separator(c)` holds outside brackets and string
+// literals; empty pieces are dropped.
+template <class Pred>
+std::vector<std::string> split_top_level(const std::string& text, Pred at_separator) {
+  std::vector<std::string> parts;
+  std::string current;
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\' && i + 1 < text.size()) current += text[i++];
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (depth == 0 && at_separator(c)) {
+      if (!current.empty()) parts.push_back(current);
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (!current.empty()) parts.push_back(current);
+  return parts;
+}
+
+std::string trimmed(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\n");
+  return a == std::string::npos ? "" : s.substr(a, s.find_last_not_of(" \t\n") + 1 - a);
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> tuple_components(const std::string& script) {
+  std::string t = trimmed(script);
+  if (t.size() < 2 || t.front() != '(' || t.back() != ')') return std::nullopt;
+  // The opening bracket must close at the end: not "(a) (b)".
+  int depth = 0;
+  for (size_t k = 0; k + 1 < t.size(); ++k) {
+    depth += t[k] == '(' ? 1 : t[k] == ')' ? -1 : 0;
+    if (depth == 0) return std::nullopt;
+  }
+  std::vector<std::string> parts;
+  for (const auto& p : split_top_level(t.substr(1, t.size() - 2), [](char c) { return c == ','; }))
+    parts.push_back(trimmed(p));
+  if (parts.size() < 2) return std::nullopt;
+  return parts;
+}
+
+std::vector<std::string> application_words(const std::string& script) {
+  return split_top_level(trimmed(script), [](char c) { return c == ' ' || c == '\t' || c == '\n'; });
+}
+
 std::optional<SingleApplication> single_application(const std::string& script) {
   size_t a = script.find_first_not_of(" \t\n");
   if (a == std::string::npos || !(std::isalpha(static_cast<unsigned char>(script[a])) || script[a] == '_'))

@@ -8,6 +8,7 @@
 // when f takes two parameters) is done by retrying such a call.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace thorn::cli {
 
@@ -23,5 +24,12 @@ std::optional<SingleApplication> single_application(const std::string& script);
 
 // `app`'s function applied to the `arity` components of its tuple argument.
 std::string uncurried_call(const SingleApplication& app, size_t arity);
+
+// The components of a parenthesised tuple, "(f x, (a, b), 3)" -> "f x",
+// "(a, b)", "3"; nullopt when `script` is not one.
+std::optional<std::vector<std::string>> tuple_components(const std::string& script);
+
+// The words of an application, "f x (g y)" -> "f", "x", "(g y)".
+std::vector<std::string> application_words(const std::string& script);
 
 }  // namespace thorn::cli

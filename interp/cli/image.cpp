@@ -61,12 +61,4 @@ Image image_from_value(const Value& v) {
   return img;
 }
 
-std::vector<Image> frames_from_value(const Value& v) {
-  if (!v.is_array() || v.arr().rank() != 3)
-    throw Error(ErrorKind::Input, "a video needs a 3D array: frames of pictures (as :img takes them)");
-  std::vector<Image> frames;
-  for (int64_t i = 0; i < v.arr().outer(); ++i) frames.push_back(image_from_value(array_row(v.arr(), i)));
-  return frames;
-}
-
 }  // namespace thorn::cli

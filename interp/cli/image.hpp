@@ -22,7 +22,4 @@ struct Image {
 // which types are accepted when `v` is none of them.
 Image image_from_value(const Value& v);
 
-// The frames of a 3D array whose rows are pictures (:video).
-std::vector<Image> frames_from_value(const Value& v);
-
 }  // namespace thorn::cli

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 
 #include <fmt/format.h>
@@ -180,16 +181,58 @@ std::string run_gnuplot(LiterateContext& ctx, const Directive& d) {
   return image_link(ctx, name);
 }
 
+// A :video of (step, initial, n): n frames made one at a time by a
+// top-level function step : s -> (picture, s), possibly applied to leading
+// arguments ("(step k, s0, 100i64)"), as futhark literate allows (there the
+// step must be an entry point). The step is named in the directive's text.
+void step_frames(LiterateContext& ctx, const Directive& d, const Value& triple,
+                 const std::function<void(const Value&)>& add_frame) {
+  std::string source = fmt::format("{}:{}", ctx.program_path, d.line);
+  auto parts = tuple_components(script_to_futhark(d.expr));
+  std::vector<std::string> words = parts && parts->size() == 3 ? application_words((*parts)[0]) : std::vector<std::string>{};
+  if (words.empty() || !ctx.session->entry(words[0]))
+    throw Error(ErrorKind::Input,
+                "the step function of :video (f, s, n) must be written as a top-level function's name, "
+                "possibly applied to arguments");
+  std::vector<Value> leading;
+  for (size_t k = 1; k < words.size(); ++k) leading.push_back(ctx.session->eval_input(words[k], source).value);
+  Value state = (*triple.elems)[1];
+  int64_t n = (*triple.elems)[2].scalar.as_i64();
+  for (int64_t j = 0; j < n; ++j) {
+    std::vector<Value> args = leading;
+    args.push_back(state);
+    std::vector<Value> result = ctx.session->call(words[0], std::move(args));
+    if (result.size() != 2) throw Error(ErrorKind::Input, "the step function of :video must return (picture, state)");
+    add_frame(result[0]);
+    state = result[1];
+  }
+}
+
 // :video e: frames written as PNG files and encoded by ffmpeg (VP9 WebM,
 // or a GIF made from it), with `fps`, `format`, `file`, `loop`, `autoplay`.
+// e is a 3D array (frames of pictures) or a (step, initial, n) triple.
 std::string run_video(LiterateContext& ctx, const Directive& d) {
   std::string format = d.param("format", "webm");
   if (format != "webm" && format != "gif") throw Error(ErrorKind::Input, fmt::format("unknown video format: {}", format));
   if (find_program("ffmpeg").empty())  // before evaluating: no frames made in vain
     run_program("ffmpeg", {}, "", ":video");
-  std::vector<Image> frames = frames_from_value(evaluate(ctx, d).value);
+  Value v = evaluate(ctx, d).value;
   TempDir dir;
-  for (size_t i = 0; i < frames.size(); ++i) write_png(fmt::format("{}/frame{:010}.png", dir.path(), i), frames[i]);
+  int64_t frames = 0;
+  auto add_frame = [&](const Value& picture) {
+    write_png(fmt::format("{}/frame{:010}.png", dir.path(), frames++), image_from_value(picture));
+  };
+  if (v.kind == Value::Kind::Tuple && v.elems->size() == 3 && (*v.elems)[0].kind == Value::Kind::Function &&
+      (*v.elems)[2].kind == Value::Kind::Scalar && (*v.elems)[2].scalar.type == Prim::I64) {
+    step_frames(ctx, d, v, add_frame);
+  } else if (v.is_array() && v.arr().rank() == 3) {
+    for (int64_t i = 0; i < v.arr().outer(); ++i) add_frame(array_row(v.arr(), i));
+  } else {
+    throw Error(ErrorKind::Input,
+                "a video needs a 3D array (frames of pictures, as :img takes them) or a triple "
+                "(step : s -> (picture, s), initial state, number of frames: i64)");
+  }
+  if (frames == 0) throw Error(ErrorKind::Input, "a video needs at least one frame");
   std::string name = output_name(ctx, d, "video." + format);
   std::string webm = dir.path() + "/video.webm";
   run_program("ffmpeg",

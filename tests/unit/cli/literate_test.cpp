@@ -80,6 +80,15 @@ std::string nth_image(const std::string& md, int n) {
   return md.substr(at, md.find(')', at) - at);
 }
 
+// A GIF's logical screen size: two little-endian 16-bit numbers after "GIF89a".
+std::pair<int, int> gif_size(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char h[10] = {};
+  in.read(reinterpret_cast<char*>(h), 10);
+  if (std::string(reinterpret_cast<char*>(h), 3) != "GIF") return {-1, -1};
+  return {h[6] | h[7] << 8, h[8] | h[9] << 8};
+}
+
 const char* kEveryDirective = R"(-- # Title
 --
 -- Text with `code`.
@@ -93,6 +102,7 @@ entry checks (n: i64) : [n][n]bool = tabulate_2d n n (\i j -> (i + j) % 2 == 0)
 entry levels (n: i64) : [n][2 * n]u8 = tabulate_2d n (2 * n) (\i j -> u8.i64 (i * j))
 entry xy (n: i64) : ([n]f64, [n]f64) = (map f64.i64 (iota n), map (\i -> f64.i64 (i * i)) (iota n))
 entry frames (n: i64) : [n][4][6]u8 = tabulate_3d n 4 6 (\k i j -> u8.i64 (k * 40 + i + j))
+def step (h: i64) (k: i64) : ([h][5]u8, i64) = (tabulate_2d h 5 (\i j -> u8.i64 (k * 50 + i + j)), k + 1)
 
 -- > twice 21
 
@@ -127,6 +137,10 @@ entry frames (n: i64) : [n][4][6]u8 = tabulate_3d n 4 6 (\k i j -> u8.i64 (k * 4
 -- > :video frames 3i64;
 -- fps: 2
 -- format: gif
+
+-- > :video (step 3i64, 0i64, 4i64);
+-- format: gif
+-- file: steps.gif
 )";
 
 }  // namespace
@@ -195,7 +209,8 @@ TEST_CASE("thorn literate writes Markdown and PNG pictures for every directive k
     CHECK(contains(r.err, "> :gnuplot {data = xy 10i64} failed:\ngnuplot is not installed (needed by :gnuplot)"));
   }
   if (ffmpeg) {
-    CHECK(contains(md, "-video.gif)"));
+    CHECK(gif_size(w.path("prog-img/" + nth_image(md, 7))) == std::pair<int, int>(6, 4));
+    CHECK(gif_size(w.path("prog-img/steps.gif")) == std::pair<int, int>(5, 3));
   } else {
     CHECK(contains(md, "**FAILED**\n```\nffmpeg is not installed (needed by :video)"));
   }
