@@ -22,11 +22,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// How errors name a directive's expression: its positions are within the
+// expression, so "[directive at prog.fut:12]:1:5: type error ...".
+std::string source_name(const LiterateContext& ctx, const Directive& d) {
+  return fmt::format("[directive at {}:{}]", ctx.program_path, d.line);
+}
+
 // Evaluates the directive's expression. A call `f (a, b)` that does not
 // type-check is tried again as `f a b` when f takes as many parameters as
 // the tuple has components (FutharkScript's automatic uncurrying).
 Session::Outcome evaluate(LiterateContext& ctx, const Directive& d) {
-  std::string name = fmt::format("{}:{}", ctx.program_path, d.line);
+  std::string name = source_name(ctx, d);
   std::string text = script_to_futhark(d.expr);
   Session::Outcome out;
   try {
@@ -187,7 +193,7 @@ std::string run_gnuplot(LiterateContext& ctx, const Directive& d) {
 // step must be an entry point). The step is named in the directive's text.
 void step_frames(LiterateContext& ctx, const Directive& d, const Value& triple,
                  const std::function<void(const Value&)>& add_frame) {
-  std::string source = fmt::format("{}:{}", ctx.program_path, d.line);
+  std::string source = source_name(ctx, d);
   auto parts = tuple_components(script_to_futhark(d.expr));
   std::vector<std::string> words = parts && parts->size() == 3 ? application_words((*parts)[0]) : std::vector<std::string>{};
   if (words.empty() || !ctx.session->entry(words[0]))
