@@ -12,6 +12,7 @@
 #include "gpu/jit/kernel_cache.hpp"
 #include "gpu/memory/pool.hpp"
 #include "gpu/memory/residency.hpp"
+#include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::gpu {
@@ -111,6 +112,9 @@ void GpuBackend::execute(const plan::Plan& plan, std::vector<BufferPtr>& buffers
     ctx.err = exec::scratch(ctx, sizeof(int32_t));
     CU_CALL(cuMemsetD32Async, ctx.err, 0u, 1, device_.stream());
     for (size_t i = 0; i < plan.steps.size(); ++i) {
+      // Ctrl-C: stop at a kernel boundary; what was queued is abandoned (the
+      // written buffers go back to their host state below).
+      check_cancel();
       const plan::Step& s = plan.steps[i];
       switch (s.kind) {
         case plan::StepKind::SegMap: exec::run_segmap(ctx, s, bases[i]); break;

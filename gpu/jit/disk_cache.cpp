@@ -2,7 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <vector>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -34,7 +39,66 @@ static_assert(sizeof(Header) == 40);
 
 }  // namespace
 
-DiskCache::DiskCache(std::string dir) : dir_(std::move(dir)) {}
+DiskCache::DiskCache(std::string dir, uint64_t max_bytes)
+    : dir_(std::move(dir)), max_bytes_(max_bytes ? max_bytes : default_max_bytes()) {}
+
+uint64_t DiskCache::default_max_bytes() {
+  std::string v = env_or_empty("THORN_CACHE_MAX_BYTES");
+  if (!v.empty()) {
+    char* end = nullptr;
+    double n = std::strtod(v.c_str(), &end);
+    if (end != v.c_str() && n > 0) {
+      double mult = 1;
+      switch (std::toupper(static_cast<unsigned char>(*end))) {
+        case 'K': mult = 1024.0; break;
+        case 'M': mult = 1024.0 * 1024; break;
+        case 'G': mult = 1024.0 * 1024 * 1024; break;
+        default: break;
+      }
+      return std::max<uint64_t>(1, uint64_t(n * mult));
+    }
+  }
+  return uint64_t(1) << 30;
+}
+
+uint64_t DiskCache::evict() const {
+  if (!enabled()) return 0;
+  struct Item {
+    fs::path path;
+    uint64_t bytes;
+    fs::file_time_type used;
+  };
+  std::vector<Item> items;
+  uint64_t total = 0;
+  std::error_code ec;
+  auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code e2;
+    const fs::path& p = it->path();
+    std::string name = p.filename().string();
+    auto t = fs::last_write_time(p, e2);
+    if (e2) continue;  // gone meanwhile (another process)
+    if (name.size() > 1 && name[0] == '.' && name.find(".tmp.") != std::string::npos) {
+      if (now - t > std::chrono::hours(1)) fs::remove(p, e2);  // a writer that died
+      continue;
+    }
+    if (p.extension() != ".bin") continue;
+    uint64_t bytes = fs::file_size(p, e2);
+    if (e2) continue;
+    items.push_back({p, bytes, t});
+    total += bytes;
+  }
+  if (total <= max_bytes_) return total;
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.used < b.used; });
+  uint64_t target = max_bytes_ / 10 * 9;
+  for (const Item& i : items) {
+    if (total <= target) break;
+    std::error_code e2;
+    fs::remove(i.path, e2);  // already gone: another process evicted it
+    total -= i.bytes;
+  }
+  return total;
+}
 
 std::string DiskCache::default_dir() {
   std::string d = env_or_empty("THORN_CACHE_DIR");
@@ -64,6 +128,8 @@ std::optional<CachedBinary> DiskCache::load(const std::string& key) const {
   if (h.key_hash != hash64(key)) return std::nullopt;
   std::string payload = file.substr(sizeof h);
   if (hash64(payload) != h.payload_hash) return std::nullopt;  // corrupt
+  std::error_code ec;
+  fs::last_write_time(path_of(key), fs::file_time_type::clock::now(), ec);  // used: last out
   return CachedBinary{std::move(payload), h.kind == 1};
 }
 
@@ -97,6 +163,7 @@ bool DiskCache::store(const std::string& key, const CachedBinary& bin) const {
     fs::remove(tmp, ec);
     return false;
   }
+  evict();
   return true;
 }
 

@@ -15,6 +15,14 @@
 //
 // Location: $THORN_CACHE_DIR, else $XDG_CACHE_HOME/thorn, else
 // ~/.cache/thorn. THORN_CACHE_DIR=off disables the disk cache.
+//
+// Bounded: after a store, when the entries add up to more than the limit
+// (THORN_CACHE_MAX_BYTES, default 1 GiB; K/M/G suffixes), the least
+// recently used ones are deleted until they fit in 90% of it (a load marks
+// an entry used by touching its modification time). Temporary files older
+// than an hour (a writer killed mid-write) go too. Several processes may
+// share the directory: every step tolerates files appearing and vanishing.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -27,8 +35,14 @@ struct CachedBinary {
 
 class DiskCache {
  public:
-  explicit DiskCache(std::string dir);  // empty dir: disabled
+  // empty dir: disabled; max_bytes 0: default_max_bytes()
+  explicit DiskCache(std::string dir, uint64_t max_bytes = 0);
   static std::string default_dir();     // from the environment, "" when disabled
+  static uint64_t default_max_bytes();  // THORN_CACHE_MAX_BYTES, else 1 GiB
+  uint64_t max_bytes() const { return max_bytes_; }
+  // Deletes least recently used entries until they fit (see above); done by
+  // store(), public for tests. Returns the bytes the entries take after.
+  uint64_t evict() const;
 
   bool enabled() const { return !dir_.empty(); }
   const std::string& dir() const { return dir_; }
@@ -40,6 +54,7 @@ class DiskCache {
 
  private:
   std::string dir_;
+  uint64_t max_bytes_;
 };
 
 }  // namespace thorn::gpu::jit

@@ -10,6 +10,7 @@
 #include "gpu/driver/dynlib.hpp"
 #include "gpu/driver/testing.hpp"
 #include "gpu/jit/hash.hpp"
+#include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::gpu::jit {
@@ -97,6 +98,7 @@ std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& 
     e.binary = std::make_shared<const CachedBinary>(std::move(*cached));
     return e.binary;
   }
+  check_cancel();  // Ctrl-C: no new compilation once cancelled
   NvrtcOutput out = nv.compile(ks.source, ks.entries.empty() ? "thorn.cu" : ks.entries[0] + ".cu",
                                compile_options(), target);
   ++e.stats.compiles;

@@ -1,6 +1,7 @@
 // thorn run: like `futhark run`. Loads a program, reads the entry point's
 // arguments from stdin (text and binary values, freely mixed), and prints
 // each result on its own line (a tuple result gives one line per component).
+#include <csignal>
 #include <iostream>
 #include <iterator>
 
@@ -11,7 +12,9 @@
 #include "interp/cli/session_setup.hpp"
 #include "interp/core/value_io.hpp"
 #include "interp/exec/host_backend.hpp"
+#include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
+#include "interp/util/resources.hpp"
 
 namespace thorn::cli {
 
@@ -30,9 +33,27 @@ constexpr const char* kHelp =
     "  --log plan              print each segmented plan to stderr as it is made\n"
     "                          (like THORN_LOG_PLAN=1)\n";
 
+// SIGINT: the first one asks the computation to stop at its next safe
+// point (Interrupted, exit status 130, see main.cpp); a second one, before
+// it got there, ends the process at once as usual.
+void on_sigint(int) {
+  if (cancel_requested()) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+    return;
+  }
+  request_cancel();
+}
+
 }  // namespace
 
 int cmd_run(const Args& args_in) {
+  {
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+  }
   ArgScanner args("run", args_in);
   CommonOptions common;
   std::string entry_name = "main";
@@ -93,9 +114,16 @@ int cmd_run(const Args& args_in) {
     std::cout.write(out.data(), std::streamsize(out.size()));
     std::cout.flush();
     return 0;
+  } catch (const Interrupted&) {
+    throw;  // main.cpp: a message and status 130
   } catch (const Error& e) {
+    if (cancel_requested()) throw Interrupted(e.loc);  // whatever the error became on its way out
     std::cout.flush();
     std::cerr << e.render() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << out_of_memory_error(Loc{}).render() << "\n";
     return 1;
   }
 #endif

@@ -98,6 +98,7 @@ LineReader::LineReader() : input_(&std::cin) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     using_history();
+    stifle_history(1000);  // a long session's history stays bounded in memory too
     if (const char* home = std::getenv("HOME")) {
       history_file_ = std::string(home) + "/.thorn_history";
       if (read_history(history_file_.c_str()) != 0) write_history(history_file_.c_str());  // create it

@@ -6,6 +6,7 @@
 
 #include "interp/cli/commands.hpp"
 #include "interp/cli/session_setup.hpp"
+#include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
 namespace {
@@ -54,6 +55,12 @@ int main(int argc, char** argv) {
     std::cerr << fmt::format("thorn: unknown command '{}'\n\n", command);
     usage(std::cerr);
     return 2;
+  } catch (const thorn::Interrupted&) {
+    // SIGINT during `thorn run` (interp/util/cancel.hpp): the work stopped at
+    // its next safe point; 130 is the shell's status for a SIGINT death.
+    std::cout.flush();
+    std::cerr << "thorn: interrupted (SIGINT); the computation was stopped\n";
+    return 130;
   } catch (const thorn::Error& e) {
     std::cout.flush();
     if (e.kind == thorn::ErrorKind::Usage) {

@@ -2,12 +2,15 @@
 
 #ifdef THORN_HAVE_SESSION
 
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "interp/cli/commands.hpp"
 #include "interp/core/value_io.hpp"
+#include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::cli {
@@ -99,7 +102,48 @@ std::optional<std::string> Repl::read_continuation(std::string text) {
   return text + "\n" + *more;
 }
 
+namespace {
+// Whether `name` occurs in `text` as a whole identifier (an
+// over-approximation of a use: comments and strings count too).
+bool mentions(const std::string& text, const std::string& name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\''; };
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    bool before = at == 0 || !ident(text[at - 1]);
+    bool after = at + name.size() >= text.size() || !ident(text[at + name.size()]);
+    if (before && after) return true;
+  }
+  return false;
+}
+}  // namespace
+
+void Repl::remember_declaration(const std::string& text, std::vector<std::string> defined) {
+  // An earlier declaration is redundant for a replay when this one defines
+  // all its names again and no declaration from it on (this one included)
+  // mentions them: nothing replayed can see its bindings.
+  for (size_t i = 0; i < declarations_.size();) {
+    const Declaration& d = declarations_[i];
+    bool covered = !d.defined.empty() && !defined.empty();
+    for (const std::string& n : d.defined)
+      covered = covered && std::find(defined.begin(), defined.end(), n) != defined.end();
+    bool used = false;
+    for (size_t j = i + 1; covered && !used && j < declarations_.size(); ++j)
+      for (const std::string& n : d.defined) used = used || mentions(declarations_[j].text, n);
+    // This declaration's own body: what follows its first `=` (its head
+    // names what it defines, which is no use of the earlier binding).
+    size_t eq = text.find('=');
+    std::string body = eq == std::string::npos ? text : text.substr(eq + 1);
+    for (const std::string& n : d.defined) used = used || (covered && mentions(body, n));
+    if (covered && !used) {
+      declarations_.erase(declarations_.begin() + std::ptrdiff_t(i));
+    } else {
+      ++i;
+    }
+  }
+  declarations_.push_back(Declaration{text, std::move(defined)});
+}
+
 void Repl::evaluate(std::string text) {
+  clear_cancel();  // a Ctrl-C that came while no evaluation ran
   for (;;) {
     try {
       Session::Outcome outcome = session_->eval_input(text, source_name());
@@ -107,7 +151,7 @@ void Repl::evaluate(std::string text) {
       if (outcome.is_expression) {
         std::cout << format_value(outcome.value, outcome.type, ValueStyle::Repl) << "\n";
       } else {
-        declarations_.push_back(text);
+        remember_declaration(text, outcome.defined);
       }
       std::cout.flush();
       return;
@@ -159,6 +203,7 @@ void Repl::command(const std::string& line) {
     std::cout << fmt::format("Ambiguous command ':{}'; it could be {}.\n", name, names);
     return;
   }
+  clear_cancel();  // a Ctrl-C that came while no evaluation ran
   try {
     (this->*(matches[0]->run))(arg);
   } catch (const std::exception& e) {
@@ -174,7 +219,7 @@ bool Repl::rebuild(const CommonOptions& options, const std::optional<std::string
     fresh = open_session(chosen);
     if (file) fresh->load_file(*file);
     if (replay)
-      for (const auto& d : declarations_) fresh->eval_input(d, "[repl]:replay");
+      for (const auto& d : declarations_) fresh->eval_input(d.text, "[repl]:replay");
   } catch (const std::exception& e) {
     report(e);
     return false;

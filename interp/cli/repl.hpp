@@ -70,7 +70,15 @@ class Repl {
   CommonOptions options_;
   std::unique_ptr<Session> session_;
   std::optional<std::string> loaded_;       // the file of :load
-  std::vector<std::string> declarations_;   // entered since the last load, for rebuilds
+  // Entered since the last load, for rebuilds (replayed in order); one that
+  // a later declaration redefines, and that nothing after it mentions, is
+  // dropped (remember_declaration), so rebinding names keeps this bounded.
+  struct Declaration {
+    std::string text;
+    std::vector<std::string> defined;
+  };
+  std::vector<Declaration> declarations_;
+  void remember_declaration(const std::string& text, std::vector<std::string> defined);
   std::unique_ptr<LineReader> reader_;
   std::optional<std::string> pending_;     // a line read ahead that starts the next input
   int counter_ = 0;

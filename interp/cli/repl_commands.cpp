@@ -78,7 +78,7 @@ void Repl::cmd_time(const std::string& arg) {
   if (outcome.is_expression) {
     std::cout << format_value(outcome.value, outcome.type, ValueStyle::Repl) << "\n";
   } else {
-    declarations_.push_back(arg);
+    remember_declaration(arg, outcome.defined);
   }
   double ms = std::chrono::duration<double, std::milli>(stop - start).count();
   std::cout << fmt::format("Time: {:.3f} ms ({} backend).\n", ms, options_.backend);
@@ -137,7 +137,7 @@ void Repl::cmd_plan(const std::string& arg) {
                              exec::host_backend::min_work());
   for (const std::string& l : listings) std::cout << l;
   if (outcome.is_expression) std::cout << format_value(outcome.value, outcome.type, ValueStyle::Repl) << "\n";
-  else declarations_.push_back(arg);
+  else remember_declaration(arg, outcome.defined);
 }
 
 void Repl::cmd_kernels(const std::string&) {

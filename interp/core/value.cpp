@@ -15,6 +15,7 @@
 #include "interp/core/ad_value.hpp"
 #include "interp/core/value_ad.hpp"
 #include "interp/util/error.hpp"
+#include "interp/util/resources.hpp"
 
 namespace thorn {
 
@@ -44,21 +45,39 @@ void advise_huge_pages(std::byte* p, size_t bytes) {
 }
 }  // namespace
 
+// Checks the request first (OutOfMemory names the size and what is
+// available), then turns a failure of the allocation itself into the same
+// error; live buffer bytes are booked for THORN_MEMORY_LIMIT.
+static std::byte* allocate_host(Prim elem, int64_t count, size_t n) {
+  check_allocation(count, prim_bytes(elem), prim_name(elem));
+  void* p = nullptr;
+  try {
+    p = ::operator new(n, std::align_val_t(kAlign));
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(Loc{}, n);
+  }
+  note_allocated(n);
+  return static_cast<std::byte*>(p);
+}
+
 Buffer::Buffer(Prim elem, int64_t count) : elem_(elem), count_(count) {
   if (count < 0) throw Error(ErrorKind::Internal, fmt::format("negative buffer size {}", count));
   size_t n = padded_bytes(bytes());
-  host_ = static_cast<std::byte*>(::operator new(n, std::align_val_t(kAlign)));
+  host_ = allocate_host(elem, count, n);
   advise_huge_pages(host_, n);
   std::memset(host_, 0, n);
 }
 
 Buffer::Buffer(Prim elem, int64_t count, NoInit) : elem_(elem), count_(count) {
   if (count < 0) throw Error(ErrorKind::Internal, fmt::format("negative buffer size {}", count));
-  host_ = static_cast<std::byte*>(::operator new(padded_bytes(bytes()), std::align_val_t(kAlign)));
+  host_ = allocate_host(elem, count, padded_bytes(bytes()));
   advise_huge_pages(host_, bytes());
 }
 
-Buffer::~Buffer() { ::operator delete(host_, std::align_val_t(kAlign)); }
+Buffer::~Buffer() {
+  note_released(padded_bytes(bytes()));
+  ::operator delete(host_, std::align_val_t(kAlign));
+}
 
 std::byte* Buffer::host() {
   if (!host_valid && device) {

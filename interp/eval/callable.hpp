@@ -55,6 +55,10 @@ struct Callable {
   // A named function whose body refers to its name: itself, bound under
   // `name` in each call's frame (recursion). Weak, so no cycle.
   std::weak_ptr<const Callable> self;
+  // Whatever `params`/`body` need kept alive beyond the AST they came from
+  // (the flattener's interchange builds parameter lists of its own); null
+  // for closures over the AST.
+  std::shared_ptr<const void> keep;
 
   // Partial / RightSection: the function applied
   CallablePtr fn;

@@ -1,4 +1,6 @@
 // Function application: closures, partial application, sections, operators.
+#include <new>
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -8,6 +10,8 @@
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/eval/size_infer.hpp"
 #include "interp/eval/value_ops.hpp"
+#include "interp/util/cancel.hpp"
+#include "interp/util/resources.hpp"
 
 namespace thorn {
 
@@ -80,6 +84,23 @@ bool in_prelude(const Loc& loc) { return loc.known() && loc.file->name.starts_wi
 Value Evaluator::apply(const Value& fnv, std::vector<Value> args, const Loc& loc) {
   try {
     return apply_curried(fnv, std::move(args), loc);
+  } catch (const std::bad_alloc&) {
+    // An allocation check missed (a container of boxed values, say): still
+    // the program's resource error, located at this call.
+    throw out_of_memory_error(loc);
+  } catch (const std::length_error&) {
+    throw out_of_memory_error(loc);
+  } catch (OutOfMemory& e) {
+    // Raised where no location is known (a buffer allocation): the
+    // innermost call is where it happened.
+    if (!e.loc.known() && loc.known()) e.loc = loc;
+    if (in_prelude(e.loc) && loc.known() && !in_prelude(loc)) {
+      e.notes.push_back(fmt::format("(raised in the prelude at {})", e.loc.str()));
+      e.loc = loc;
+    }
+    throw;
+  } catch (const Interrupted&) {
+    throw;  // keeps its type: `thorn run` exits with 130 for it
   } catch (Error& e) {
     // A run-time error inside a prelude function (`head []`) is reported at
     // the user's call, which is what the user can act on.

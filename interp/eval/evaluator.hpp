@@ -193,12 +193,12 @@ bool is_builtin_operator(std::string_view name);
 
 // Ctrl-C in the REPL: the SIGINT handler sets the flag while an evaluation
 // runs; the evaluator checks it at calls and loop iterations and stops with
-// an "Interrupted." error, returning to the prompt. (Work inside one SOAC on
-// the host or GPU backend is not interrupted.)
+// an "Interrupted." error, returning to the prompt. The flag is
+// interp/util/cancel.hpp's, which the host and GPU executors check too.
 void request_interrupt();
 void clear_interrupt();
 bool interrupt_requested();
-// Throws the interruption error if one was requested (and clears the flag).
+// Throws the interruption error if one was requested (the flag stays set).
 void check_interrupt(const Loc& loc);
 // Whether `e` contains a use of the unqualified name (shadowing ignored: an
 // over-approximation). Used to give recursive functions a self binding.

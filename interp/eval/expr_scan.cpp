@@ -1,6 +1,6 @@
 // A syntactic scan of expressions (mentions_name), and the interruption
 // flag (see evaluator.hpp).
-#include <csignal>
+#include "interp/util/cancel.hpp"
 
 #include "interp/eval/evaluator.hpp"
 
@@ -26,18 +26,12 @@ bool may_recurse(const std::string& name, const Expr& body, const EnvPtr& env) {
   return !name.empty() && !is_symbolic(name) && !lookup_value(env, std::string_view(name)) && mentions_name(body, name);
 }
 
-namespace {
-volatile std::sig_atomic_t interrupt_flag = 0;  // set from a signal handler
-}  // namespace
+void request_interrupt() { request_cancel(); }
+void clear_interrupt() { clear_cancel(); }
+bool interrupt_requested() { return cancel_requested(); }
 
-void request_interrupt() { interrupt_flag = 1; }
-void clear_interrupt() { interrupt_flag = 0; }
-bool interrupt_requested() { return interrupt_flag != 0; }
-
-void check_interrupt(const Loc& loc) {
-  if (!interrupt_flag) return;
-  interrupt_flag = 0;
-  throw Error(ErrorKind::Runtime, loc, "Interrupted.");
-}
+// The flag stays set (interp/util/cancel.hpp): the REPL clears it when the
+// prompt is back, so parallel workers and fallback paths stop too.
+void check_interrupt(const Loc& loc) { check_cancel(loc); }
 
 }  // namespace thorn::eval

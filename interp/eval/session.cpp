@@ -13,6 +13,8 @@
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/loader.hpp"
 #include "interp/exec/dispatch.hpp"
+#include "interp/flatten/planner_cache.hpp"
+#include "interp/util/resources.hpp"
 #include "interp/syntax/parser.hpp"
 #include "interp/types/checker.hpp"
 #include "interp/types/scope_names.hpp"
@@ -92,6 +94,63 @@ void collect_defined(const Decl& d, std::vector<std::string>& out) {
 
 std::string cwd_dir() { return ""; }
 
+// One REPL input's code: its AST and source file. The session holds it as
+// long as it can reach it (declarations whose bindings point into it); plan
+// cache entries made while it ran hold it too (planner_cache.hpp), since
+// their keys name its nodes. When the last holder lets go, the AST is
+// freed and the source file's slot released.
+struct InputAnchor {
+  explicit InputAnchor(const SourceFile* f) : file(f) {}
+  ~InputAnchor() { release_source(file); }
+  const SourceFile* file;
+  std::shared_ptr<const void> ast;
+};
+
+// Sets the plan cache's code anchor for the duration of one evaluation.
+struct AnchorScope {
+  explicit AnchorScope(std::shared_ptr<const void> a) { flatten::plan_cache().set_anchor(std::move(a)); }
+  ~AnchorScope() { flatten::plan_cache().set_anchor(nullptr); }
+};
+
+bool holds_function(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Function: return true;
+    case Value::Kind::Tuple:
+    case Value::Kind::Record:
+    case Value::Kind::Sum:
+      if (v.elems)
+        for (const Value& e : *v.elems)
+          if (holds_function(e)) return true;
+      return false;
+    case Value::Kind::Array:
+      if (v.array && v.array->boxed)
+        for (const Value& e : *v.array->boxed)
+          if (holds_function(e)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+// Reads every buffer of a result once, so that a delayed array (host/GPU
+// backends) is computed, and fails, inside the evaluation, where its errors
+// get a location, rather than while the REPL prints it.
+void materialise(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Array:
+      if (!v.array) return;
+      if (v.array->buffer) (void)v.array->buffer->host();
+      for (const ArrayPtr& c : v.array->components) materialise(Value::make_array(c));
+      return;
+    case Value::Kind::Tuple:
+    case Value::Kind::Record:
+    case Value::Kind::Sum:
+      if (v.elems)
+        for (const Value& e : *v.elems) materialise(e);
+      return;
+    default: return;
+  }
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -112,7 +171,8 @@ struct Session::Impl {
   };
   User user;
   std::optional<std::string> last_path;
-  // Closures point into the AST; everything ever evaluated stays alive.
+  // Closures point into the AST: the prelude, loaded files and REPL
+  // declarations the session may still reach stay alive (InputAnchor).
   std::vector<std::shared_ptr<const void>> keep_alive;
 
   explicit Impl(SessionOptions o) : options(std::move(o)), ev(eval::EvalOptions{options.backend, options.validate}) {}
@@ -214,45 +274,77 @@ void Session::reload() {
 
 Session::Outcome Session::eval_input(const std::string& text, const std::string& source_name) {
   Impl& s = *impl_;
-  const SourceFile* file = register_source(source_name, text);
+  auto anchor = std::make_shared<InputAnchor>(register_source(source_name, text));
+  const SourceFile* file = anchor->file;
   Checker::State before = s.checker.save();
   Outcome out;
+  Loc where;  // the whole input, for errors raised where no call is known
+  where.file = file;
+  where.line = 1;
+  where.col = 1;
   try {
+    AnchorScope scope(anchor);
+    s.ev.pending_call = nullptr;  // left over from an interrupted call
+    s.ev.pending_callee = nullptr;
+    s.ev.pending_call_ctx = {};
     on_big_stack([&] {
       ReplInput input = parse_repl_input(file);
       if (!input.decls.empty()) {
         auto decls = std::make_shared<std::vector<DeclPtr>>(std::move(input.decls));
-        s.keep_alive.push_back(decls);
+        anchor->ast = decls;
         s.user.loader->link_imports(*decls, s.user.dir);
         s.checker.check_decls(*decls);
         s.eval_decls(*decls, s.user);
         for (const auto& d : *decls) collect_defined(*d, out.defined);
+        // Plain values (`let x = e`, no parameters, not polymorphic, no
+        // function inside) keep nothing of their AST: it is freed once no
+        // plan refers to it. Anything else stays as long as the session.
+        bool plain = true;
+        for (const auto& d : *decls) {
+          if (d->kind != Decl::Kind::Value || !d->params.empty() || !d->type_params.empty()) {
+            plain = false;
+            continue;
+          }
+          const eval::Binding* b = s.user_binding(d->name);
+          plain = plain && b && !b->lazy && !b->quantified && !holds_function(b->value);
+        }
+        if (!plain) s.keep_alive.push_back(anchor);
         return;
       }
       ExprPtr e = input.expr;
+      anchor->ast = e;
+      if (e) where = e->loc;
       out.type = s.checker.check_expression(e);
-      s.keep_alive.push_back(e);
       out.is_expression = true;
       out.value = s.ev.eval(*e, eval::Ctx{s.user.scope.env(), nullptr});
+      materialise(out.value);
     });
+  } catch (OutOfMemory& e) {
+    s.checker.restore(before);
+    if (!e.loc.known()) e.loc = where;
+    throw;
+  } catch (const std::bad_alloc&) {
+    s.checker.restore(before);
+    throw out_of_memory_error(where);
   } catch (...) {
     s.checker.restore(before);
     throw;
   }
   if (out.is_expression) s.checker.restore(before);  // an expression defines nothing
   s.user.checker_state = s.checker.save();
+  out.keep = anchor;  // the value may hold closures over the input's AST
   return out;
 }
 
 TypePtr Session::type_of(const std::string& text) {
   Impl& s = *impl_;
-  const SourceFile* file = register_source("[type]", text);
+  auto anchor = std::make_shared<InputAnchor>(register_source("[type]", text));
   Checker::State before = s.checker.save();
   TypePtr t;
   try {
-    ExprPtr e = parse_expression(file);
+    ExprPtr e = parse_expression(anchor->file);
+    anchor->ast = e;
     t = s.checker.check_expression(e, /*generalise=*/true);
-    s.keep_alive.push_back(e);
   } catch (...) {
     s.checker.restore(before);
     throw;
@@ -324,7 +416,9 @@ std::vector<Value> Session::call(const std::string& name, std::vector<Value> arg
                                               args.size()));
   Value fn = b->value;
   Loc loc = fn.kind == Value::Kind::Function ? fn.fn->loc : Loc{};
-  Value result = on_big_stack([&]() -> Value {
+  Value result;
+  try {
+    result = on_big_stack([&]() -> Value {
     if (b->lazy) {
       Value v = s.ev.eval(*b->lazy->body, eval::Ctx{b->lazy_env, b->lazy_tenv});
       if (n == 0) return v;
@@ -332,7 +426,13 @@ std::vector<Value> Session::call(const std::string& name, std::vector<Value> arg
     }
     if (n == 0) return fn;
     return s.ev.apply(fn, std::move(args), loc);
-  });
+    });
+  } catch (OutOfMemory& e) {
+    if (!e.loc.known()) e.loc = loc;
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(loc);
+  }
   std::vector<Value> out;
   if (result.kind == Value::Kind::Tuple) {
     for (const auto& v : *result.elems) out.push_back(v);

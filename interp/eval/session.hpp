@@ -55,6 +55,8 @@ class Session {
     Value value;                       // the expression's value
     TypePtr type;                      // the expression's type
     std::vector<std::string> defined;  // names the declarations defined
+    // The input's code, kept alive as long as the value may refer to it.
+    std::shared_ptr<const void> keep;
   };
   Outcome eval_input(const std::string& text, const std::string& source_name = "[repl]");
 

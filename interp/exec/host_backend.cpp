@@ -12,6 +12,7 @@
 #include "interp/exec/host_gpu.hpp"
 #include "interp/exec/reference.hpp"
 #include "interp/flatten/delayed.hpp"
+#include "interp/flatten/elem_tree.hpp"
 #include "interp/flatten/planner.hpp"
 
 namespace thorn::exec::host_backend {
@@ -151,7 +152,15 @@ int64_t work_of(const SoacCall& call) {
   return n;
 }
 
+// Set while --validate computes the reference result of a flattened call:
+// the SOACs nested in it then run on the reference too, so the comparison
+// is against the sequential semantics (with operators that are associative
+// only up to rounding or scale, a host scan nested in the check would
+// differ from the reference for reasons that are not the flattener's).
+thread_local int g_reference_check_depth = 0;
+
 std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
+  if (g_reference_check_depth > 0) return std::nullopt;
   // Below this much work a plan costs more than it saves: the reference
   // runs the call (and a delayed input is simply materialised).
   if (work_of(call) < min_work()) return std::nullopt;
@@ -176,7 +185,12 @@ std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
   }
   if (!r.value) return std::nullopt;
   if (validate) {
-    Value ref = reference::run(*ref_call, ev);
+    Value ref;
+    {
+      ++g_reference_check_depth;
+      struct Leave { ~Leave() { --g_reference_check_depth; } } leave;
+      ref = reference::run(*ref_call, ev);
+    }
     // A delayed result is compared when (if ever) it is materialised;
     // consumers that fuse it are validated themselves.
     if (r.value->kind == Value::Kind::Array) {
@@ -186,16 +200,10 @@ std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
       ElemShape elem = r.value->arr().elem;
       bool delayed = flatten::on_materialise(r.value->arr(), [ref, loc, what, listing, shape, elem](
                                                                  const std::vector<BufferPtr>& outs) {
-        Value host;
-        if (elem.kind == ElemShape::Kind::Prim) {
-          host = Value::make_array(make_prim_array(outs.at(0), shape));
-        } else {
-          auto a = std::make_shared<ArrayValue>();
-          a->shape = shape;
-          a->elem = elem;
-          for (const BufferPtr& b : outs) a->components.push_back(make_prim_array(b, shape));
-          host = Value::make_array(a);
-        }
+        std::vector<ArrayPtr> leaves;
+        for (const BufferPtr& b : outs) leaves.push_back(make_prim_array(b, shape));
+        size_t pos = 0;
+        Value host = Value::make_array(flatten::nest_leaves(elem, leaves, pos, shape));
         std::string d = first_difference(host, ref);
         if (!d.empty())
           throw Error(ErrorKind::Internal, loc,

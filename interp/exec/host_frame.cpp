@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "interp/exec/host_lanes.hpp"
+#include "interp/util/cancel.hpp"
 
 namespace thorn::host {
 
@@ -117,6 +118,7 @@ void for_kernel(const CInstr& in, Frame& fr, Lanes L) {
     for (size_t r = 1; r < body.params.size(); ++r) staged |= res == body.params[r];
   int32_t buf[kLanes];
   for (int64_t it = 0;; ++it) {
+    check_cancel();  // a long loop inside one tile stops at its next iteration
     Lanes A = filter(L, buf, [&](int l) { return count[l] > it; });
     if (A.n == 0) break;
     int64_t* iv = fr.out<int64_t>(i_reg);
@@ -154,6 +156,7 @@ void while_kernel(const CInstr& in, Frame& fr, Lanes L) {
   int32_t buf[kLanes];
   Lanes A = L;
   for (;;) {
+    check_cancel();
     run_block(p, ctl.blocks[0], fr, A);
     const uint8_t* c = fr.in<uint8_t>(cond.results[0]);
     Lanes B = filter(A, buf, [&](int l) { return c[l] != 0; });

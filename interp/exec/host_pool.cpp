@@ -1,5 +1,7 @@
 #include "interp/exec/host_pool.hpp"
 
+#include "interp/util/cancel.hpp"
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -44,6 +46,7 @@ struct ThreadPool::State {
       int64_t t = next.fetch_add(1);
       if (t >= ntasks) break;
       try {
+        check_cancel();  // Ctrl-C: stop at the next task boundary
         (*fn)(t, worker);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
@@ -100,7 +103,10 @@ void ThreadPool::parallel_for(int64_t ntasks, const std::function<void(int64_t, 
     bool saved = t_in_task;
     t_in_task = true;
     try {
-      for (int64_t t = 0; t < ntasks; ++t) fn(t, 0);
+      for (int64_t t = 0; t < ntasks; ++t) {
+        check_cancel();
+        fn(t, 0);
+      }
     } catch (...) {
       t_in_task = saved;
       throw;

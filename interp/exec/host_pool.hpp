@@ -18,7 +18,8 @@ class ThreadPool {
   // increasing order to up to size() threads (worker in [0, size())). If
   // tasks throw, the exception of the lowest-numbered failing task is
   // rethrown here after all threads stopped. Calls from inside a task run
-  // inline on the calling thread.
+  // inline on the calling thread. A cancellation (interp/util/cancel.hpp)
+  // stops handing out tasks: the next task throws Interrupted.
   void parallel_for(int64_t ntasks, const std::function<void(int64_t task, int worker)>& fn);
 
   ~ThreadPool();

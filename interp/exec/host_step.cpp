@@ -9,6 +9,7 @@
 
 #include "interp/exec/host_fastop.hpp"
 #include "interp/exec/host_lanes.hpp"
+#include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::host {
@@ -208,6 +209,7 @@ void StepEnv::fill_neutral(LaneSlots& slots) const {
 // ------------------------------------------------------------------ tiles and lanes
 
 void run_element_tile(Frame& fr, int64_t flat0, int n, int64_t segment_size) {
+  check_cancel();  // Ctrl-C: stop at the next tile
   Tile& t = fr.tile;
   t.flat0 = flat0;
   t.consecutive = true;

@@ -67,26 +67,27 @@ bool function_sig(const Callable& c, std::string& s, std::string* why) {
   return fail(why, "an unknown kind of function");
 }
 
+// Leaves in the depth-first order of Lowerer::view_of; components may have
+// more dimensions than the array (arrays of tuples with array components).
 bool array_sig(const ArrayValue& a, bool outer_free, std::string& s, SourceLeaves* leaves, std::string* why) {
   if (delayed_producer(a)) return fail(why, "a delayed array (its producer is code inside the plan)");
   s += 'a';
   num(s, a.shape.size());
   for (size_t d = outer_free ? 1 : 0; d < a.shape.size(); ++d) num(s, uint64_t(a.shape[d]));
-  auto leaf = [&](const ArrayValue& c) {
-    if (c.elem.kind != ElemShape::Kind::Prim || !c.buffer || c.shape != a.shape) return false;
-    s += char('A' + int(c.elem.prim));
-    num(s, uint64_t(c.offset));
-    if (leaves) leaves->arrays.push_back(c.buffer);
-    return true;
-  };
   switch (a.elem.kind) {
-    case ElemShape::Kind::Prim: return leaf(a) || fail(why, "an array without a buffer");
+    case ElemShape::Kind::Prim:
+      if (!a.buffer) return fail(why, "an array without a buffer");
+      s += char('A' + int(a.elem.prim));
+      num(s, uint64_t(a.offset));
+      if (leaves) leaves->arrays.push_back(a.buffer);
+      return true;
     case ElemShape::Kind::Tuple:
     case ElemShape::Kind::Record:
       s += a.elem.kind == ElemShape::Kind::Tuple ? 't' : 'r';
       for (const std::string& nm : a.elem.names) s += nm + ",";
+      num(s, a.components.size());
       for (const ArrayPtr& c : a.components)
-        if (!leaf(*c)) return fail(why, "arrays of nested tuples");
+        if (!array_sig(*c, outer_free, s, leaves, why)) return false;
       return true;
     case ElemShape::Kind::Boxed: break;
   }

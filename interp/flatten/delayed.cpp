@@ -1,4 +1,5 @@
 #include "interp/flatten/delayed.hpp"
+#include "interp/flatten/elem_tree.hpp"
 
 #include "interp/exec/host_executor.hpp"
 #include "interp/flatten/kernel_ir_builder.hpp"
@@ -99,43 +100,33 @@ Value make_delayed_array(ProducerPtr p) {
     g->leaves.push_back(b);
     leaf_arrays.push_back(make_prim_array(b, p->shape));
   }
-  if (p->elem_shape.kind == ElemShape::Kind::Prim) return Value::make_array(leaf_arrays[0]);
-  auto a = std::make_shared<ArrayValue>();
-  a->shape = p->shape;
-  a->elem = p->elem_shape;
-  a->components = std::move(leaf_arrays);
-  return Value::make_array(a);
+  size_t pos = 0;
+  return Value::make_array(nest_leaves(p->elem_shape, leaf_arrays, pos, p->shape));
 }
 
 ProducerPtr delayed_producer(const ArrayValue& a) {
-  const ArrayValue* leaf = &a;
-  if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
-    if (a.components.empty()) return nullptr;
-    leaf = a.components[0].get();
-  } else if (a.elem.kind != ElemShape::Kind::Prim) {
-    return nullptr;
-  }
-  if (!leaf->buffer || leaf->buffer->host_valid || leaf->offset != 0) return nullptr;
+  std::vector<const ArrayValue*> leaves;
+  if (!flat_leaves(a, leaves) || leaves.empty()) return nullptr;
+  const ArrayValue* leaf = leaves[0];
+  if (leaf->buffer->host_valid || leaf->offset != 0) return nullptr;
   auto* side = dynamic_cast<DelayedSide*>(leaf->buffer->device.get());
   if (!side || side->group()->done) return nullptr;
   const Group& g = *side->group();
-  if (leaf->shape != g.producer->shape || a.shape != g.producer->shape) return nullptr;
-  // Every component must be this group's leaf, in order.
-  if (leaf != &a) {
-    if (a.components.size() != g.leaves.size()) return nullptr;
-    for (size_t k = 0; k < a.components.size(); ++k) {
-      const ArrayValue& c = *a.components[k];
-      if (c.offset != 0 || c.shape != g.producer->shape || !c.buffer || c.buffer != g.leaves[k].lock())
-        return nullptr;
-    }
+  if (a.shape != g.producer->shape) return nullptr;
+  // Every leaf must be this group's leaf, in order.
+  if (leaves.size() != g.leaves.size()) return nullptr;
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    const ArrayValue& c = *leaves[k];
+    if (c.offset != 0 || c.shape != g.producer->shape || c.buffer != g.leaves[k].lock()) return nullptr;
   }
   return g.producer;
 }
 
 bool on_materialise(const ArrayValue& a, std::function<void(const std::vector<BufferPtr>&)> check) {
   if (!delayed_producer(a)) return false;
-  const ArrayValue& leaf = a.elem.kind == ElemShape::Kind::Prim ? a : *a.components.at(0);
-  auto* side = dynamic_cast<DelayedSide*>(leaf.buffer->device.get());
+  std::vector<const ArrayValue*> leaves;
+  flat_leaves(a, leaves);
+  auto* side = dynamic_cast<DelayedSide*>(leaves.at(0)->buffer->device.get());
   side->group()->check = std::move(check);
   return true;
 }

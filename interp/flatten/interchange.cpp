@@ -100,22 +100,33 @@ int shorthand_input(const std::vector<PatternPtr>& params, const Expr& loop) {
 }
 
 // Parameter lists for the step function (the lambda's parameters, then the
-// loop pattern, which shadows them as in the original), kept for the
-// program's lifetime like the AST they point into.
-const std::vector<PatternPtr>* step_params(const std::vector<PatternPtr>& lambda, const Expr& loop) {
+// loop pattern, which shadows them as in the original). Cached per loop; an
+// entry is used only when it holds the very pattern nodes given (it keeps
+// them alive, so their addresses cannot have been reused by a freed REPL
+// input), and each step closure holds its list (Callable::keep). Bounded.
+std::shared_ptr<const std::vector<PatternPtr>> step_params(const std::vector<PatternPtr>& lambda, const Expr& loop) {
   static std::mutex mu;
-  static std::map<const Expr*, std::unique_ptr<std::vector<PatternPtr>>> lists;
+  static std::map<const Expr*, std::shared_ptr<const std::vector<PatternPtr>>> lists;
   std::lock_guard<std::mutex> g(mu);
   auto& slot = lists[&loop];
-  if (!slot) {
-    slot = std::make_unique<std::vector<PatternPtr>>(lambda);
-    slot->push_back(loop.params[0]);
+  bool fits = slot && slot->size() == lambda.size() + 1 && slot->back() == loop.params[0];
+  for (size_t k = 0; fits && k < lambda.size(); ++k) fits = (*slot)[k] == lambda[k];
+  if (!fits) {
+    if (lists.size() > 1024) {
+      lists.clear();
+      return step_params(lambda, loop);
+    }
+    auto fresh = std::make_shared<std::vector<PatternPtr>>(lambda);
+    fresh->push_back(loop.params[0]);
+    slot = std::move(fresh);
   }
-  return slot.get();
+  return slot;
 }
 
-Value closure(const Callable& of, const std::vector<PatternPtr>* params, const Expr* body, eval::EnvPtr env) {
+Value closure(const Callable& of, const std::vector<PatternPtr>* params, const Expr* body, eval::EnvPtr env,
+              std::shared_ptr<const void> keep = nullptr) {
   auto c = std::make_shared<Callable>();
+  c->keep = keep ? std::move(keep) : of.keep;
   c->kind = Callable::Kind::Closure;
   c->loc = body->loc;
   c->params = params;
@@ -205,14 +216,14 @@ Interchange try_interchange(const exec::SoacCall& call, eval::Evaluator& ev, int
   };
   std::vector<Value> xs(call.args.begin() + 1, call.args.end());
   Value accs = loop->a ? run_map(closure(fn, fn.params, loop->a.get(), fn.env), xs) : xs.at(size_t(init_input));
-  const std::vector<PatternPtr>* params = step_params(*fn.params, *loop);
+  std::shared_ptr<const std::vector<PatternPtr>> params = step_params(*fn.params, *loop);
   for (int64_t t = 0; t < trips; ++t) {
     eval::Binding b;
     b.value = Value(eval::scalar_convert(Scalar::i64(t), bound.scalar.type));
     eval::EnvPtr env = eval::extend(fn.env, {{loop->loop_var, std::move(b)}});
     std::vector<Value> args = xs;
     args.push_back(accs);
-    accs = run_map(closure(fn, params, loop->b.get(), env), std::move(args));
+    accs = run_map(closure(fn, params.get(), loop->b.get(), env, params), std::move(args));
   }
   out.note = fmt::format("{}: loop interchanged ({}): {} iterations, each one flattened map over {} elements\n", where,
                          why, trips, n);

@@ -7,6 +7,7 @@
 
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/flatten/delayed.hpp"
+#include "interp/flatten/elem_tree.hpp"
 
 namespace thorn::flatten {
 
@@ -218,37 +219,58 @@ int Lowerer::output_array(const BufferPtr& buf, std::string name) {
   return id;
 }
 
-Sym Lowerer::view_of(const ArrayValue& a) {
+// An array of tuples whose components are arrays of their own (or have
+// other shapes): Futhark's tuple of arrays, zipped back into an array whose
+// element at i is the tuple of the components' elements at i.
+static Sym zipped(Lowerer& lw, std::vector<Sym> comps, const ElemShape& elem, std::vector<int64_t> dims) {
   auto arr = std::make_shared<SymArr>();
-  arr->dims = a.shape;
-  arr->elem = a.elem;
-  if (a.elem.kind == ElemShape::Kind::Prim) {
-    arr->leaves.push_back({array_index(a.buffer), a.offset, a.elem.prim});
-  } else if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
-    for (size_t k = 0; k < a.components.size(); ++k) {
-      const ArrayValue& c = *a.components[k];
-      if (c.elem.kind != ElemShape::Kind::Prim || c.shape != a.shape)
-        throw Fallback("arrays of tuples with array or nested components");
-      arr->leaves.push_back({array_index(c.buffer), c.offset, c.elem.prim});
-    }
-  } else {
-    throw Fallback("arrays of sum types or functions");
-  }
+  arr->dims = dims;
+  arr->fused = "";
+  Lowerer* l = &lw;
+  arr->gen = [l, comps, elem, dims](Reg i) -> Sym {
+    std::vector<Sym> xs;
+    for (const Sym& c : comps) xs.push_back(l->index(c, i, Loc{}, false));
+    if (dims.size() > 1) return zipped(*l, std::move(xs), elem, std::vector<int64_t>(dims.begin() + 1, dims.end()));
+    Sym s;
+    s.kind = elem.kind == ElemShape::Kind::Record ? Sym::Kind::Record : Sym::Kind::Tuple;
+    s.elems = std::move(xs);
+    if (s.kind == Sym::Kind::Record) s.names = std::make_shared<std::vector<std::string>>(elem.names);
+    return s;
+  };
   Sym s;
   s.kind = Sym::Kind::Array;
   s.arr = arr;
   return s;
 }
 
+Sym Lowerer::view_of(const ArrayValue& a) {
+  if (a.elem.kind == ElemShape::Kind::Boxed) throw Fallback("arrays of sum types or functions");
+  std::vector<const ArrayValue*> prims;
+  if (flat_leaves(a, prims)) {
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = a.shape;
+    arr->elem = a.elem;
+    for (const ArrayValue* p : prims) arr->leaves.push_back({array_index(p->buffer), p->offset, p->elem.prim});
+    Sym s;
+    s.kind = Sym::Kind::Array;
+    s.arr = arr;
+    return s;
+  }
+  if (a.elem.kind == ElemShape::Kind::Prim) throw Fallback("an array without a buffer");
+  // Components with more dimensions than the array: viewed one by one (in
+  // the same depth-first leaf order as a flat tuple, for the plan cache).
+  std::vector<Sym> comps;
+  for (const ArrayPtr& c : a.components) comps.push_back(view_of(*c));
+  return zipped(*this, std::move(comps), a.elem, a.shape);
+}
+
 // The element function of a delayed array, inlined at flat index `flat`.
 static Sym producer_element(Lowerer& lw, const ProducerPtr& p, const std::vector<int>& arrays, Reg flat) {
   std::vector<Reg> regs = lw.b().inline_call(p->elem, {flat}, arrays);
-  if (p->elem_shape.kind == ElemShape::Kind::Prim) return Sym::scalar(regs[0], p->leaves[0]);
-  Sym s;
-  s.kind = p->elem_shape.kind == ElemShape::Kind::Record ? Sym::Kind::Record : Sym::Kind::Tuple;
-  for (size_t k = 0; k < regs.size(); ++k) s.elems.push_back(Sym::scalar(regs[k], p->leaves[k]));
-  if (s.kind == Sym::Kind::Record) s.names = std::make_shared<std::vector<std::string>>(p->elem_shape.names);
-  return s;
+  std::vector<Sym> parts;
+  for (size_t k = 0; k < regs.size(); ++k) parts.push_back(Sym::scalar(regs[k], p->leaves[k]));
+  size_t pos = 0;
+  return sym_from_parts(p->elem_shape, parts, pos);
 }
 
 // A generated array over dims[from..] of a producer whose flat index so far is `base`.
@@ -333,7 +355,38 @@ Sym Lowerer::from_value(const Value& v) {
 
 int64_t Lowerer::length(const Sym& arr) const {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
+  if (arr.arr->len != kir::kNoReg) throw Fallback("an array whose length depends on the element, where a fixed length is needed");
   return arr.arr->dims.at(0);
+}
+
+Reg Lowerer::length_reg(const Sym& arr) {
+  if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
+  if (arr.arr->len != kir::kNoReg) return arr.arr->len;
+  return b_.i64(arr.arr->dims.at(0));
+}
+
+void Lowerer::same_length(SymArr& out, const std::vector<Sym>& inputs, const char* what, const Loc& loc) {
+  bool dyn = false;
+  for (const Sym& a : inputs) {
+    if (a.kind != Sym::Kind::Array) throw Fallback("expected an array");
+    dyn |= a.arr->len != kir::kNoReg;
+  }
+  int64_t bound = inputs.at(0).arr->dims.at(0);
+  if (!dyn) {
+    for (const Sym& a : inputs)
+      if (a.arr->dims[0] != bound) throw Fallback(fmt::format("{} of arrays of different lengths", what));
+    out.dims.insert(out.dims.begin(), bound);
+    return;
+  }
+  Reg n = length_reg(inputs[0]);
+  for (size_t k = 1; k < inputs.size(); ++k) {
+    Reg ok = b_.compare(kir::CmpOp::Eq, n, length_reg(inputs[k]));
+    b_.check(ok, fmt::format("{}: arrays of different lengths.", what), loc);
+    int64_t b = inputs[k].arr->dims[0];
+    if (bound < 0 || (b >= 0 && b < bound)) bound = b;
+  }
+  out.dims.insert(out.dims.begin(), bound);
+  out.len = n;
 }
 
 Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
@@ -343,9 +396,12 @@ Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
   if (check) {
     // 0 <= i < n as one unsigned comparison.
     Reg u = b_.convert(Prim::U64, i);
-    Reg ok = b_.compare(kir::CmpOp::Lt, u, b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(a.dims[0]))));
+    Reg n = a.len != kir::kNoReg ? b_.convert(Prim::U64, a.len)
+                                 : b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(a.dims[0])));
+    Reg ok = b_.compare(kir::CmpOp::Lt, u, n);
     std::string shape;
-    for (int64_t d : a.dims) shape += fmt::format("[{}]", d);
+    for (size_t k = 0; k < a.dims.size(); ++k)
+      shape += k == 0 && a.len != kir::kNoReg ? std::string("[n]") : fmt::format("[{}]", a.dims[k]);
     b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), loc);
   }
   if (a.gen) return a.gen(i);
@@ -356,6 +412,7 @@ Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
   if (a.dims.size() > 1) {
     auto sub = std::make_shared<SymArr>(a);
     sub->dims.erase(sub->dims.begin());
+    sub->len = kir::kNoReg;
     sub->rel = off;
     Sym s;
     s.kind = Sym::Kind::Array;
@@ -374,12 +431,8 @@ Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
       parts.push_back(Sym::scalar(b_.read(leaf.array, at), leaf.prim));
     }
   }
-  if (a.elem.kind == ElemShape::Kind::Prim) return parts[0];
-  Sym s;
-  s.kind = a.elem.kind == ElemShape::Kind::Record ? Sym::Kind::Record : Sym::Kind::Tuple;
-  s.elems = std::move(parts);
-  if (s.kind == Sym::Kind::Record) s.names = std::make_shared<std::vector<std::string>>(a.elem.names);
-  return s;
+  size_t pos = 0;
+  return sym_from_parts(a.elem, parts, pos);
 }
 
 std::vector<Reg> Lowerer::leaves(const Sym& v) const {
@@ -510,7 +563,9 @@ void Lowerer::bind_sizes(const TypeExpr& t, const Sym& v, std::vector<std::pair<
   const std::vector<int64_t>& dims = v.arr->dims;
   for (size_t k = 0; te && te->kind == TypeExpr::Kind::Array && k < dims.size(); ++k, te = te->elem.get()) {
     if (te->size.kind == SizeExpr::Kind::Name && te->size.name.qualifiers.empty())
-      out.emplace_back(te->size.name.name, constant(Scalar::i64(dims[k])));
+      out.emplace_back(te->size.name.name, k == 0 && v.arr->len != kir::kNoReg
+                                               ? Sym::scalar(v.arr->len, Prim::I64)
+                                               : constant(Scalar::i64(dims[k])));
   }
 }
 
@@ -565,6 +620,7 @@ Sym Lowerer::if_with_arrays(Reg cond, const std::function<Sym()>& then, const st
     std::vector<Sym> arrays;
     split_state(ts, tregs, arrays);
     for (const Sym& a : arrays) {
+      if (dynamic(a)) throw Fallback("if branches yielding arrays whose length depends on the element");
       if (is_private_whole(a) && changed(a)) storage.push_back(a);
       else storage.push_back(materialise(a, Loc{}));
     }
@@ -579,6 +635,7 @@ Sym Lowerer::if_with_arrays(Reg cond, const std::function<Sym()>& then, const st
     if (arrays.size() != storage.size()) throw Fallback("if branches of different shapes");
     for (size_t k = 0; k < arrays.size(); ++k) {
       const Sym& a = arrays[k];
+      if (dynamic(a) || a.arr->dims != storage[k].arr->dims) throw Fallback("if branches of different shapes");
       bool same = a.kind == Sym::Kind::Array && !a.arr->gen && a.arr->rel == kir::kNoReg &&
                   a.arr->leaves.size() == storage[k].arr->leaves.size();
       for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
@@ -719,56 +776,125 @@ Sym Lowerer::lower_binop(const Expr& e, const ScopePtr& sc) {
 
 Sym Lowerer::lower_index(const Expr& e, const ScopePtr& sc) {
   Sym arr = lower(*e.a, sc);
-  for (size_t k = 0; k < e.indices.size(); ++k) {
-    const IndexArg& ix = e.indices[k];
-    if (ix.is_slice) {
-      if (k + 1 != e.indices.size()) throw Fallback("a slice followed by more indices inside a mapped function");
-      return slice(arr, ix, sc, e.loc);
+  // Every index and bound is lowered once, here; index_all may use them
+  // inside a generator (a slice followed by more indices).
+  std::vector<LoweredIndex> ix;
+  for (const IndexArg& a : e.indices) {
+    LoweredIndex l;
+    l.is_slice = a.is_slice;
+    if (!a.is_slice) {
+      l.i = convert(lower(*a.index, sc), Prim::I64).reg;
+    } else {
+      auto bound = [&](const ExprPtr& x) -> std::optional<Sym> {
+        if (!x) return std::nullopt;
+        Sym v = lower(*x, sc);
+        if (!v.is_scalar() || !is_integral(v.prim)) throw Fallback("a slice bound that is not an integer");
+        return v.known ? constant(Scalar::i64(v.known->as_i64())) : convert(v, Prim::I64);
+      };
+      l.start = bound(a.start);
+      l.end = bound(a.end);
+      l.stride = bound(a.stride);
     }
-    Sym i = convert(lower(*ix.index, sc), Prim::I64);
-    arr = index(arr, i.reg, e.loc);
+    ix.push_back(std::move(l));
   }
-  return arr;
+  return index_all(arr, ix, 0, e.loc);
 }
 
-// xs[a:b:s] with bounds known when the nest starts (shapes are plan-time
-// constants): a generated array whose element i is xs[a + i*s]. Bounds the
-// reference would reject fall back, so that it reports them.
-Sym Lowerer::slice(const Sym& arr, const IndexArg& ix, const ScopePtr& sc, const Loc& loc) {
-  if (arr.kind != Sym::Kind::Array || arr.arr->dims.empty()) throw Fallback("slicing a non-array");
-  int64_t n = arr.arr->dims[0];
-  auto bound = [&](const ExprPtr& x) -> std::optional<int64_t> {
-    if (!x) return std::nullopt;
-    Sym v = lower(*x, sc);
-    if (!v.is_scalar() || !v.known || !is_integral(v.prim))
-      throw Fallback("a slice whose bounds are not known when the nest starts");
-    return v.known->as_i64();
-  };
-  std::optional<int64_t> start = bound(ix.start), end = bound(ix.end), stride = bound(ix.stride);
-  int64_t s = stride.value_or(1);
-  if (s == 0) throw Fallback("a slice with stride 0");
-  // Element i is xs[a + i*s]; a negative stride walks down from a to b (exclusive).
-  int64_t a = start.value_or(s > 0 ? 0 : n - 1), b = end.value_or(s > 0 ? n : -1);
-  int64_t len;
-  if (s > 0) {
-    if (a < 0 || b < a || b > n) throw Fallback("a slice out of bounds");
-    len = (b - a + s - 1) / s;
-  } else {
-    if (b < -1 || a < b || (a > b && a >= n)) throw Fallback("a slice out of bounds");
-    len = (a - b + (-s) - 1) / (-s);
+// arr[ix[k], ix[k+1], ...]: an index removes a dimension, a slice keeps it
+// (shorter); indices after a slice apply inside each of its elements.
+Sym Lowerer::index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc) {
+  if (k == ix.size()) return arr;
+  if (!ix[k].is_slice) return index_all(index(arr, ix[k].i, loc), ix, k + 1, loc);
+  Sym sliced = slice(arr, ix[k], loc);
+  if (k + 1 == ix.size()) return sliced;
+  // The element's shape after the remaining indices, from a throw-away lowering.
+  Sym probe;
+  probe_block([&] {
+    Reg pi = f_.new_reg(Prim::I64);
+    probe_indices.push_back(pi);
+    probe = index_all(index(sliced, pi, loc, false), ix, k + 1, loc);
+    return std::vector<Reg>{};
+  });
+  auto out = std::make_shared<SymArr>();
+  out->dims = {sliced.arr->dims[0]};
+  out->len = sliced.arr->len;
+  if (probe.kind == Sym::Kind::Array) {
+    if (probe.arr->len != kir::kNoReg) throw Fallback("slices of dynamic length in more than one dimension");
+    for (int64_t d : probe.arr->dims) out->dims.push_back(d);
   }
+  out->fused = "slice";
+  Lowerer* l = this;
+  out->gen = [l, sliced, ix, k, loc](Reg i) { return l->index_all(l->index(sliced, i, loc, false), ix, k + 1, loc); };
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = out;
+  return s;
+}
+
+// xs[a:b:s]: a generated array whose element i is xs[a + i*s]. With bounds
+// known when the nest starts, its length is fixed and bounds the reference
+// would reject fall back, so that it reports them; with bounds computed in
+// the element, its length is a register and the bounds are checked at run
+// time (the stride must still be known).
+Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
+  if (arr.kind != Sym::Kind::Array || arr.arr->dims.empty()) throw Fallback("slicing a non-array");
+  if (ix.stride && !ix.stride->known) throw Fallback("a slice whose stride is not known when the nest starts");
+  int64_t s = ix.stride ? ix.stride->known->as_i64() : 1;
+  if (s == 0) throw Fallback("a slice with stride 0");
+  bool fixed = !dynamic(arr) && (!ix.start || ix.start->known) && (!ix.end || ix.end->known);
   auto sub = std::make_shared<SymArr>();
   sub->dims = arr.arr->dims;
-  sub->dims[0] = len;
   sub->fused = "slice";
   Sym whole = arr;
   Lowerer* l = this;
-  sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {
-    kir::Builder& bb = l->b();
-    Reg at = s == 1 ? i : bb.binary(kir::BinOp::Mul, i, bb.i64(s));
-    if (a != 0) at = bb.binary(kir::BinOp::Add, at, bb.i64(a));
-    return l->index(whole, at, loc, false);
-  };
+  if (fixed) {
+    int64_t n = arr.arr->dims[0];
+    // Element i is xs[a + i*s]; a negative stride walks down from a to b (exclusive).
+    int64_t a = ix.start ? ix.start->known->as_i64() : (s > 0 ? 0 : n - 1);
+    int64_t b = ix.end ? ix.end->known->as_i64() : (s > 0 ? n : -1);
+    int64_t len;
+    if (s > 0) {
+      if (a < 0 || b < a || b > n) throw Fallback("a slice out of bounds");
+      len = (b - a + s - 1) / s;
+    } else {
+      if (b < -1 || a < b || (a > b && a >= n)) throw Fallback("a slice out of bounds");
+      len = (a - b + (-s) - 1) / (-s);
+    }
+    sub->dims[0] = len;
+    sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {
+      kir::Builder& bb = l->b();
+      Reg at = s == 1 ? i : bb.binary(kir::BinOp::Mul, i, bb.i64(s));
+      if (a != 0) at = bb.binary(kir::BinOp::Add, at, bb.i64(a));
+      return l->index(whole, at, loc, false);
+    };
+  } else {
+    // Futhark's rule: 0 <= a <= b <= n for s > 0, -1 <= b <= a < n (or a == b) for s < 0.
+    Reg n = length_reg(arr);
+    Reg a = ix.start ? ix.start->reg : (s > 0 ? b_.i64(0) : b_.binary(kir::BinOp::Sub, n, b_.i64(1)));
+    Reg b = ix.end ? ix.end->reg : (s > 0 ? n : b_.i64(-1));
+    Reg ok;
+    if (s > 0) {
+      ok = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a),
+                     b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, a, b), b_.compare(kir::CmpOp::Le, b, n)));
+    } else {
+      Reg empty = b_.compare(kir::CmpOp::Eq, a, b);
+      Reg in = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(-1), b),
+                         b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b, a), b_.compare(kir::CmpOp::Lt, a, n)));
+      ok = b_.binary(kir::BinOp::LogOr, empty, in);
+    }
+    b_.check(ok, "Slice out of bounds.", loc);
+    Reg span = s > 0 ? b_.binary(kir::BinOp::Sub, b, a) : b_.binary(kir::BinOp::Sub, a, b);
+    int64_t as = s > 0 ? s : -s;
+    sub->len = as == 1 ? span : b_.binary(kir::BinOp::Quot, b_.binary(kir::BinOp::Add, span, b_.i64(as - 1)), b_.i64(as));
+    int64_t bound = arr.arr->dims[0];
+    sub->dims[0] = bound < 0 ? -1 : (bound + as - 1) / as;
+    sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {
+      kir::Builder& bb = l->b();
+      Reg at = s == 1 ? i : bb.binary(kir::BinOp::Mul, i, bb.i64(s));
+      at = bb.binary(kir::BinOp::Add, at, a);
+      return l->index(whole, at, loc, false);
+    };
+  }
   Sym out;
   out.kind = Sym::Kind::Array;
   out.arr = sub;
@@ -796,43 +922,12 @@ Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
     };
     init = from_pat(pat);
   }
-  // Scalars of the state are carried in registers; arrays live in private
-  // storage of their own (a copy of the initial value), which the body
-  // updates in place or copies its result into.
-  std::vector<Reg> init_regs;
-  std::vector<Sym> init_arrays, storage;
-  split_state(init, init_regs, init_arrays);
-  for (const Sym& a : init_arrays) storage.push_back(materialise(a, e.loc));
-  std::vector<Prim> types = types_of(init_regs);
+  LoopState st = loop_state(init, e.loc);
   auto bind_state = [&](const std::vector<Reg>& regs, std::vector<std::pair<std::string, Sym>>& vars) {
-    size_t pr = 0, pa = 0;
-    std::vector<Sym> current;
-    for (const Sym& st : storage) current.push_back(with_current_versions(st));
-    bind(pat, join_state(init, regs, pr, current, pa), vars, nullptr);
+    bind(pat, state_value(st, regs), vars, nullptr);
   };
-  auto body_regs = [&](const ScopePtr& inner) {
-    Sym r = lower(*e.b, inner);
-    std::vector<Reg> regs;
-    std::vector<Sym> arrays;
-    split_state(r, regs, arrays);
-    if (types_of(regs) != types || arrays.size() != storage.size())
-      throw Fallback("loop body changes the shape of the loop state");
-    for (size_t k = 0; k < arrays.size(); ++k) {
-      const Sym& a = arrays[k];
-      if (a.kind != Sym::Kind::Array || a.arr->dims != storage[k].arr->dims)
-        throw Fallback("loop body changes the shape of the loop state");
-      bool same = !a.arr->gen && a.arr->rel == kir::kNoReg && a.arr->leaves.size() == storage[k].arr->leaves.size();
-      for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
-        same = a.arr->leaves[l].local && a.arr->leaves[l].array == storage[k].arr->leaves[l].array &&
-               a.arr->leaves[l].base == 0;
-      if (same) continue;
-      bool other_private = is_private_whole(a);
-      for (size_t l = 0; other_private && l < a.arr->leaves.size(); ++l)
-        for (const SymArr::Leaf& sl : storage[k].arr->leaves) other_private &= a.arr->leaves[l].array != sl.array;
-      copy_into(with_current_versions(storage[k]), other_private ? a : materialise(a, e.loc), e.loc);
-    }
-    return regs;
-  };
+  auto body_regs = [&](const ScopePtr& inner) { return next_state(st, lower(*e.b, inner), e.loc); };
+  const std::vector<Reg>& init_regs = st.init_regs;
   std::vector<Reg> out;
   switch (e.loop_form) {
     case Expr::LoopForm::For: {
@@ -849,8 +944,7 @@ Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
     }
     case Expr::LoopForm::ForIn: {
       Sym arr = lower(*e.c, sc);
-      int64_t n = length(arr);
-      out = b_.for_(b_.i64(n), init_regs, [&](Reg i, const std::vector<Reg>& carried) {
+      out = b_.for_(length_reg(arr), init_regs, [&](Reg i, const std::vector<Reg>& carried) {
         auto inner = child_scope(sc);
         bind_state(carried, inner->vars);
         bind(*e.pattern, index(arr, i, e.loc, false), inner->vars, nullptr);
@@ -876,13 +970,64 @@ Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
       break;
     }
   }
+  return final_state(st, out);
+}
+
+// Scalars of the state are carried in registers; arrays live in private
+// storage of their own (a copy of the initial value), which the body
+// updates in place or copies its result into.
+Lowerer::LoopState Lowerer::loop_state(const Sym& init, const Loc& loc) {
+  LoopState st;
+  st.init = init;
+  std::vector<Sym> init_arrays;
+  split_state(init, st.init_regs, init_arrays);
+  for (const Sym& a : init_arrays) {
+    if (dynamic(a)) throw Fallback("loop state holding an array whose length depends on the element");
+    st.storage.push_back(materialise(a, loc));
+  }
+  st.types = types_of(st.init_regs);
+  return st;
+}
+
+Sym Lowerer::state_value(const LoopState& st, const std::vector<Reg>& regs) {
+  size_t pr = 0, pa = 0;
+  std::vector<Sym> current;
+  for (const Sym& a : st.storage) current.push_back(with_current_versions(a));
+  return join_state(st.init, regs, pr, current, pa);
+}
+
+std::vector<Reg> Lowerer::next_state(const LoopState& st, const Sym& r, const Loc& loc) {
+  std::vector<Reg> regs;
   std::vector<Sym> arrays;
-  for (const Sym& st : storage) {
-    for (const SymArr::Leaf& l : st.arr->leaves) bump_version(l.array);
-    arrays.push_back(with_current_versions(st));
+  split_state(r, regs, arrays);
+  if (types_of(regs) != st.types || arrays.size() != st.storage.size())
+    throw Fallback("loop body changes the shape of the loop state");
+  for (size_t k = 0; k < arrays.size(); ++k) {
+    const Sym& a = arrays[k];
+    const Sym& storage = st.storage[k];
+    if (a.kind != Sym::Kind::Array || a.arr->dims != storage.arr->dims || dynamic(a))
+      throw Fallback("loop body changes the shape of the loop state");
+    bool same = !a.arr->gen && a.arr->rel == kir::kNoReg && a.arr->leaves.size() == storage.arr->leaves.size();
+    for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
+      same = a.arr->leaves[l].local && a.arr->leaves[l].array == storage.arr->leaves[l].array &&
+             a.arr->leaves[l].base == 0;
+    if (same) continue;
+    bool other_private = is_private_whole(a);
+    for (size_t l = 0; other_private && l < a.arr->leaves.size(); ++l)
+      for (const SymArr::Leaf& sl : storage.arr->leaves) other_private &= a.arr->leaves[l].array != sl.array;
+    copy_into(with_current_versions(storage), other_private ? a : materialise(a, loc), loc);
+  }
+  return regs;
+}
+
+Sym Lowerer::final_state(const LoopState& st, const std::vector<Reg>& out) {
+  std::vector<Sym> arrays;
+  for (const Sym& a : st.storage) {
+    for (const SymArr::Leaf& l : a.arr->leaves) bump_version(l.array);
+    arrays.push_back(with_current_versions(a));
   }
   size_t pr = 0, pa = 0;
-  return join_state(init, out, pr, arrays, pa);
+  return join_state(st.init, out, pr, arrays, pa);
 }
 
 Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
@@ -1070,24 +1215,41 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       Sym a = lower(*e.a, sc), c = lower(*e.c, sc);
       std::optional<Sym> second;
       if (e.b) second = lower(*e.b, sc);
-      if (!a.known || !c.known || (second && !second->known))
-        throw Fallback("a range whose bounds are not known when the nest starts");
-      int64_t start = a.known->as_i64(), end = c.known->as_i64();
-      int64_t step = second ? second->known->as_i64() - start : (e.range_kind == Expr::RangeKind::DownToExclusive ? -1 : 1);
-      if (step == 0) throw Fallback("a range with step 0");
-      int64_t last = e.range_kind == Expr::RangeKind::Inclusive ? end : end - (step > 0 ? 1 : -1);
-      int64_t n = (step > 0 ? last - start : start - last) / std::abs(step) + 1;
-      if ((step > 0 && last < start) || (step < 0 && last > start)) n = 0;
-      auto arr = std::make_shared<SymArr>();
-      arr->dims = {n};
-      arr->fused = "range";
+      if (second && !(second->known && a.known))
+        throw Fallback("a range whose step is not known when the nest starts");
       Prim t = a.prim;
       Lowerer* l = this;
-      arr->gen = [l, start, step, t](Reg i) {
-        kir::Builder& b = l->b();
-        Reg v = b.binary(kir::BinOp::Add, b.i64(start), b.binary(kir::BinOp::Mul, i, b.i64(step)));
-        return l->convert(Sym::scalar(v, Prim::I64), t);
-      };
+      auto arr = std::make_shared<SymArr>();
+      arr->fused = "range";
+      if (a.known && c.known) {
+        int64_t start = a.known->as_i64(), end = c.known->as_i64();
+        int64_t step = second ? second->known->as_i64() - start : (e.range_kind == Expr::RangeKind::DownToExclusive ? -1 : 1);
+        if (step == 0) throw Fallback("a range with step 0");
+        int64_t last = e.range_kind == Expr::RangeKind::Inclusive ? end : end - (step > 0 ? 1 : -1);
+        int64_t n = (step > 0 ? last - start : start - last) / std::abs(step) + 1;
+        if ((step > 0 && last < start) || (step < 0 && last > start)) n = 0;
+        arr->dims = {n};
+        arr->gen = [l, start, step, t](Reg i) {
+          kir::Builder& b = l->b();
+          Reg v = b.binary(kir::BinOp::Add, b.i64(start), b.binary(kir::BinOp::Mul, i, b.i64(step)));
+          return l->convert(Sym::scalar(v, Prim::I64), t);
+        };
+      } else {
+        // Bounds computed in the element: a dynamic length (steps of +1 or -1 only).
+        if (second) throw Fallback("a range with a step whose bounds are not known when the nest starts");
+        int64_t step = e.range_kind == Expr::RangeKind::DownToExclusive ? -1 : 1;
+        Reg start = convert(a, Prim::I64).reg, end = convert(c, Prim::I64).reg;
+        Reg last = e.range_kind == Expr::RangeKind::Inclusive ? end : b_.binary(kir::BinOp::Sub, end, b_.i64(step));
+        Reg span = step > 0 ? b_.binary(kir::BinOp::Sub, last, start) : b_.binary(kir::BinOp::Sub, start, last);
+        Reg n = b_.binary(kir::BinOp::Add, span, b_.i64(1));
+        arr->len = b_.binary(kir::BinOp::Max, n, b_.i64(0));
+        arr->dims = {-1};
+        arr->gen = [l, start, step, t](Reg i) {
+          kir::Builder& b = l->b();
+          Reg v = step > 0 ? b.binary(kir::BinOp::Add, start, i) : b.binary(kir::BinOp::Sub, start, i);
+          return l->convert(Sym::scalar(v, Prim::I64), t);
+        };
+      }
       Sym s;
       s.kind = Sym::Kind::Array;
       s.arr = arr;

@@ -40,7 +40,12 @@ class Lowerer {
   Sym array_of(const Value& v);  // an array value as a view, or its producer inlined
   Sym constant(const Scalar& s);
   Sym index(const Sym& arr, kir::Reg i, const Loc& loc, bool check = true);
-  int64_t length(const Sym& arr) const;
+  int64_t length(const Sym& arr) const;  // a fixed length (Fallback for a dynamic one)
+  kir::Reg length_reg(const Sym& arr);     // the length, fixed or dynamic
+  static bool dynamic(const Sym& arr) { return arr.kind == Sym::Kind::Array && arr.arr->len != kir::kNoReg; }
+  // Sets the length of a new array: fixed when every input's is, else a
+  // register (after a run-time check that the inputs' lengths agree).
+  void same_length(SymArr& out, const std::vector<Sym>& inputs, const char* what, const Loc& loc);
 
   // Scalars of a value, depth first (tuples, records); Fallback on anything else.
   std::vector<kir::Reg> leaves(const Sym& v) const;
@@ -55,6 +60,12 @@ class Lowerer {
 
   // ---- private arrays (lower_local.cpp): arrays an element creates and
   // updates in place live in kir::LocalArray storage.
+  // Lowers `fn` only to learn a value's shape: the code is returned (to be
+  // inspected and dropped) and the private arrays it made are released.
+  // `made_locals`: whether it made any.
+  kir::Block probe_block(const kir::Builder::BlockFn& fn, bool* made_locals = nullptr);
+  // Whether a private copy of `arr` fits the per-element storage limit.
+  bool fits_private(const Sym& arr, const Loc& loc);
   // A fresh private copy of an array (any Sym array).
   Sym materialise(const Sym& arr, const Loc& loc);
   // The whole of a private array at its current version (may be updated in place).
@@ -64,12 +75,27 @@ class Lowerer {
   // dst (a whole private array) := src, element by element.
   void copy_into(const Sym& dst, const Sym& src, const Loc& loc);
   Sym sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
+  Sym sequential_row_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
   Sym sequential_hist(const Sym& dest, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs, const Loc& loc);
   Sym sequential_scatter(const Sym& dest, const Sym& is, const Sym& vs, const Loc& loc);
   // Splits a value into its scalar registers and its arrays (in leaf order), and back.
   void split_state(const Sym& v, std::vector<kir::Reg>& regs, std::vector<Sym>& arrays) const;
   Sym join_state(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pr, const std::vector<Sym>& arrays,
                  size_t& pa) const;
+  // The state of a sequential loop (lower_loop, and reductions and scans
+  // over arrays of arrays): scalars in registers, arrays in private storage.
+  struct LoopState {
+    Sym init;
+    std::vector<kir::Reg> init_regs;
+    std::vector<Sym> storage;
+    std::vector<Prim> types;
+  };
+  LoopState loop_state(const Sym& init, const Loc& loc);
+  // The state at the start of an iteration, from the carried registers.
+  Sym state_value(const LoopState& st, const std::vector<kir::Reg>& regs);
+  // An iteration's result stored as the next state; returns the registers to carry.
+  std::vector<kir::Reg> next_state(const LoopState& st, const Sym& r, const Loc& loc);
+  Sym final_state(const LoopState& st, const std::vector<kir::Reg>& out);
   // Private arrays whose storage was written since a view of them was made
   // are stale: reading one is a planner limitation, not a wrong answer.
   std::vector<int> local_version;
@@ -107,7 +133,13 @@ class Lowerer {
   Sym lower_loop(const Expr& e, const ScopePtr& sc);
   Sym lower_index(const Expr& e, const ScopePtr& sc);
   Sym lower_update(const Expr& e, const ScopePtr& sc);
-  Sym slice(const Sym& arr, const IndexArg& ix, const ScopePtr& sc, const Loc& loc);
+  struct LoweredIndex {
+    bool is_slice = false;
+    kir::Reg i = kir::kNoReg;
+    std::optional<Sym> start, end, stride;
+  };
+  Sym index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
+  Sym slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc);
   Sym eq(const Sym& a, const Sym& b, bool negate, const Loc& loc);
   Sym logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc);
   void bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,

@@ -31,8 +31,13 @@ Sym array_sym(std::shared_ptr<SymArr> a) {
 struct ActiveGuard {
   std::vector<const void*>& stack;
   ActiveGuard(std::vector<const void*>& s, const void* key, const std::string& name) : stack(s) {
-    for (const void* k : stack)
-      if (k == key) throw Fallback(fmt::format("recursive function{}", name.empty() ? "" : " " + name));
+    // The same function may be active more than once without recursion:
+    // `f32.sum (map (\r -> f32.sum r) xss)` lowers the inner sum while the
+    // outer one's body runs (the map's element is generated on demand). A
+    // real recursion is caught by its depth.
+    int same = 0;
+    for (const void* k : stack) same += k == key;
+    if (same >= 8) throw Fallback(fmt::format("recursive function{}", name.empty() ? "" : " " + name));
     if (stack.size() > 64) throw Fallback("function calls nested too deeply");
     stack.push_back(key);
   }
@@ -160,19 +165,26 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
   throw Fallback("a kind of function the flattener does not know");
 }
 
+// Whether lowered code contains a loop (its cost grows with the data).
+static bool has_loop(const kir::Block& b) {
+  for (const kir::Instr& in : b.instrs) {
+    if (in.op == kir::Opcode::For || in.op == kir::Opcode::While) return true;
+    for (const kir::Block& nb : in.blocks)
+      if (has_loop(nb)) return true;
+  }
+  return false;
+}
+
 Sym Lowerer::sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
-  int64_t n = length(arr);
-  std::vector<Reg> init = leaves(ne);
-  std::vector<Prim> types = leaf_types(ne);
-  std::vector<Reg> out = b_.for_(b_.i64(n), init, [&](Reg i, const std::vector<Reg>& carried) {
-    size_t pos = 0;
-    Sym acc = rebuild(ne, carried, pos);
-    Sym r = apply(op, {acc, index(arr, i, loc, false)}, loc);
-    if (leaf_types(r) != types) throw Fallback("reduction operator changes the type of its accumulator");
-    return leaves(r);
+  Reg n = length_reg(arr);
+  // The accumulator may hold arrays (`reduce (map2 (+)) zeros rows`): they
+  // live in private storage, as a loop's state does.
+  LoopState st = loop_state(ne, loc);
+  std::vector<Reg> out = b_.for_(n, st.init_regs, [&](Reg i, const std::vector<Reg>& carried) {
+    Sym r = apply(op, {state_value(st, carried), index(arr, i, loc, false)}, loc);
+    return next_state(st, r, loc);
   });
-  size_t pos = 0;
-  return rebuild(ne, out, pos);
+  return final_state(st, out);
 }
 
 Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail) {
@@ -206,9 +218,8 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "map") {
     if (args.size() < 2) throw Fallback("map without arrays");
-    int64_t n = length(args[1]);
-    for (size_t k = 2; k < args.size(); ++k)
-      if (length(args[k]) != n) throw Fallback("map over arrays of different lengths");
+    auto arr = std::make_shared<SymArr>();
+    same_length(*arr, std::vector<Sym>(args.begin() + 1, args.end()), "map", loc);
     Sym f = args[0];
     std::vector<Sym> xs(args.begin() + 1, args.end());
     Lowerer* self = this;
@@ -219,21 +230,27 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     };
     // Learn the element's shape from a throw-away lowering.
     Sym probe;
-    b_.capture([&] {
+    bool made_locals = false;
+    kir::Block probe_code = probe_block([&] {
       Reg pi = f_.new_reg(Prim::I64);
       probe_indices.push_back(pi);
       probe = elem(pi);
       return std::vector<Reg>{};
-    });
-    auto arr = std::make_shared<SymArr>();
-    arr->dims = {n};
-    if (probe.kind == Sym::Kind::Array)
+    }, &made_locals);
+    bool costly = made_locals || has_loop(probe_code);
+    if (probe.kind == Sym::Kind::Array) {
+      if (dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element");
       for (int64_t d : probe.arr->dims) arr->dims.push_back(d);
+    }
     else if (probe.kind != Sym::Kind::Scalar && probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record)
       throw Fallback("map producing functions or nested SOACs");
     arr->gen = elem;
     arr->fused = "map";
-    return array_sym(arr);
+    Sym result = array_sym(arr);
+    // An element with loops or private arrays of its own is computed once
+    // per element into private storage, not again at every use of it.
+    if (costly && probe.kind != Sym::Kind::Function && fits_private(result, loc)) return materialise(result, loc);
+    return result;
   }
   if (name == "reduce" || name == "reduce_comm") {
     need(3);
@@ -267,9 +284,16 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "iota" || name == "replicate") {
     Sym n = args.at(0);
-    if (!n.known) throw Fallback(name + " of a size not known when the nest starts");
     auto arr = std::make_shared<SymArr>();
-    arr->dims = {n.known->as_i64()};
+    if (n.known) {
+      arr->dims = {n.known->as_i64()};
+    } else {
+      // A size computed in the element: a dynamic length with no known bound.
+      Reg len = convert(n, Prim::I64).reg;
+      b_.check(b_.compare(kir::CmpOp::Le, b_.i64(0), len), fmt::format("{}: negative size.", name), loc);
+      arr->dims = {-1};
+      arr->len = len;
+    }
     arr->fused = name;
     if (name == "iota") {
       need(1);
@@ -277,8 +301,10 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     } else {
       need(2);
       Sym x = args[1];
-      if (x.kind == Sym::Kind::Array)
+      if (x.kind == Sym::Kind::Array) {
+        if (dynamic(x)) throw Fallback("replicate of an array whose length depends on the element");
         for (int64_t d : x.arr->dims) arr->dims.push_back(d);
+      }
       arr->gen = [x](Reg) { return x; };
     }
     return array_sym(arr);
@@ -294,9 +320,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   if (name == "zip") {
     if (args.size() < 2) throw Fallback("zip of fewer than two arrays");
     auto arr = std::make_shared<SymArr>();
-    arr->dims = {length(args[0])};
-    for (const Sym& a : args)
-      if (length(a) != arr->dims[0]) throw Fallback("zip of arrays of different lengths");
+    same_length(*arr, args, "zip", loc);
     Lowerer* self = this;
     arr->gen = [self, args, loc](Reg i) {
       std::vector<Sym> xs;
@@ -309,7 +333,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(1);
     const Sym xs = args[0];
     Sym probe;
-    b_.capture([&] {
+    probe_block([&] {
       Reg pi = f_.new_reg(Prim::I64);
       probe_indices.push_back(pi);
       probe = index(xs, pi, loc, false);
@@ -320,7 +344,8 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     Lowerer* self = this;
     for (size_t k = 0; k < probe.elems.size(); ++k) {
       auto arr = std::make_shared<SymArr>();
-      arr->dims = {length(xs)};
+      arr->dims = {xs.arr->dims.at(0)};
+      arr->len = xs.arr->len;
       arr->gen = [self, xs, k, loc](Reg i) { return self->index(xs, i, loc, false).elems.at(k); };
       parts.push_back(array_sym(arr));
     }
@@ -330,6 +355,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(1);
     const Sym xss = args[0];
     if (xss.kind != Sym::Kind::Array || xss.arr->dims.size() < 2) throw Fallback("transpose of a non-matrix");
+    if (dynamic(xss)) throw Fallback("transpose of an array whose length depends on the element");
     int64_t n = xss.arr->dims[0], m = xss.arr->dims[1];
     auto arr = std::make_shared<SymArr>();
     arr->dims = xss.arr->dims;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "interp/flatten/lower.hpp"
+#include "interp/flatten/elem_tree.hpp"
 
 namespace thorn::flatten {
 
@@ -35,26 +36,6 @@ Sym array_sym(std::shared_ptr<SymArr> a) {
   s.kind = Sym::Kind::Array;
   s.arr = std::move(a);
   return s;
-}
-
-ElemShape elem_shape(const Sym& like) {
-  ElemShape e;
-  if (like.kind == Sym::Kind::Scalar) {
-    e.kind = ElemShape::Kind::Prim;
-    e.prim = like.prim;
-    return e;
-  }
-  if (like.kind != Sym::Kind::Tuple && like.kind != Sym::Kind::Record)
-    throw Fallback("private arrays of other than scalars or tuples of scalars");
-  e.kind = like.kind == Sym::Kind::Record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
-  for (const Sym& c : like.elems) {
-    if (c.kind != Sym::Kind::Scalar) throw Fallback("nested tuples in the elements of a private array");
-    ElemShape ce;
-    ce.prim = c.prim;
-    e.children.push_back(ce);
-  }
-  if (like.names) e.names = *like.names;
-  return e;
 }
 
 }  // namespace
@@ -86,7 +67,7 @@ bool Lowerer::is_private_whole(const Sym& arr) const {
 Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
   Sym e;
-  b_.capture([&] {
+  probe_block([&] {
     Sym cur = arr;
     while (cur.kind == Sym::Kind::Array) {
       Reg pi = f_.new_reg(Prim::I64);
@@ -99,9 +80,34 @@ Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
   return e;
 }
 
+kir::Block Lowerer::probe_block(const kir::Builder::BlockFn& fn, bool* made_locals) {
+  size_t locals = f_.locals.size();
+  kir::Block b = b_.capture(fn);
+  if (made_locals) *made_locals = f_.locals.size() > locals;
+  f_.locals.resize(locals);
+  if (local_version.size() > locals) local_version.resize(locals);
+  return b;
+}
+
+bool Lowerer::fits_private(const Sym& arr, const Loc& loc) {
+  if (arr.kind != Sym::Kind::Array || arr.arr->dims.empty() || arr.arr->dims[0] < 0) return false;
+  for (int64_t d : arr.arr->dims)
+    if (d < 0) return false;
+  Sym like;
+  try {
+    like = element_like(arr, loc);
+    int64_t bytes = 0;
+    for (Prim p : leaf_types(like)) bytes += product(arr.arr->dims) * prim_bytes(p);
+    return f_.local_bytes() + bytes <= kMaxLocalBytes;
+  } catch (const Fallback&) {
+    return false;  // elements that are not scalars or tuples of them
+  }
+}
+
 Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
   std::vector<int64_t> dims = arr.arr->dims;
+  if (dims.at(0) < 0) throw Fallback("a private copy of an array whose length depends on the element and has no bound");
   int64_t count = product(dims);
   Sym like = element_like(arr, loc);
   std::vector<Prim> prims = leaf_types(like);
@@ -111,7 +117,8 @@ Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
     throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
   auto out = std::make_shared<SymArr>();
   out->dims = dims;
-  out->elem = elem_shape(like);
+  out->len = arr.arr->len;
+  out->elem = elem_shape_of_sym(like);
   for (Prim p : prims) {
     int id = b_.local_array(p, count, fmt::format("l{}", f_.locals.size()));
     out->leaves.push_back({id, 0, p, true, bump_version(id)});
@@ -123,11 +130,12 @@ Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
 
 void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {
   const SymArr& d = *dst.arr;
-  if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims)
+  if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims || src.arr->len != d.len)
     throw Fallback("copying between private arrays of different shapes");
   // One loop per dimension; the innermost writes every leaf.
   std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
-    b_.for_(b_.i64(d.dims[k]), {}, [&](Reg i, const std::vector<Reg>&) {
+    Reg count = k == 0 ? length_reg(dst) : b_.i64(d.dims[k]);
+    b_.for_(count, {}, [&](Reg i, const std::vector<Reg>&) {
       Sym e = index(sub, i, loc, false);
       Reg at = base == kir::kNoReg ? i : b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(d.dims[k])), i);
       if (k + 1 < d.dims.size()) {
@@ -160,6 +168,7 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
     idx.push_back(convert(lower(*ix.index, sc), Prim::I64).reg);
   }
   Sym v = lower(*e.b, sc);
+  if (dynamic(arr)) throw Fallback("an in-place update of an array whose length depends on the element");
   if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
   const SymArr& a = *arr.arr;
   if (idx.size() > a.dims.size()) throw Fallback("an in-place update with more indices than dimensions");
@@ -222,19 +231,73 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
 
 // scan inside a mapped function, not as its result: sequential, in the
 // reference backend's order (the accumulator starts at ne), into a private array.
+// scan with a vectorised operator (`scan (map2 (*)) ones rows`): the
+// accumulator row is loop state in private storage, copied into row i of
+// the result after step i.
+Sym Lowerer::sequential_row_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
+  int64_t n = arr.arr->dims.at(0);
+  if (ne.kind != Sym::Kind::Array || dynamic(ne)) throw Fallback("a scan whose elements are tuples holding arrays");
+  std::vector<int64_t> dims{n};
+  dims.insert(dims.end(), ne.arr->dims.begin(), ne.arr->dims.end());
+  int64_t inner = product(ne.arr->dims);
+  Sym like = element_like(ne, loc);
+  std::vector<Prim> types = leaf_types(like);
+  int64_t bytes = 0;
+  for (Prim p : types) bytes += (n + 1) * inner * prim_bytes(p);
+  if (f_.local_bytes() + bytes > kMaxLocalBytes)
+    throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
+  auto out = std::make_shared<SymArr>();
+  out->dims = dims;
+  out->len = arr.arr->len;
+  out->elem = elem_shape_of_sym(like);
+  for (Prim p : types) {
+    int id = b_.local_array(p, n * inner, fmt::format("l{}", f_.locals.size()));
+    out->leaves.push_back({id, 0, p, true, 0});
+  }
+  LoopState st = loop_state(ne, loc);
+  const SymArr& acc = *st.storage.at(0).arr;
+  b_.for_(length_reg(arr), st.init_regs, [&](Reg i, const std::vector<Reg>& carried) {
+    Sym r = apply(op, {state_value(st, carried), index(arr, i, loc, false)}, loc);
+    std::vector<Reg> regs = next_state(st, r, loc);
+    Reg base = b_.binary(kir::BinOp::Mul, i, b_.i64(inner));
+    b_.for_(b_.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
+      Reg at = b_.binary(kir::BinOp::Add, base, j);
+      for (size_t l = 0; l < acc.leaves.size(); ++l)
+        b_.local_write(out->leaves[l].array, at, b_.local_read(acc.leaves[l].array, j));
+      return std::vector<Reg>{};
+    });
+    return regs;
+  });
+  for (const SymArr::Leaf& l : acc.leaves) bump_version(l.array);
+  for (const SymArr::Leaf& l : out->leaves) bump_version(l.array);
+  return with_current_versions(array_sym(out));
+}
+
 Sym Lowerer::sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
-  int64_t n = length(arr);
+  if (arr.kind != Sym::Kind::Array) throw Fallback("scan of a non-array");
+  int64_t n = arr.arr->dims.at(0);
+  if (n < 0) throw Fallback("a scan of an array whose length depends on the element and has no bound");
+  if (ne.kind != Sym::Kind::Scalar && ne.kind != Sym::Kind::Tuple && ne.kind != Sym::Kind::Record)
+    return sequential_row_scan(op, ne, arr, loc);
+  {
+    std::vector<Reg> regs;
+    std::vector<Sym> arrays;
+    split_state(ne, regs, arrays);
+    if (!arrays.empty()) return sequential_row_scan(op, ne, arr, loc);
+  }
+  Reg len = length_reg(arr);
   std::vector<Prim> types = leaf_types(ne);
   auto out = std::make_shared<SymArr>();
   out->dims = {n};
-  out->elem = elem_shape(ne);
+  out->len = arr.arr->len;
+  out->elem = elem_shape_of_sym(ne);
   if (f_.local_bytes() + n * int64_t(types.size()) * 8 > kMaxLocalBytes)
     throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
   for (Prim p : types) {
     int id = b_.local_array(p, n, fmt::format("l{}", f_.locals.size()));
     out->leaves.push_back({id, 0, p, true, 0});
   }
-  b_.for_(b_.i64(n), leaves(ne), [&](Reg i, const std::vector<Reg>& carried) {
+  b_.for_(len, leaves(ne), [&](Reg i, const std::vector<Reg>& carried) {
     size_t pos = 0;
     Sym acc = rebuild(ne, carried, pos);
     Sym r = apply(op, {acc, index(arr, i, loc, false)}, loc);
@@ -255,9 +318,11 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
   Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
   const SymArr& d = *dest.arr;
   if (d.dims.size() != 1) throw Fallback("reduce_by_index into a multi-dimensional array inside a mapped function");
-  int64_t n = length(is), k = d.dims[0];
-  if (length(vs) != n) throw Fallback("reduce_by_index with index and value arrays of different lengths");
-  b_.for_(b_.i64(n), {}, [&](Reg j, const std::vector<Reg>&) {
+  if (dynamic(dest)) throw Fallback("reduce_by_index into an array whose length depends on the element");
+  int64_t k = d.dims[0];
+  SymArr both;
+  same_length(both, {is, vs}, "reduce_by_index", loc);
+  b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
     Reg bin = convert(index(is, j, loc, false), Prim::I64).reg;
     Sym v = index(vs, j, loc, false);
     Reg inb = b_.compare(kir::CmpOp::Lt, b_.convert(Prim::U64, bin), b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(k))));
@@ -282,9 +347,11 @@ Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is, const Sym& vs
   Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
   const SymArr& d = *dest.arr;
   if (d.dims.size() != 1) throw Fallback("scatter into a multi-dimensional array inside a mapped function");
-  int64_t n = length(is), k = d.dims[0];
-  if (length(vs) != n) throw Fallback("scatter with index and value arrays of different lengths");
-  b_.for_(b_.i64(n), {}, [&](Reg j, const std::vector<Reg>&) {
+  if (dynamic(dest)) throw Fallback("scatter into an array whose length depends on the element");
+  int64_t k = d.dims[0];
+  SymArr both;
+  same_length(both, {is, vs}, "scatter", loc);
+  b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
     Reg at = convert(index(is, j, loc, false), Prim::I64).reg;
     std::vector<Reg> regs = leaves(index(vs, j, loc, false));
     if (regs.size() != d.leaves.size()) throw Fallback("scatter of values of another type");

@@ -12,6 +12,7 @@
 #include "interp/exec/host_executor.hpp"
 #include "interp/flatten/captures.hpp"
 #include "interp/flatten/delayed.hpp"
+#include "interp/flatten/elem_tree.hpp"
 #include "interp/flatten/interchange.hpp"
 #include "interp/flatten/lower.hpp"
 #include "interp/flatten/planner_cache.hpp"
@@ -44,36 +45,16 @@ void leaf_prims(const Sym& s, std::vector<Prim>& out) {
   }
   if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record)
     throw Fallback("results that are not scalars or tuples of scalars");
-  for (const Sym& e : s.elems) {
-    if (e.kind != Sym::Kind::Scalar) throw Fallback("nested tuples in array elements");
-    out.push_back(e.prim);
-  }
+  for (const Sym& e : s.elems) leaf_prims(e, out);
 }
 
-ElemShape elem_shape_of(const Sym& like) {
-  ElemShape e;
-  if (like.kind == Sym::Kind::Scalar) {
-    e.kind = ElemShape::Kind::Prim;
-    e.prim = like.prim;
-    return e;
-  }
-  e.kind = like.kind == Sym::Kind::Record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
-  for (const Sym& c : like.elems) {
-    ElemShape ce;
-    ce.prim = c.prim;
-    e.children.push_back(ce);
-  }
-  if (like.names) e.names = *like.names;
-  return e;
-}
+ElemShape elem_shape_of(const Sym& like) { return elem_shape_of_sym(like); }
 
 Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, const std::vector<int64_t>& shape) {
-  if (like.kind == Sym::Kind::Scalar) return Value::make_array(make_prim_array(bufs.at(0), shape));
-  auto a = std::make_shared<ArrayValue>();
-  a->shape = shape;
-  a->elem = elem_shape_of(like);
-  for (const BufferPtr& b : bufs) a->components.push_back(make_prim_array(b, shape));
-  return Value::make_array(a);
+  std::vector<ArrayPtr> leaves;
+  for (const BufferPtr& b : bufs) leaves.push_back(make_prim_array(b, shape));
+  size_t pos = 0;
+  return Value::make_array(nest_leaves(elem_shape_of(like), leaves, pos, shape));
 }
 
 Value value_from_scalars(const Sym& like, const std::vector<Scalar>& xs, size_t& pos) {
@@ -251,13 +232,26 @@ struct Planner {
       std::vector<Sym> xs;
       for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), i, call.loc, false));
       probe = lw.apply(lw.from_value(fv), xs, call.loc, true);
-      if (probe.kind == Sym::Kind::Soac) return segmented(*probe.soac, n);
+      // Over an array whose length depends on the element, the SOAC runs
+      // sequentially inside each element instead (map_flat).
+      if (probe.kind == Sym::Kind::Soac) {
+        const SymSoac& soac = *probe.soac;
+        bool regular = soac.arr.kind == Sym::Kind::Array && !Lowerer::dynamic(soac.arr) && soac.arr.arr->dims.size() == 1;
+        if (regular) return segmented(soac, n);
+        // Over arrays of arrays (a vectorised operator) or a length known
+        // only in the element: sequential inside each element; a result
+        // with arrays in it is written once per row.
+        if (soac.kind == SoacKind::Scan || has_array(soac.ne)) return map_rows(n);
+      }
       if (probe.kind == Sym::Kind::Array) {
+        if (Lowerer::dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
         std::vector<int64_t> dims = probe.arr->dims;
         // A row built in private arrays is computed once per row, not once per element.
-        if (!f.locals.empty()) return map_rows(n, dims);
+        if (!f.locals.empty()) return map_rows(n);
         return map_nested(n, dims, cacheable ? &key : nullptr);
       }
+      // A tuple with array components: each row's parts written once per row.
+      if (has_array(probe)) return map_rows(n);
     }
     return map_flat(n, {}, cacheable ? &key : nullptr);
   }
@@ -370,17 +364,67 @@ struct Planner {
     return make_delayed_array(p);
   }
 
+  static bool has_array(const Sym& s) {
+    if (s.kind == Sym::Kind::Array) return true;
+    if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record) return false;
+    for (const Sym& e : s.elems)
+      if (has_array(e)) return true;
+    return false;
+  }
+
+  // One part of a map_rows result: a scalar (dims empty) or a regular array
+  // of each row's result, with its element structure and output buffers.
+  struct RowPart {
+    std::vector<int64_t> dims;
+    Sym like;
+    std::vector<BufferPtr> outs;
+    std::vector<int> ids;  // written free arrays of the element function
+  };
+
+  void row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts) {
+    switch (r.kind) {
+      case Sym::Kind::Scalar: parts.push_back({{}, shape_like(r), {}, {}}); return;
+      case Sym::Kind::Tuple:
+      case Sym::Kind::Record:
+        for (const Sym& e : r.elems) row_parts(lw, e, parts);
+        return;
+      case Sym::Kind::Array:
+        if (Lowerer::dynamic(r)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
+        parts.push_back({r.arr->dims, shape_like(lw.element_like(r, call.loc)), {}, {}});
+        return;
+      default: throw Fallback("map producing functions or nested SOACs");
+    }
+  }
+
+  // The result value: parts as arrays with n rows, tuples of them zipped
+  // into arrays of tuples (components with more dimensions than [n]).
+  Value row_value(const Sym& r, std::vector<RowPart>& parts, size_t& k, int64_t n) {
+    if (r.kind == Sym::Kind::Tuple || r.kind == Sym::Kind::Record) {
+      auto a = std::make_shared<ArrayValue>();
+      a->shape = {n};
+      a->elem.kind = r.kind == Sym::Kind::Record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
+      if (r.names) a->elem.names = *r.names;
+      for (const Sym& e : r.elems) {
+        Value v = row_value(e, parts, k, n);
+        a->elem.children.push_back(v.arr().elem);
+        a->components.push_back(v.array);
+      }
+      return Value::make_array(a);
+    }
+    RowPart& p = parts.at(k++);
+    std::vector<int64_t> shape{n};
+    shape.insert(shape.end(), p.dims.begin(), p.dims.end());
+    return array_from_leaves(p.like, p.outs, shape);
+  }
+
   // map whose function builds its result in private arrays (a scan inside
-  // it, in-place updates, a loop over an array): a SegMap with one element
-  // per row, which computes its row once and writes it to the outputs
-  // (written free arrays), instead of once per element of the row.
-  Value map_rows(int64_t n, const std::vector<int64_t>& dims) {
-    for (int64_t d : dims)
-      if (d == 0) throw Fallback("map producing empty arrays");
+  // it, in-place updates, a loop over an array) or returns a tuple with
+  // array components: a SegMap with one element per row, which computes
+  // its row once and writes each part to its outputs (written free
+  // arrays), instead of once per element of the row.
+  Value map_rows(int64_t n) {
     const Value& fv = call.args.at(0);
     size_t nin = call.args.size() - 1;
-    int64_t inner = 1;
-    for (int64_t d : dims) inner *= d;
     Builder pb;
     plan::Step st = new_step(plan::StepKind::SegMap, call.loc, n, 1);
     Lowerer lw(st.element, ev);
@@ -390,43 +434,64 @@ struct Planner {
     std::vector<Sym> xs;
     for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
     Sym r = lw.apply(lw.from_value(fv), xs, call.loc);
-    if (r.kind != Sym::Kind::Array || r.arr->dims != dims) throw Internal();
-    Sym like = shape_like(lw.element_like(r, call.loc));
-    std::vector<Prim> types;
-    leaf_prims(like, types);
-    std::vector<BufferPtr> outs;
-    std::vector<int> out_arrays;
-    for (size_t k = 0; k < types.size(); ++k) {
-      outs.push_back(std::make_shared<Buffer>(types[k], n * inner, Buffer::NoInit{}));
-      out_arrays.push_back(lw.output_array(outs.back(), fmt::format("out{}", k)));
+    std::vector<RowPart> parts;
+    row_parts(lw, r, parts);
+    int64_t row_elems = 0;
+    for (RowPart& p : parts) {
+      int64_t inner = 1;
+      for (int64_t d : p.dims) inner *= d;
+      row_elems += inner;
+      std::vector<Prim> types;
+      leaf_prims(p.like, types);
+      for (Prim t : types) {
+        p.outs.push_back(std::make_shared<Buffer>(t, n * inner, Buffer::NoInit{}));
+        p.ids.push_back(lw.output_array(p.outs.back(), fmt::format("out{}", pb.bufs.size() + p.outs.size())));
+      }
     }
-    Reg base = b.binary(kir::BinOp::Mul, s, b.i64(inner));
-    b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
-      Sym v = index_row_major(lw, r, j, inner, dims, call.loc);
-      std::vector<Reg> regs = lw.leaves(v);
-      Reg at = b.binary(kir::BinOp::Add, base, j);
-      for (size_t k = 0; k < regs.size(); ++k) b.write(out_arrays[k], at, regs[k]);
-      return std::vector<Reg>{};
-    });
+    // Write each part of the row: scalars at the row, arrays row-major.
+    size_t k = 0;
+    std::function<void(const Sym&)> write = [&](const Sym& v) {
+      if (v.kind == Sym::Kind::Tuple || v.kind == Sym::Kind::Record) {
+        for (const Sym& e : v.elems) write(e);
+        return;
+      }
+      const RowPart& p = parts.at(k++);
+      if (p.dims.empty()) {
+        std::vector<Reg> regs = lw.leaves(v);
+        for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], s, regs[l]);
+        return;
+      }
+      int64_t inner = 1;
+      for (int64_t d : p.dims) inner *= d;
+      Reg base = b.binary(kir::BinOp::Mul, s, b.i64(inner));
+      b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
+        std::vector<Reg> regs = lw.leaves(index_row_major(lw, v, j, inner, p.dims, call.loc));
+        Reg at = b.binary(kir::BinOp::Add, base, j);
+        for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], at, regs[l]);
+        return std::vector<Reg>{};
+      });
+    };
+    write(r);
     b.ret({});
     finish_function(st.element, "map rows");
     st.reads = pb.reads(lw);
-    for (size_t k = 0; k < outs.size(); ++k) {
-      plan::BufferDesc& d = pb.plan.buffers[size_t(pb.add(outs[k], ""))];
-      d.name = fmt::format("out{}", k);
-      d.is_input = false;
-      pb.plan.results.push_back(pb.add(outs[k], ""));
-    }
+    int out_no = 0;
+    for (const RowPart& p : parts)
+      for (const BufferPtr& o : p.outs) {
+        plan::BufferDesc& d = pb.plan.buffers[size_t(pb.add(o, ""))];
+        d.name = fmt::format("out{}", out_no++);
+        d.is_input = false;
+        pb.plan.results.push_back(pb.add(o, ""));
+      }
     st.fused = join(lw.fused);
     pb.plan.source = fmt::format("map at {}", call.loc.str());
     pb.plan.loc = call.loc;
-    pb.plan.notes.push_back(fmt::format("rows built in private arrays ({} bytes per row): one element per row, [{}] rows of {}",
-                                        st.element.local_bytes(), n, inner));
+    pb.plan.notes.push_back(fmt::format("rows built once each ({} bytes of private arrays per row): one element per row, [{}] rows of {} elements",
+                                        st.element.local_bytes(), n, row_elems));
     pb.plan.steps.push_back(std::move(st));
     run(pb);
-    std::vector<int64_t> shape{n};
-    shape.insert(shape.end(), dims.begin(), dims.end());
-    return array_from_leaves(like, outs, shape);
+    k = 0;
+    return row_value(r, parts, k, n);
   }
 
   Value map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr) {
@@ -440,6 +505,7 @@ struct Planner {
     const Value& fv = call.args.at(0);
     size_t nin = call.args.size() - 1;
     if (probe_soac.arr.kind != Sym::Kind::Array) throw Fallback("a nested SOAC over a non-array");
+
     int64_t m = probe_soac.arr.arr->dims.at(0);
     if (probe_soac.arr.arr->dims.size() != 1) throw Fallback("a nested SOAC over arrays of arrays");
     bool scan = probe_soac.kind == SoacKind::Scan;

@@ -15,16 +15,25 @@ CachedPlanPtr PlanCache::find(const std::string& key) {
     return nullptr;
   }
   ++stats_.hits;
-  return it->second;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->plan;
 }
 
 void PlanCache::insert(const std::string& key, CachedPlanPtr p) {
   std::lock_guard<std::mutex> g(mu_);
-  if (map_.size() >= kMaxEntries && !map_.count(key)) {
-    map_.clear();
-    ++stats_.clears;
+  if (auto it = map_.find(key); it != map_.end()) {
+    it->second->plan = std::move(p);
+    it->second->anchor = anchor_;
+    lru_.splice(lru_.begin(), lru_, it->second);
+    return;
   }
-  map_[key] = std::move(p);
+  while (map_.size() >= kMaxEntries && !lru_.empty()) {
+    map_.erase(lru_.back().key);
+    lru_.pop_back();
+    ++stats_.evictions;
+  }
+  lru_.push_front(Entry{key, std::move(p), anchor_});
+  map_[key] = lru_.begin();
 }
 
 void PlanCache::stale() {
@@ -43,6 +52,12 @@ PlanCacheStats PlanCache::stats() const {
 void PlanCache::clear() {
   std::lock_guard<std::mutex> g(mu_);
   map_.clear();
+  lru_.clear();
+}
+
+void PlanCache::set_anchor(std::shared_ptr<const void> anchor) {
+  std::lock_guard<std::mutex> g(mu_);
+  anchor_ = std::move(anchor);
 }
 
 PlanCache& plan_cache() {

@@ -12,10 +12,16 @@
 // plan keeps no input data: a hit rebinds each input buffer to the call's
 // array and allocates fresh outputs.
 //
-// Bounded: when full, the cache is cleared (a loop's working set refills
-// it at once; cheaper and simpler than LRU bookkeeping per call).
+// Bounded: at most kMaxEntries plans, the least recently used one out when
+// a new one comes in. Keys hold addresses of AST nodes (call sites,
+// functions), so an entry also holds the *code anchor* that was current
+// when it was inserted (set_anchor: the REPL input whose evaluation made
+// it): the AST stays alive, and its addresses are not reused, exactly as
+// long as a key may name it. A REPL input is freed once the session no
+// longer reaches it and its plans are evicted.
 // THORN_PLAN_CACHE=0 disables it (for measuring and bisecting).
 #include <cstdint>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -48,7 +54,7 @@ using CachedPlanPtr = std::shared_ptr<const CachedPlan>;
 struct PlanCacheStats {
   uint64_t hits = 0;
   uint64_t misses = 0;     // cacheable calls that had to be planned
-  uint64_t clears = 0;     // times the cache was full and emptied
+  uint64_t evictions = 0;  // entries dropped, least recently used first, to make room
   size_t entries = 0;
 };
 
@@ -64,10 +70,19 @@ class PlanCache {
   void stale();
   PlanCacheStats stats() const;
   void clear();  // entries only; the counters stay
+  // What entries inserted from now on keep alive (see above); null: nothing.
+  void set_anchor(std::shared_ptr<const void> anchor);
 
  private:
+  struct Entry {
+    std::string key;
+    CachedPlanPtr plan;
+    std::shared_ptr<const void> anchor;
+  };
   mutable std::mutex mu_;
-  std::unordered_map<std::string, CachedPlanPtr> map_;
+  std::list<Entry> lru_;  // most recently used first
+  std::unordered_map<std::string, std::list<Entry>::iterator> map_;
+  std::shared_ptr<const void> anchor_;
   PlanCacheStats stats_;
 };
 

@@ -62,6 +62,13 @@ struct Sym {
 // time (regular nested parallelism); `dims` is it, outermost first.
 struct SymArr {
   std::vector<int64_t> dims;
+  // The outer length when it is only known inside the element (a slice
+  // `xs[:i]`, `take (j+1) xs`, `iota k` with k computed per element): an
+  // i64 register. dims[0] is then an upper bound (-1: none known). Such
+  // arrays can be indexed, mapped, zipped, reduced, scanned and copied to
+  // private storage (with a bound); anything that needs a fixed length
+  // falls back (Lowerer::length).
+  kir::Reg len = kir::kNoReg;
   // A view on buffers: leaf k is free array `leaves[k].array` of the
   // function being built, the element at multi-index idx is at
   // base + rel + row-major(idx). `elem` rebuilds a tuple/record element.

@@ -16,6 +16,10 @@ struct SourceFile {
 
 // Registers a file and returns a pointer that is valid until exit.
 const SourceFile* register_source(std::string name, std::string text);
+// The file is no longer needed (a REPL input the session can no longer
+// reach): its slot may be reused by a later register_source, after a delay
+// (source.cpp), so memory stays flat over a long session.
+void release_source(const SourceFile* file);
 
 struct Loc {
   const SourceFile* file = nullptr;

@@ -3,7 +3,10 @@
 // those cases only print a message).
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <cstdlib>
 #include <filesystem>
@@ -92,6 +95,59 @@ TEST_CASE("disk cache entries round-trip and corrupt ones are misses") {
     for (auto& e : fs::directory_iterator(dir)) others += e.path().filename() != "key1.bin";
     CHECK(others == 0);
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("disk cache: bounded, least recently used out; a killed writer's leftovers are ignored and cleaned") {
+  std::string dir = temp_dir("disk-lru");
+  jit::DiskCache cache(dir, 10000);  // room for about four 2 KB entries
+  jit::CachedBinary bin{std::string(2000, 'k'), true};
+  for (int k = 0; k < 3; ++k) REQUIRE(cache.store(fmt::format("key{}", k), bin));
+  // key0 used last: it must outlive key1 and key2.
+  auto back_in_time = fs::file_time_type::clock::now() - std::chrono::minutes(10);
+  for (int k = 0; k < 3; ++k)
+    fs::last_write_time(cache.path_of(fmt::format("key{}", k)), back_in_time + std::chrono::seconds(k));
+  REQUIRE(cache.load("key0"));
+  // A writer killed mid-write: a stale temporary file, and a truncated entry.
+  std::string stale = dir + "/.key9.tmp.99999.0";
+  write_file(stale, std::string(100, 'x'));
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  std::string whole = read_file(cache.path_of("key2"));
+  write_file(cache.path_of("key8"), whole.substr(0, whole.size() / 2));
+  CHECK_FALSE(cache.load("key8"));
+  for (int k = 3; k < 6; ++k) REQUIRE(cache.store(fmt::format("key{}", k), bin));
+  uint64_t total = 0;
+  for (auto& e : fs::directory_iterator(dir)) total += fs::file_size(e.path());
+  CHECK(total <= 10000);
+  CHECK(cache.load("key0"));
+  CHECK_FALSE(cache.load("key1"));
+  CHECK(cache.load("key5"));
+  CHECK_FALSE(fs::exists(stale));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("disk cache: two processes sharing it never see a corrupt entry") {
+  std::string dir = temp_dir("disk-shared");
+  pid_t child = fork();
+  REQUIRE(child >= 0);
+  int bad = 0;
+  {
+    jit::DiskCache cache(dir, 30000);
+    for (int round = 0; round < 200; ++round) {
+      int k = round % 23;
+      std::string key = fmt::format("shared{}", k);
+      jit::CachedBinary bin{std::string(size_t(1000 + k), char('a' + k)), true};
+      cache.store(key, bin);
+      if (auto b = cache.load(fmt::format("shared{}", (k * 7) % 23)))
+        bad += b->data.size() != size_t(1000 + (k * 7) % 23) || b->data[0] != char('a' + (k * 7) % 23);
+    }
+  }
+  if (child == 0) _exit(bad == 0 ? 0 : 1);
+  int status = 0;
+  waitpid(child, &status, 0);
+  CHECK(bad == 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
   fs::remove_all(dir);
 }
 

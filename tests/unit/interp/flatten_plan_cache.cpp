@@ -120,13 +120,31 @@ TEST_CASE("plan cache: a captured value that changes type or shape is a miss, no
   CHECK(d.hits == 1);
 }
 
-TEST_CASE("plan cache: bounded, cleared when full") {
+TEST_CASE("plan cache: bounded, least recently used out") {
   flatten::PlanCache c;
   auto p = std::make_shared<flatten::CachedPlan>();
-  for (size_t k = 0; k < flatten::PlanCache::kMaxEntries + 3; ++k) c.insert("k" + std::to_string(k), p);
+  c.insert("k0", p);
+  c.insert("k1", p);
+  CHECK(c.find("k0") != nullptr);  // k0 is now more recent than k1
+  for (size_t k = 2; k < flatten::PlanCache::kMaxEntries + 1; ++k) c.insert("k" + std::to_string(k), p);
   flatten::PlanCacheStats s = c.stats();
-  CHECK(s.clears == 1);
-  CHECK(s.entries == 3);
-  CHECK(c.find("k0") == nullptr);
-  CHECK(c.find("k" + std::to_string(flatten::PlanCache::kMaxEntries + 2)) != nullptr);
+  CHECK(s.evictions == 1);
+  CHECK(s.entries == flatten::PlanCache::kMaxEntries);
+  CHECK(c.find("k1") == nullptr);
+  CHECK(c.find("k0") != nullptr);
+  CHECK(c.find("k" + std::to_string(flatten::PlanCache::kMaxEntries)) != nullptr);
+}
+
+TEST_CASE("plan cache: an entry keeps its code anchor alive until evicted") {
+  flatten::PlanCache c;
+  auto p = std::make_shared<flatten::CachedPlan>();
+  auto anchor = std::make_shared<int>(1);
+  std::weak_ptr<int> watch = anchor;
+  c.set_anchor(anchor);
+  c.insert("a", p);
+  c.set_anchor(nullptr);
+  anchor.reset();
+  CHECK(!watch.expired());
+  for (size_t k = 0; k < flatten::PlanCache::kMaxEntries; ++k) c.insert("k" + std::to_string(k), p);
+  CHECK(watch.expired());
 }
