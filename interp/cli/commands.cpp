@@ -14,6 +14,7 @@ const std::vector<CommandInfo>& commands() {
       {"run", cmd_run, "run an entry point with arguments from standard input"},
       {"repl", cmd_repl, "start an interactive session"},
       {"test", cmd_test, "run the test blocks (-- ==) of programs"},
+      {"literate", cmd_literate, "run a program's directives and write it as Markdown, with pictures"},
       {"check", cmd_check, "parse and type-check programs"},
       {"dataset", cmd_dataset, "generate random values or convert between value formats"},
       {"bench", cmd_bench, "benchmark datasets (not available yet)"},

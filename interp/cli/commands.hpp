@@ -16,6 +16,7 @@ int cmd_repl(const Args& args);     // interactive session
 int cmd_test(const Args& args);     // run `-- ==` test blocks
 int cmd_dataset(const Args& args);  // generate or convert values
 int cmd_bench(const Args& args);    // benchmarks (not written yet)
+int cmd_literate(const Args& args); // Markdown with directives' results (futhark literate)
 
 // Short descriptions for `thorn --help`.
 struct CommandInfo {

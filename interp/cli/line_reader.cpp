@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #ifdef THORN_HAVE_READLINE
@@ -40,6 +41,30 @@ void on_sigint(int) {
   interrupted = 1;
 }
 
+// readline's completion hooks are plain C functions; they reach the
+// REPL's completer through this pointer (one LineReader reads at a time).
+const Completer* active_completer = nullptr;
+std::vector<std::string> matches;  // of the completion in progress
+
+char* next_match(const char*, int state) {
+  static size_t index = 0;
+  if (state == 0) index = 0;
+  if (index >= matches.size()) return nullptr;
+  return strdup(matches[index++].c_str());  // readline frees it
+}
+
+char** attempt_completion(const char* text, int start, int) {
+  rl_attempted_completion_over = 1;  // where we offer nothing, offer nothing (not file names)
+  if (!active_completer) return nullptr;
+  std::string word(text);
+  Completion c = (*active_completer)(std::string(rl_line_buffer, size_t(start)), word);
+  if (c.file_names) return rl_completion_matches(text, rl_filename_completion_function);
+  matches.clear();
+  for (auto& m : c.candidates)
+    if (m.compare(0, word.size(), word) == 0) matches.push_back(std::move(m));
+  return rl_completion_matches(text, next_match);
+}
+
 int check_interrupt() {
   if (interrupted) {
     interrupted = 0;
@@ -64,6 +89,10 @@ LineReader::LineReader() : input_(&std::cin) {
     rl_readline_name = "thorn";
     rl_catch_signals = 0;
     rl_signal_event_hook = check_interrupt;
+    rl_attempted_completion_function = attempt_completion;
+    // Words end at spaces, brackets and operators, but not at '.' (f32.sqrt,
+    // M.f), ':' (:load), '/' or '-' (file names).
+    rl_completer_word_break_characters = const_cast<char*>(" \t\n\"'`@$><=;|&{}(),[]+*%^!~");
     struct sigaction sa {};
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
@@ -78,8 +107,16 @@ LineReader::LineReader() : input_(&std::cin) {
 #endif
 }
 
+void LineReader::set_completer(Completer completer) {
+  completer_ = std::move(completer);
+#ifdef THORN_HAVE_READLINE
+  if (use_readline_) active_completer = &completer_;
+#endif
+}
+
 LineReader::~LineReader() {
 #ifdef THORN_HAVE_READLINE
+  if (active_completer == &completer_) active_completer = nullptr;
   if (use_readline_) {
     if (!history_file_.empty()) history_truncate_file(history_file_.c_str(), 1000);
     signal(SIGINT, SIG_DFL);

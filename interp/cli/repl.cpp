@@ -17,6 +17,7 @@ namespace thorn::cli {
 
 Repl::Repl(CommonOptions options) : options_(std::move(options)), reader_(std::make_unique<LineReader>()) {
   session_ = open_session(options_);
+  reader_->set_completer([this](const std::string& before, const std::string& word) { return complete(before, word); });
 }
 
 Repl::Repl(CommonOptions options, std::istream& input)

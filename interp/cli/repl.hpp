@@ -51,12 +51,18 @@ class Repl {
   void cmd_validate(const std::string& arg);
   void cmd_plan(const std::string& arg);
   void cmd_kernels(const std::string& arg);
+  void cmd_img(const std::string& arg);
   void cmd_help(const std::string& arg);
   void cmd_quit(const std::string& arg);
 
   // A fresh session with `options`, loading `file` and replaying the
   // declarations entered since; nothing changes if that fails.
   bool rebuild(const CommonOptions& options, const std::optional<std::string>& file, bool replay);
+
+  // Candidates for the word being completed
+  // (repl_completion.cpp): commands, file names, names in scope.
+  // `before` is the line up to that word.
+  Completion complete(const std::string& before, const std::string& word) const;
 
   std::string source_name() const;
   void report(const std::exception& e) const;

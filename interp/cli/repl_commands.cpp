@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "gpu/executor.hpp"
+#include "interp/cli/image.hpp"
+#include "interp/cli/png_file.hpp"
 #include "interp/core/value_io.hpp"
 #include "interp/exec/host_backend.hpp"
 #include "interp/types/type.hpp"
@@ -27,6 +29,7 @@ const std::vector<Repl::Command>& Repl::command_table() {
       {"validate", "on|off", "check offloaded nests against the reference backend", &Repl::cmd_validate},
       {"plan", "EXPR", "show the flattened plan of an expression", &Repl::cmd_plan},
       {"kernels", "", "list the compiled GPU kernels", &Repl::cmd_kernels},
+      {"img", "FILE EXPR", "write a 2D array as a PNG picture (as thorn literate's :img)", &Repl::cmd_img},
       {"help", "", "this list", &Repl::cmd_help},
       {"quit", "", "leave (so does Ctrl-D)", &Repl::cmd_quit},
   };
@@ -144,6 +147,26 @@ void Repl::cmd_kernels(const std::string&) {
     return;
   }
   std::cout << gpu::kernels_report();
+}
+
+// :img FILE EXPR: the picture of EXPR by :img's rules ([][]u32 ARGB,
+// [][]f32/f64 grey, [][]u8, [][]bool), written with libpng.
+void Repl::cmd_img(const std::string& arg) {
+  size_t space = arg.find_first_of(" \t");
+  size_t expr_start = space == std::string::npos ? space : arg.find_first_not_of(" \t", space);
+  if (expr_start == std::string::npos) {
+    std::cout << "Usage: :img FILE EXPR\n";
+    return;
+  }
+  std::string file = arg.substr(0, space);
+  Session::Outcome outcome = session_->eval_input(arg.substr(expr_start), source_name());
+  if (!outcome.is_expression) {
+    std::cout << ":img needs an expression.\n";
+    return;
+  }
+  Image img = image_from_value(outcome.value);
+  write_png(file, img);
+  std::cout << fmt::format("Wrote {} ({}x{}).\n", file, img.width, img.height);
 }
 
 void Repl::cmd_help(const std::string&) {

@@ -17,6 +17,7 @@
 #include "interp/util/resources.hpp"
 #include "interp/syntax/parser.hpp"
 #include "interp/types/checker.hpp"
+#include "interp/types/scope_names.hpp"
 
 namespace thorn {
 
@@ -232,6 +233,10 @@ Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::mov
 Session::~Session() = default;
 
 const SessionOptions& Session::options() const { return impl_->options; }
+
+std::vector<std::string> Session::names_in_scope(const std::vector<std::string>& module_path) const {
+  return types::names_in_scope(impl_->checker.save(), module_path);
+}
 
 void Session::set_on_plan(std::function<void(const std::string&)> on_plan) {
   impl_->options.on_plan = on_plan;

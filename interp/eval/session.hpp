@@ -81,6 +81,12 @@ class Session {
   // like Entry::results.
   std::vector<Value> call(const std::string& name, std::vector<Value> args);
 
+  // Names a REPL input could use here (for completion): with an empty
+  // `module_path`, the values and modules in scope (prelude, loaded program,
+  // declarations); otherwise the members of that module (`f32`, `M.N`).
+  // Sorted, without operators.
+  std::vector<std::string> names_in_scope(const std::vector<std::string>& module_path = {}) const;
+
   const SessionOptions& options() const;
   // Replaces the plan listener (SessionOptions::on_plan); null stops
   // collecting. Used by the REPL's :plan. [thorn wiring]
