@@ -255,7 +255,7 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
   with_scope(s, [&] {
     for (const auto& item : v.items) {
       Frame f;
-      f.opened = std::make_shared<Env>(*env);
+      f.opened = env;  // aliased, not copied: specs are few but modules are large
       FrameGuard g(*this, std::move(f));
       switch (item->kind) {
         case SpecItem::Kind::Type: {
@@ -338,7 +338,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
           std::vector<Ty> required;
           if (item->type && item->type_params.empty()) {
             Frame f;
-            f.opened = std::make_shared<Env>(*result);
+            f.opened = result;
             FrameGuard g(*this, std::move(f));
             required.push_back(eval_type(item->type));
           }
@@ -374,7 +374,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
           // The module's value must be at least as general as the spec: the
           // spec's type parameters are rigid, the module's are instantiated.
           Frame f;
-          f.opened = std::make_shared<Env>(*result);
+          f.opened = result;
           FrameGuard g(*this, std::move(f));
           bind_type_params(item->type_params, g.frame());
           Ty spec = eval_type(item->type);
@@ -444,7 +444,7 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
       if (item->kind == SpecItem::Kind::Type && item->type && item->type_params.empty()) {
         // `type u = [3]t` in the module type: u is [3] of the sealed t.
         Frame f;
-        f.opened = std::make_shared<Env>(*out);
+        f.opened = out;
         FrameGuard g(*this, std::move(f));
         Ty body = eval_type(item->type);
         if (!mentions_param(body, ids) || !out->types.count(item->name)) continue;
@@ -462,7 +462,7 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
       for (const auto& tp : item->type_params) type_params |= !tp.is_size;
       if (type_params) continue;
       Frame f;
-      f.opened = std::make_shared<Env>(*out);
+      f.opened = out;
       FrameGuard g(*this, std::move(f));
       bind_type_params(item->type_params, g.frame());
       Ty spec = eval_type(item->type);

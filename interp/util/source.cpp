@@ -9,6 +9,13 @@ namespace thorn {
 
 std::string_view SourceFile::line(uint32_t line_no) const {
   std::string_view t = text;
+  if (!line_starts.empty()) {
+    if (line_no == 0 || line_no > line_starts.size()) return {};
+    size_t start = line_starts[line_no - 1];
+    size_t end = t.find('\n', start);
+    if (end == std::string_view::npos) end = t.size();
+    return t.substr(start, end - start);
+  }
   uint32_t current = 1;
   size_t start = 0;
   while (current < line_no) {
@@ -28,7 +35,11 @@ const SourceFile* register_source(std::string name, std::string text) {
   static std::deque<SourceFile> files;
   std::lock_guard lock(mutex);
   files.push_back(SourceFile{std::move(name), std::move(text)});
-  return &files.back();
+  SourceFile& f = files.back();
+  f.line_starts.push_back(0);
+  for (size_t i = 0; i < f.text.size(); ++i)
+    if (f.text[i] == '\n') f.line_starts.push_back(static_cast<uint32_t>(i + 1));
+  return &f;
 }
 
 std::string Loc::str() const {
