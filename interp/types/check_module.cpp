@@ -32,14 +32,29 @@ struct SigView {
   std::vector<SpecItemPtr> items;
   EnvPtr closure;  // where its type expressions are evaluated
   bool functor = false;
-  // `with t = u` refinements (of unparameterised types), evaluated where the
-  // module type expression appears.
-  std::vector<std::pair<std::string, Ty>> refinements;
+  // `with t = u` refinements (of unparameterised types). One written where
+  // the module type is used (`(V: visuals with cell = R.cell)`) is evaluated
+  // there, at once. One inside a module type's specifications (`include S
+  // with t = u`) may name earlier specifications (`type real` ... `include
+  // vspace with real = real`): it is kept as a type expression and
+  // evaluated when the items are, with the items before it in scope, in the
+  // environment where that module type was declared.
+  struct Refinement {
+    std::string name;
+    Ty type;             // evaluated at once, or
+    TypeExprPtr expr;    // evaluated with the earlier items
+    EnvPtr closure;      // ... in this environment (null: the current one)
+    size_t begin = 0, end = 0;  // the items it refines
+  };
+  std::vector<Refinement> refinements;
 };
 
 }  // namespace
 
-static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out) {
+// `in_specs`: `s` is included in the specifications of a module type
+// declared in `closure` (null: written at its use).
+static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out, bool in_specs = false,
+                        const EnvPtr& closure = nullptr) {
   switch (s->kind) {
     case SigExpr::Kind::Name: {
       SigPtr sig;
@@ -52,24 +67,57 @@ static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out) {
       }
       if (!sig) c.error(s->loc, fmt::format("unknown module type \"{}\"", s->name.str()));
       out.closure = sig->closure;
-      flatten_sig(c, sig->expr, out);
+      flatten_sig(c, sig->expr, out, false, sig->closure);
       return;
     }
     case SigExpr::Kind::Specs:
       for (const auto& item : s->specs) {
-        if (item->kind == SpecItem::Kind::Include) flatten_sig(c, item->sig, out);
+        if (item->kind == SpecItem::Kind::Include) flatten_sig(c, item->sig, out, true, closure);
         else out.items.push_back(item);
       }
       return;
     case SigExpr::Kind::With: {
-      Ty refined;
-      if (s->with_params.empty()) refined = c.freeze(c.eval_type(s->with_type));
-      flatten_sig(c, s->base, out);
-      if (refined) out.refinements.emplace_back(s->with_name.str(), refined);
+      SigView::Refinement r;
+      r.name = s->with_name.str();
+      if (s->with_params.empty()) {
+        if (in_specs) {
+          r.expr = s->with_type;
+          r.closure = closure;
+        } else {
+          r.type = c.freeze(c.eval_type(s->with_type));
+        }
+      }
+      r.begin = out.items.size();
+      flatten_sig(c, s->base, out, in_specs, closure);
+      r.end = out.items.size();
+      if (r.type || r.expr) out.refinements.push_back(std::move(r));
       return;
     }
     case SigExpr::Kind::Arrow: out.functor = true; return;
   }
+}
+
+// The refinements of item `index` of `v` (named `name`), evaluated with the
+// items before it (`so_far`) in scope.
+static std::vector<Ty> refinements_of(CheckerImpl& c, const SigView& v, size_t index, const std::string& name,
+                                      const EnvPtr& so_far) {
+  std::vector<Ty> out;
+  for (const auto& r : v.refinements) {
+    if (r.name != name || index < r.begin || index >= r.end) continue;
+    if (r.type) {
+      out.push_back(r.type);
+      continue;
+    }
+    ModScope s;
+    s.visible = r.closure ? *r.closure : c.visible();
+    c.with_scope(s, [&] {
+      Frame f;
+      f.opened = so_far;
+      FrameGuard g(c, std::move(f));
+      out.push_back(c.freeze(c.eval_type(r.expr)));
+    });
+  }
+  return out;
 }
 
 void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
@@ -87,8 +135,9 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
       s.visible = *f->closure;
       bool checkable = true;
       for (const auto& [name, sig] : d.module_params) {
+        // An earlier parameter is in scope: `(R: rules) (V: visuals with cell = R.cell)`.
         SigView v;
-        flatten_sig(*this, sig, v);
+        with_scope(s, [&] { flatten_sig(*this, sig, v); });
         if (v.functor) {
           checkable = false;
           break;
@@ -253,7 +302,8 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();
   with_scope(s, [&] {
-    for (const auto& item : v.items) {
+    for (size_t index = 0; index < v.items.size(); ++index) {
+      const SpecItemPtr& item = v.items[index];
       Frame f;
       f.opened = env;  // aliased, not copied: specs are few but modules are large
       FrameGuard g(*this, std::move(f));
@@ -270,8 +320,7 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
             td->body = ty_param(id, item->name);
             if (item->lifted) lifted_abstract.insert(id);
           }
-          for (const auto& [name, refined] : v.refinements)
-            if (name == item->name) td->body = refined;
+          for (const Ty& refined : refinements_of(*this, v, index, item->name, env)) td->body = refined;
           env->types[item->name] = td;
           break;
         }
@@ -312,7 +361,8 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();
   with_scope(s, [&] {
-    for (const auto& item : v.items) {
+    for (size_t index = 0; index < v.items.size(); ++index) {
+      const SpecItemPtr& item = v.items[index];
       switch (item->kind) {
         case SpecItem::Kind::Type: {
           auto it = env->types.find(item->name);
@@ -342,8 +392,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
             FrameGuard g(*this, std::move(f));
             required.push_back(eval_type(item->type));
           }
-          for (const auto& [name, refined] : v.refinements)
-            if (name == item->name) required.push_back(refined);
+          for (const Ty& refined : refinements_of(*this, v, index, item->name, result)) required.push_back(refined);
           for (const Ty& want : required)
             if (it->second->params.empty())
               unify_or(loc, want, it->second->body, [&] {
@@ -418,7 +467,7 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
   flatten_sig(*this, sig, v);
   if (v.functor) return env;
   std::set<std::string> refined;
-  for (const auto& [n, t] : v.refinements) refined.insert(n);
+  for (const auto& r : v.refinements) refined.insert(r.name);
   auto out = std::make_shared<Env>(*env);
   std::set<int> ids;
   // Only plain `type t` specs are sealed: parametric and lifted abstract
