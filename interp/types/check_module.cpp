@@ -31,6 +31,11 @@ void bind_name(ModScope& scope, bool local, std::map<std::string, T> Env::*table
 struct SigView {
   std::vector<SpecItemPtr> items;
   EnvPtr closure;  // where its type expressions are evaluated
+  // Items written where the module type is used (`(R: real) : { include S
+  // with t = R.t; val x: R.t }`) rather than in a declared module type: they
+  // are evaluated in the scope of that use (`use_site`), not in `closure`.
+  std::vector<bool> at_use;
+  ModScope* use_site = nullptr;
   bool functor = false;
   // `with t = u` refinements (of unparameterised types). One written where
   // the module type is used (`(V: visuals with cell = R.cell)`) is evaluated
@@ -73,7 +78,10 @@ static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out, bool 
     case SigExpr::Kind::Specs:
       for (const auto& item : s->specs) {
         if (item->kind == SpecItem::Kind::Include) flatten_sig(c, item->sig, out, true, closure);
-        else out.items.push_back(item);
+        else {
+          out.items.push_back(item);
+          out.at_use.push_back(closure == nullptr);
+        }
       }
       return;
     case SigExpr::Kind::With: {
@@ -97,6 +105,14 @@ static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out, bool 
   }
 }
 
+// Runs `body` for item `index` of `v` in the scope its type expressions are
+// read in: `v.closure` (the current scope), or the use site's.
+template <class F>
+static void in_item_scope(CheckerImpl& c, const SigView& v, size_t index, F&& body) {
+  if (v.at_use[index] && v.closure && v.use_site) c.with_scope(*v.use_site, body);
+  else body();
+}
+
 // The refinements of item `index` of `v` (named `name`), evaluated with the
 // items before it (`so_far`) in scope.
 static std::vector<Ty> refinements_of(CheckerImpl& c, const SigView& v, size_t index, const std::string& name,
@@ -108,14 +124,21 @@ static std::vector<Ty> refinements_of(CheckerImpl& c, const SigView& v, size_t i
       out.push_back(r.type);
       continue;
     }
-    ModScope s;
-    s.visible = r.closure ? *r.closure : c.visible();
-    c.with_scope(s, [&] {
+    auto eval = [&] {
       Frame f;
       f.opened = so_far;
       FrameGuard g(c, std::move(f));
       out.push_back(c.freeze(c.eval_type(r.expr)));
-    });
+    };
+    if (r.closure) {
+      ModScope s;
+      s.visible = *r.closure;
+      c.with_scope(s, eval);
+    } else if (v.use_site) {
+      c.with_scope(*v.use_site, eval);
+    } else {
+      eval();
+    }
   }
   return out;
 }
@@ -298,11 +321,12 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
   SigView v;
   flatten_sig(*this, sig, v);
   if (v.functor) error(sig->loc, "parametric module types are not supported");
+  v.use_site = scope_;
   auto env = std::make_shared<Env>();
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();
   with_scope(s, [&] {
-    for (size_t index = 0; index < v.items.size(); ++index) {
+    for (size_t index = 0; index < v.items.size(); ++index) in_item_scope(*this, v, index, [&] {
       const SpecItemPtr& item = v.items[index];
       Frame f;
       f.opened = env;  // aliased, not copied: specs are few but modules are large
@@ -347,7 +371,7 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
         }
         case SpecItem::Kind::Include: break;  // flattened away
       }
-    }
+    });
   });
   return env;
 }
@@ -357,11 +381,12 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
   SigView v;
   flatten_sig(*this, sig, v);
   if (v.functor) error(sig->loc, "parametric module types are not supported");
+  v.use_site = scope_;
   auto result = std::make_shared<Env>();
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();
   with_scope(s, [&] {
-    for (size_t index = 0; index < v.items.size(); ++index) {
+    for (size_t index = 0; index < v.items.size(); ++index) in_item_scope(*this, v, index, [&] {
       const SpecItemPtr& item = v.items[index];
       switch (item->kind) {
         case SpecItem::Kind::Type: {
@@ -436,7 +461,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
         }
         case SpecItem::Kind::Include: break;
       }
-    }
+    });
   });
   return result;
 }
@@ -486,42 +511,44 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
     ids.insert(id);
   }
   if (ids.empty()) return env;
+  v.use_site = scope_;
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();
   with_scope(s, [&] {
-    for (const auto& item : v.items) {
+    for (size_t index = 0; index < v.items.size(); ++index) in_item_scope(*this, v, index, [&] {
+      const SpecItemPtr& item = v.items[index];
       if (item->kind == SpecItem::Kind::Type && item->type && item->type_params.empty()) {
         // `type u = [3]t` in the module type: u is [3] of the sealed t.
         Frame f;
         f.opened = out;
         FrameGuard g(*this, std::move(f));
         Ty body = eval_type(item->type);
-        if (!mentions_param(body, ids) || !out->types.count(item->name)) continue;
+        if (!mentions_param(body, ids) || !out->types.count(item->name)) return;
         auto td = std::make_shared<TypeDef>(*out->types.at(item->name));
         td->body = freeze(body);
         out->types[item->name] = td;
-        continue;
+        return;
       }
-      if (item->kind != SpecItem::Kind::Val) continue;
+      if (item->kind != SpecItem::Kind::Val) return;
       auto it = out->values.find(item->name);
       // A polymorphic value keeps its own scheme: uses record instantiations
       // aligned with its definition's type parameters.
-      if (it == out->values.end() || !it->second->quantified.empty()) continue;
+      if (it == out->values.end() || !it->second->quantified.empty()) return;
       bool type_params = false;
       for (const auto& tp : item->type_params) type_params |= !tp.is_size;
-      if (type_params) continue;
+      if (type_params) return;
       Frame f;
       f.opened = out;
       FrameGuard g(*this, std::move(f));
       bind_type_params(item->type_params, g.frame());
       Ty spec = eval_type(item->type);
-      if (!mentions_param(spec, ids)) continue;
+      if (!mentions_param(spec, ids)) return;
       auto sch = std::make_shared<Scheme>(*it->second);
       sch->type = freeze(spec);
       sch->size_params.clear();
       for (const auto& tp : item->type_params) sch->size_params.push_back(tp.name);
       out->values[item->name] = sch;
-    }
+    });
   });
   return out;
 }
