@@ -4,8 +4,150 @@
 
 import "soacs"
 
+-- | Values that can be made from every primitive type. Conversions follow
+-- Futhark's rules: to `bool`, zero is false; from `bool`, true is 1; integer
+-- narrowing truncates bits, widening extends by the source's signedness;
+-- float to integer truncates towards zero.
+module type from_prim = {
+  type t
+  val i8 : i8 -> t
+  val i16 : i16 -> t
+  val i32 : i32 -> t
+  val i64 : i64 -> t
+  val u8 : u8 -> t
+  val u16 : u16 -> t
+  val u32 : u32 -> t
+  val u64 : u64 -> t
+  val f16 : f16 -> t
+  val f32 : f32 -> t
+  val f64 : f64 -> t
+  val bool : bool -> t
+}
+
+-- | Operations shared by integers and floats.
+module type numeric = {
+  include from_prim
+  val (+) : t -> t -> t
+  val (-) : t -> t -> t
+  val (*) : t -> t -> t
+  val (/) : t -> t -> t
+  val (%) : t -> t -> t
+  val (**) : t -> t -> t
+  val to_i64 : t -> i64
+  val (==) : t -> t -> bool
+  val (<) : t -> t -> bool
+  val (>) : t -> t -> bool
+  val (<=) : t -> t -> bool
+  val (>=) : t -> t -> bool
+  val (!=) : t -> t -> bool
+  val neg : t -> t
+  val max : t -> t -> t
+  val min : t -> t -> t
+  val abs : t -> t
+  val sgn : t -> t
+  val highest : t
+  val lowest : t
+  val sum [n] : [n]t -> t
+  val product [n] : [n]t -> t
+  val maximum [n] : [n]t -> t
+  val minimum [n] : [n]t -> t
+}
+
+-- | `numeric` with division rounding towards zero and bit operations.
+module type integral = {
+  include numeric
+  val (//) : t -> t -> t
+  val (%%) : t -> t -> t
+  val (&) : t -> t -> t
+  val (|) : t -> t -> t
+  val (^) : t -> t -> t
+  val not : t -> t
+  val (<<) : t -> t -> t
+  val (>>) : t -> t -> t
+  val (>>>) : t -> t -> t
+  val num_bits : i32
+  val get_bit : i32 -> t -> i32
+  val set_bit : i32 -> t -> i32 -> t
+  val popc : t -> i32
+  val mul_hi : (x: t) -> (y: t) -> t
+  val mad_hi : (a: t) -> (b: t) -> (c: t) -> t
+  val clz : t -> i32
+  val ctz : t -> i32
+}
+
+-- | Numbers that model the reals.
+module type real = {
+  include numeric
+  val recip : t -> t
+  val from_fraction : i64 -> i64 -> t
+  val to_i64 : t -> i64
+  val to_f64 : t -> f64
+  val sqrt : t -> t
+  val rsqrt : t -> t
+  val cbrt : t -> t
+  val exp : t -> t
+  val sin : t -> t
+  val cos : t -> t
+  val tan : t -> t
+  val sinpi : t -> t
+  val cospi : t -> t
+  val tanpi : t -> t
+  val asin : t -> t
+  val acos : t -> t
+  val atan : t -> t
+  val asinpi : t -> t
+  val acospi : t -> t
+  val atanpi : t -> t
+  val sinh : t -> t
+  val cosh : t -> t
+  val tanh : t -> t
+  val asinh : t -> t
+  val acosh : t -> t
+  val atanh : t -> t
+  val atan2 : t -> t -> t
+  val atan2pi : t -> t -> t
+  val hypot : t -> t -> t
+  val gamma : t -> t
+  val lgamma : t -> t
+  val erf : t -> t
+  val erfc : t -> t
+  val lerp : t -> t -> t -> t
+  val log : t -> t
+  val log2 : t -> t
+  val log10 : t -> t
+  val log1p : t -> t
+  val ceil : t -> t
+  val floor : t -> t
+  val trunc : t -> t
+  val round : t -> t
+  val mad : (a: t) -> (b: t) -> (c: t) -> t
+  val fma : (a: t) -> (b: t) -> (c: t) -> t
+  val isinf : t -> bool
+  val isnan : t -> bool
+  val inf : t
+  val nan : t
+  val pi : t
+  val e : t
+}
+
+-- | `real` with access to the IEEE bit representation.
+module type float = {
+  include real
+  -- | The unsigned integer type with as many bits as `t`.
+  type int_t
+  val from_bits : int_t -> t
+  val to_bits : t -> int_t
+  val num_bits : i32
+  val get_bit : i32 -> t -> i32
+  val set_bit : i32 -> t -> i32 -> t
+  val epsilon : t
+  val nextafter : (x: t) -> (y: t) -> t
+  val ldexp : t -> i32 -> t
+  val copysign : (x: t) -> (y: t) -> t
+}
+
 -- | Boolean conversions: 0 is false, anything else true.
-module bool = {
+module bool : from_prim with t = bool = {
   type t = bool
   def i8 (x: i8): bool = __intrinsic "to_bool" x
   def i16 (x: i16): bool = __intrinsic "to_bool" x
@@ -21,7 +163,7 @@ module bool = {
   def bool (x: bool): bool = __intrinsic "to_bool" x
 }
 
-module i8 = {
+module i8 : (integral with t = i8) = {
   type t = i8
   def (+) : i8 -> i8 -> i8 = (+)
   def (-) : i8 -> i8 -> i8 = (-)
@@ -81,7 +223,7 @@ module i8 = {
   def minimum [n] (xs: [n]i8): i8 = reduce min highest xs
 }
 
-module i16 = {
+module i16 : (integral with t = i16) = {
   type t = i16
   def (+) : i16 -> i16 -> i16 = (+)
   def (-) : i16 -> i16 -> i16 = (-)
@@ -141,7 +283,7 @@ module i16 = {
   def minimum [n] (xs: [n]i16): i16 = reduce min highest xs
 }
 
-module i32 = {
+module i32 : (integral with t = i32) = {
   type t = i32
   def (+) : i32 -> i32 -> i32 = (+)
   def (-) : i32 -> i32 -> i32 = (-)
@@ -201,7 +343,7 @@ module i32 = {
   def minimum [n] (xs: [n]i32): i32 = reduce min highest xs
 }
 
-module i64 = {
+module i64 : (integral with t = i64) = {
   type t = i64
   def (+) : i64 -> i64 -> i64 = (+)
   def (-) : i64 -> i64 -> i64 = (-)
@@ -261,7 +403,7 @@ module i64 = {
   def minimum [n] (xs: [n]i64): i64 = reduce min highest xs
 }
 
-module u8 = {
+module u8 : (integral with t = u8) = {
   type t = u8
   def (+) : u8 -> u8 -> u8 = (+)
   def (-) : u8 -> u8 -> u8 = (-)
@@ -321,7 +463,7 @@ module u8 = {
   def minimum [n] (xs: [n]u8): u8 = reduce min highest xs
 }
 
-module u16 = {
+module u16 : (integral with t = u16) = {
   type t = u16
   def (+) : u16 -> u16 -> u16 = (+)
   def (-) : u16 -> u16 -> u16 = (-)
@@ -381,7 +523,7 @@ module u16 = {
   def minimum [n] (xs: [n]u16): u16 = reduce min highest xs
 }
 
-module u32 = {
+module u32 : (integral with t = u32) = {
   type t = u32
   def (+) : u32 -> u32 -> u32 = (+)
   def (-) : u32 -> u32 -> u32 = (-)
@@ -441,7 +583,7 @@ module u32 = {
   def minimum [n] (xs: [n]u32): u32 = reduce min highest xs
 }
 
-module u64 = {
+module u64 : (integral with t = u64) = {
   type t = u64
   def (+) : u64 -> u64 -> u64 = (+)
   def (-) : u64 -> u64 -> u64 = (-)
@@ -501,7 +643,7 @@ module u64 = {
   def minimum [n] (xs: [n]u64): u64 = reduce min highest xs
 }
 
-module f64 = {
+module f64 : (float with t = f64 with int_t = u64) = {
   type t = f64
   type int_t = u64
   def (+) : f64 -> f64 -> f64 = (+)
@@ -624,7 +766,7 @@ module f64 = {
   def minimum [n] (xs: [n]f64): f64 = reduce min highest xs
 }
 
-module f32 = {
+module f32 : (float with t = f32 with int_t = u32) = {
   type t = f32
   type int_t = u32
   def (+) : f32 -> f32 -> f32 = (+)
@@ -747,7 +889,7 @@ module f32 = {
   def minimum [n] (xs: [n]f32): f32 = reduce min highest xs
 }
 
-module f16 = {
+module f16 : (float with t = f16 with int_t = u16) = {
   type t = f16
   type int_t = u16
   def (+) : f16 -> f16 -> f16 = (+)

@@ -31,15 +31,35 @@ void bind_name(ModScope& scope, bool local, std::map<std::string, T> Env::*table
 struct SigView {
   std::vector<SpecItemPtr> items;
   EnvPtr closure;  // where its type expressions are evaluated
+  // Items written where the module type is used (`(R: real) : { include S
+  // with t = R.t; val x: R.t }`) rather than in a declared module type: they
+  // are evaluated in the scope of that use (`use_site`), not in `closure`.
+  std::vector<bool> at_use;
+  ModScope* use_site = nullptr;
   bool functor = false;
-  // `with t = u` refinements (of unparameterised types), evaluated where the
-  // module type expression appears.
-  std::vector<std::pair<std::string, Ty>> refinements;
+  // `with t = u` refinements (of unparameterised types). One written where
+  // the module type is used (`(V: visuals with cell = R.cell)`) is evaluated
+  // there, at once. One inside a module type's specifications (`include S
+  // with t = u`) may name earlier specifications (`type real` ... `include
+  // vspace with real = real`): it is kept as a type expression and
+  // evaluated when the items are, with the items before it in scope, in the
+  // environment where that module type was declared.
+  struct Refinement {
+    std::string name;
+    Ty type;             // evaluated at once, or
+    TypeExprPtr expr;    // evaluated with the earlier items
+    EnvPtr closure;      // ... in this environment (null: the current one)
+    size_t begin = 0, end = 0;  // the items it refines
+  };
+  std::vector<Refinement> refinements;
 };
 
 }  // namespace
 
-static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out) {
+// `in_specs`: `s` is included in the specifications of a module type
+// declared in `closure` (null: written at its use).
+static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out, bool in_specs = false,
+                        const EnvPtr& closure = nullptr) {
   switch (s->kind) {
     case SigExpr::Kind::Name: {
       SigPtr sig;
@@ -52,24 +72,75 @@ static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out) {
       }
       if (!sig) c.error(s->loc, fmt::format("unknown module type \"{}\"", s->name.str()));
       out.closure = sig->closure;
-      flatten_sig(c, sig->expr, out);
+      flatten_sig(c, sig->expr, out, false, sig->closure);
       return;
     }
     case SigExpr::Kind::Specs:
       for (const auto& item : s->specs) {
-        if (item->kind == SpecItem::Kind::Include) flatten_sig(c, item->sig, out);
-        else out.items.push_back(item);
+        if (item->kind == SpecItem::Kind::Include) flatten_sig(c, item->sig, out, true, closure);
+        else {
+          out.items.push_back(item);
+          out.at_use.push_back(closure == nullptr);
+        }
       }
       return;
     case SigExpr::Kind::With: {
-      Ty refined;
-      if (s->with_params.empty()) refined = c.freeze(c.eval_type(s->with_type));
-      flatten_sig(c, s->base, out);
-      if (refined) out.refinements.emplace_back(s->with_name.str(), refined);
+      SigView::Refinement r;
+      r.name = s->with_name.str();
+      if (s->with_params.empty()) {
+        if (in_specs) {
+          r.expr = s->with_type;
+          r.closure = closure;
+        } else {
+          r.type = c.freeze(c.eval_type(s->with_type));
+        }
+      }
+      r.begin = out.items.size();
+      flatten_sig(c, s->base, out, in_specs, closure);
+      r.end = out.items.size();
+      if (r.type || r.expr) out.refinements.push_back(std::move(r));
       return;
     }
     case SigExpr::Kind::Arrow: out.functor = true; return;
   }
+}
+
+// Runs `body` for item `index` of `v` in the scope its type expressions are
+// read in: `v.closure` (the current scope), or the use site's.
+template <class F>
+static void in_item_scope(CheckerImpl& c, const SigView& v, size_t index, F&& body) {
+  if (v.at_use[index] && v.closure && v.use_site) c.with_scope(*v.use_site, body);
+  else body();
+}
+
+// The refinements of item `index` of `v` (named `name`), evaluated with the
+// items before it (`so_far`) in scope.
+static std::vector<Ty> refinements_of(CheckerImpl& c, const SigView& v, size_t index, const std::string& name,
+                                      const EnvPtr& so_far) {
+  std::vector<Ty> out;
+  for (const auto& r : v.refinements) {
+    if (r.name != name || index < r.begin || index >= r.end) continue;
+    if (r.type) {
+      out.push_back(r.type);
+      continue;
+    }
+    auto eval = [&] {
+      Frame f;
+      f.opened = so_far;
+      FrameGuard g(c, std::move(f));
+      out.push_back(c.freeze(c.eval_type(r.expr)));
+    };
+    if (r.closure) {
+      ModScope s;
+      s.visible = *r.closure;
+      c.with_scope(s, eval);
+    } else if (v.use_site) {
+      c.with_scope(*v.use_site, eval);
+    } else {
+      eval();
+    }
+  }
+  return out;
 }
 
 void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
@@ -87,8 +158,9 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
       s.visible = *f->closure;
       bool checkable = true;
       for (const auto& [name, sig] : d.module_params) {
+        // An earlier parameter is in scope: `(R: rules) (V: visuals with cell = R.cell)`.
         SigView v;
-        flatten_sig(*this, sig, v);
+        with_scope(s, [&] { flatten_sig(*this, sig, v); });
         if (v.functor) {
           checkable = false;
           break;
@@ -249,13 +321,15 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
   SigView v;
   flatten_sig(*this, sig, v);
   if (v.functor) error(sig->loc, "parametric module types are not supported");
+  v.use_site = scope_;
   auto env = std::make_shared<Env>();
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();
   with_scope(s, [&] {
-    for (const auto& item : v.items) {
+    for (size_t index = 0; index < v.items.size(); ++index) in_item_scope(*this, v, index, [&] {
+      const SpecItemPtr& item = v.items[index];
       Frame f;
-      f.opened = std::make_shared<Env>(*env);
+      f.opened = env;  // aliased, not copied: specs are few but modules are large
       FrameGuard g(*this, std::move(f));
       switch (item->kind) {
         case SpecItem::Kind::Type: {
@@ -270,8 +344,7 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
             td->body = ty_param(id, item->name);
             if (item->lifted) lifted_abstract.insert(id);
           }
-          for (const auto& [name, refined] : v.refinements)
-            if (name == item->name) td->body = refined;
+          for (const Ty& refined : refinements_of(*this, v, index, item->name, env)) td->body = refined;
           env->types[item->name] = td;
           break;
         }
@@ -298,7 +371,7 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
         }
         case SpecItem::Kind::Include: break;  // flattened away
       }
-    }
+    });
   });
   return env;
 }
@@ -308,11 +381,13 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
   SigView v;
   flatten_sig(*this, sig, v);
   if (v.functor) error(sig->loc, "parametric module types are not supported");
+  v.use_site = scope_;
   auto result = std::make_shared<Env>();
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();
   with_scope(s, [&] {
-    for (const auto& item : v.items) {
+    for (size_t index = 0; index < v.items.size(); ++index) in_item_scope(*this, v, index, [&] {
+      const SpecItemPtr& item = v.items[index];
       switch (item->kind) {
         case SpecItem::Kind::Type: {
           auto it = env->types.find(item->name);
@@ -338,12 +413,11 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
           std::vector<Ty> required;
           if (item->type && item->type_params.empty()) {
             Frame f;
-            f.opened = std::make_shared<Env>(*result);
+            f.opened = result;
             FrameGuard g(*this, std::move(f));
             required.push_back(eval_type(item->type));
           }
-          for (const auto& [name, refined] : v.refinements)
-            if (name == item->name) required.push_back(refined);
+          for (const Ty& refined : refinements_of(*this, v, index, item->name, result)) required.push_back(refined);
           for (const Ty& want : required)
             if (it->second->params.empty())
               unify_or(loc, want, it->second->body, [&] {
@@ -374,7 +448,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
           // The module's value must be at least as general as the spec: the
           // spec's type parameters are rigid, the module's are instantiated.
           Frame f;
-          f.opened = std::make_shared<Env>(*result);
+          f.opened = result;
           FrameGuard g(*this, std::move(f));
           bind_type_params(item->type_params, g.frame());
           Ty spec = eval_type(item->type);
@@ -387,7 +461,7 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
         }
         case SpecItem::Kind::Include: break;
       }
-    }
+    });
   });
   return result;
 }
@@ -418,7 +492,7 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
   flatten_sig(*this, sig, v);
   if (v.functor) return env;
   std::set<std::string> refined;
-  for (const auto& [n, t] : v.refinements) refined.insert(n);
+  for (const auto& r : v.refinements) refined.insert(r.name);
   auto out = std::make_shared<Env>(*env);
   std::set<int> ids;
   // Only plain `type t` specs are sealed: parametric and lifted abstract
@@ -437,42 +511,44 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
     ids.insert(id);
   }
   if (ids.empty()) return env;
+  v.use_site = scope_;
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();
   with_scope(s, [&] {
-    for (const auto& item : v.items) {
+    for (size_t index = 0; index < v.items.size(); ++index) in_item_scope(*this, v, index, [&] {
+      const SpecItemPtr& item = v.items[index];
       if (item->kind == SpecItem::Kind::Type && item->type && item->type_params.empty()) {
         // `type u = [3]t` in the module type: u is [3] of the sealed t.
         Frame f;
-        f.opened = std::make_shared<Env>(*out);
+        f.opened = out;
         FrameGuard g(*this, std::move(f));
         Ty body = eval_type(item->type);
-        if (!mentions_param(body, ids) || !out->types.count(item->name)) continue;
+        if (!mentions_param(body, ids) || !out->types.count(item->name)) return;
         auto td = std::make_shared<TypeDef>(*out->types.at(item->name));
         td->body = freeze(body);
         out->types[item->name] = td;
-        continue;
+        return;
       }
-      if (item->kind != SpecItem::Kind::Val) continue;
+      if (item->kind != SpecItem::Kind::Val) return;
       auto it = out->values.find(item->name);
       // A polymorphic value keeps its own scheme: uses record instantiations
       // aligned with its definition's type parameters.
-      if (it == out->values.end() || !it->second->quantified.empty()) continue;
+      if (it == out->values.end() || !it->second->quantified.empty()) return;
       bool type_params = false;
       for (const auto& tp : item->type_params) type_params |= !tp.is_size;
-      if (type_params) continue;
+      if (type_params) return;
       Frame f;
-      f.opened = std::make_shared<Env>(*out);
+      f.opened = out;
       FrameGuard g(*this, std::move(f));
       bind_type_params(item->type_params, g.frame());
       Ty spec = eval_type(item->type);
-      if (!mentions_param(spec, ids)) continue;
+      if (!mentions_param(spec, ids)) return;
       auto sch = std::make_shared<Scheme>(*it->second);
       sch->type = freeze(spec);
       sch->size_params.clear();
       for (const auto& tp : item->type_params) sch->size_params.push_back(tp.name);
       out->values[item->name] = sch;
-    }
+    });
   });
   return out;
 }

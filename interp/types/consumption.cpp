@@ -252,8 +252,14 @@ Uniq uniq_of(const TypeExprPtr& te) {
   if (!te) return u;
   switch (te->kind) {
     case TypeExpr::Kind::Unique: {
+      // `*(a, b)`, `*{x: a}`: every component is unique (Futhark's
+      // TEUnique sets the uniqueness of all parts).
       Uniq inner = uniq_of(te->elem);
-      if (!inner.structured) inner.unique = true;
+      std::function<void(Uniq&)> mark = [&](Uniq& x) {
+        if (!x.structured) x.unique = true;
+        for (auto& p : x.parts) mark(p);
+      };
+      mark(inner);
       return inner;
     }
     case TypeExpr::Kind::Existential: return uniq_of(te->elem);
@@ -801,15 +807,18 @@ class Checker {
     return consumes_more(arg->result, param->result);
   }
 
-  static Als ret_aliases(const TypePtr& ret, const Ids& closure) {
+  // `unique`: an enclosing tuple or record is unique (`*{x: [n]t, y: t}`),
+  // and so is each of its components.
+  static Als ret_aliases(const TypePtr& ret, const Ids& closure, bool unique = false) {
     if (!ret) return leaf(closure);
+    unique = unique || ret->unique;
     if (is_structured(*ret)) {
       Als a;
       a.structured = true;
-      for (const auto& c : components(*ret)) a.parts.push_back(ret_aliases(c, closure));
+      for (const auto& c : components(*ret)) a.parts.push_back(ret_aliases(c, closure, unique));
       return a;
     }
-    if (!has_slot(*ret) || ret->unique) return Als{};
+    if (!has_slot(*ret) || unique) return Als{};
     return leaf(closure);
   }
 

@@ -9,6 +9,13 @@ namespace thorn {
 
 std::string_view SourceFile::line(uint32_t line_no) const {
   std::string_view t = text;
+  if (!line_starts.empty()) {
+    if (line_no == 0 || line_no > line_starts.size()) return {};
+    size_t start = line_starts[line_no - 1];
+    size_t end = t.find('\n', start);
+    if (end == std::string_view::npos) end = t.size();
+    return t.substr(start, end - start);
+  }
   uint32_t current = 1;
   size_t start = 0;
   while (current < line_no) {
@@ -32,19 +39,28 @@ constexpr size_t kRetiredSlots = 256;
 std::mutex g_mutex;
 std::deque<SourceFile> g_files;
 std::deque<SourceFile*> g_retired;
+
+void index_lines(SourceFile& f) {
+  f.line_starts.assign(1, 0);
+  for (size_t i = 0; i < f.text.size(); ++i)
+    if (f.text[i] == '\n') f.line_starts.push_back(static_cast<uint32_t>(i + 1));
+}
 }  // namespace
 
 const SourceFile* register_source(std::string name, std::string text) {
   std::lock_guard lock(g_mutex);
+  SourceFile* f;
   if (g_retired.size() > kRetiredSlots) {
-    SourceFile* f = g_retired.front();
+    f = g_retired.front();
     g_retired.pop_front();
     f->name = std::move(name);
     f->text = std::move(text);
-    return f;
+  } else {
+    g_files.push_back(SourceFile{std::move(name), std::move(text)});
+    f = &g_files.back();
   }
-  g_files.push_back(SourceFile{std::move(name), std::move(text)});
-  return &g_files.back();
+  index_lines(*f);
+  return f;
 }
 
 void release_source(const SourceFile* file) {

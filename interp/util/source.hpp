@@ -5,12 +5,17 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace thorn {
 
 struct SourceFile {
   std::string name;  // as shown in messages: the path, "[prelude]/x.fut", "[repl]:3"
   std::string text;
+  // Offsets where each line starts, filled by register_source (empty: line()
+  // scans the text). The checker reads source lines on every application to
+  // name arguments in messages, so this keeps that O(1).
+  std::vector<uint32_t> line_starts = {};
   std::string_view line(uint32_t line_no) const;  // 1-based, without newline
 };
 

@@ -28,6 +28,8 @@
 -- entry: exact_zeros
 -- input { 1e6f64 } output { true true true }
 
+-- `sign`/`unsign` are hidden by the `integral` ascription, as in Futhark;
+-- the conversions between same-width types reinterpret the bits.
 -- ==
 -- entry: unsigned_sign
 -- input { 255u8 -1i8 } output { -1i8 255u8 }
@@ -40,4 +42,4 @@ entry inverse_pis (x: f64) =
   (f64.asinpi x, f64.acospi x, f64.atanpi x, f64.atan2pi x x, f64.rsqrt (x * 4))
 entry exact_zeros (x: f64) =
   (f64.sinpi x == 0, f64.cospi (x + 0.5) == 0, f64.cospi x == 1)
-entry unsigned_sign (x: u8) (y: i8) = (u8.sign x, u8.unsign y)
+entry unsigned_sign (x: u8) (y: i8) = (i8.u8 x, u8.i8 y)

@@ -106,8 +106,8 @@ TEST_CASE("conversions") {
   CHECK(eval_text("f32.f64 0.1") == "0.1f32");
   CHECK(eval_text("f64.from_fraction 1 4") == "0.25f64");
   CHECK(eval_text("f32.to_i64 2.9") == "2i64");
-  CHECK(eval_text("i32.sign 4294967295u32") == "-1i32");
-  CHECK(eval_text("i32.unsign (-1)") == "4294967295u32");
+  CHECK(eval_text("i32.u32 4294967295u32") == "-1i32");
+  CHECK(eval_text("u32.i32 (-1)") == "4294967295u32");
 }
 
 TEST_CASE("integer functions of the numeric modules") {

@@ -153,3 +153,18 @@ TEST_CASE("consumption wording and newer alias rules") {
   CHECK(rejects("type pair = ([]i32, []i32)\ndef f (n: i64) : *pair = let xs = replicate n 0 in (xs, xs)",
                 "internal aliases"));
 }
+
+TEST_CASE("a unique record result makes every component unique") {
+  // *{...}: the caller's result aliases neither argument (here a global,
+  // whose aliasing would otherwise be returned from `main`).
+  CHECK(error_message(R"(
+module type S = { type t  val z: t }
+module H (R: S) = {
+  def ls [n] (vars: [n]R.t) : *{parameters: [n]R.t, err: R.t} = {parameters = map (\_ -> R.z) vars, err = R.z}
+  def dv : [2]R.t = [R.z, R.z]
+  def main (x: i32) = let r = ls dv in (r.err, x)
+}
+)") == "<no error>");
+  // And the definition must then not return an alias of its parameter.
+  CHECK(rejects("def f (xs: []i32) : *{a: []i32, b: i32} = {a = xs, b = 0}", "not consumable"));
+}

@@ -196,3 +196,56 @@ module G = F { type t = f32  def one: f32 = 1 }
   CHECK(error_message("module type S = { type t  val one: t }\nmodule F (P: S) = { def two = P.one + 1 }")
             .find("in left operand of +: expected a numeric type, got t") == 0);
 }
+
+TEST_CASE("a functor parameter's module type may name an earlier parameter") {
+  Session s;
+  s.decls(R"(
+module type rules = { type cell  val value: cell -> i32 }
+module type visuals = { type cell  val init: bool -> cell }
+module gen (R: rules) (V: visuals with cell = R.cell) = { def f (b: bool): i32 = R.value (V.init b) }
+module X = gen { type cell = bool  def value (b: bool): i32 = if b then 1 else 0 } { type cell = bool  def init (b: bool) = b }
+)");
+  CHECK(s.value_type("X.f") == "bool -> i32");
+  CHECK(error_message(R"(
+module type rules = { type cell  val value: cell -> i32 }
+module type visuals = { type cell  val init: bool -> cell }
+module gen (R: rules) (V: visuals with cell = R.cell) = { def f (b: bool): i32 = R.value (V.init b) }
+module X = gen { type cell = bool  def value (b: bool): i32 = if b then 1 else 0 } { type cell = i32  def init (b: bool) = 1i32 }
+)") == "type \"cell\" is i32, but its module type requires bool");
+}
+
+TEST_CASE("with-refinements inside specifications see the earlier specifications") {
+  Session s;
+  s.decls(R"(
+module type vspace = { type real  type vector  val dot: vector -> vector -> real }
+module type vspace_2d = {
+  type real
+  include vspace with real = real with vector = {x: real, y: real}
+}
+module type scalar = { type t  val +: t -> t -> t  val *: t -> t -> t }
+module mk (T: scalar): vspace_2d with real = T.t = {
+  type real = T.t
+  type vector = {x: real, y: real}
+  def dot (a: vector) (b: vector) = (a.x T.* b.x) T.+ (a.y T.* b.y)
+}
+module V = mk { type t = f64  def (a: f64) + (b: f64) = a + b  def (a: f64) * (b: f64) = a * b }
+)");
+  CHECK(s.type_of("V.dot {x = 1, y = 2} {x = 3, y = 4}") == "f64");
+  // The refinement names the earlier `type real`: the module's vector must
+  // be a record of it.
+  CHECK(error_message(R"(
+module type vspace = { type real  type vector }
+module type vspace_2d = { type real  include vspace with real = real with vector = {x: real, y: real} }
+module M: vspace_2d = { type real = f32  type vector = {x: f64, y: f64} }
+)").find("type \"vector\" is {x: f64, y: f64}, but its module type requires {x: f32, y: f32}") == 0);
+  // Specifications written at the use site are read there, even after an
+  // include of a declared module type.
+  Session u;
+  u.decls(R"(
+module type S = { type real  val zero: real }
+module type P = { type t  val z: t }
+module F (R: P): { include S with real = R.t  val one: R.t } = { type real = R.t  def zero = R.z  def one = R.z }
+module G = F { type t = i32  def z = 0i32 }
+)");
+  CHECK(u.value_type("G.one") == "i32");
+}
