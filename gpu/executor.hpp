@@ -32,6 +32,8 @@
 
 namespace thorn::gpu {
 
+class DeviceCopy;
+
 class GpuBackend {
  public:
   // The backend, initialised on first use; null when the GPU is unusable,
@@ -69,6 +71,12 @@ class GpuBackend {
   Device& device_;
   bool broken_ = false;  // a kernel fault poisoned the context: no more GPU work
   std::string broken_why_;
+  // The kernels' error flag: one int32 for the process, allocated on first
+  // use and never freed (it must outlive every plan, and the pool, at exit).
+  // It is zeroed only after a plan left it set or did not finish, which
+  // saves a memset per dispatch.
+  DeviceCopy* error_flag_ = nullptr;
+  bool error_flag_dirty_ = true;
   friend struct BackendHolder;
 };
 

@@ -119,8 +119,14 @@ void GpuBackend::execute(const plan::Plan& plan, std::vector<BufferPtr>& buffers
   std::vector<exec::MessageBase> bases = exec::message_bases(plan);
   int32_t flag = 0;
   try {
-    ctx.err = exec::scratch(ctx, sizeof(int32_t));
-    CU_CALL(cuMemsetD32Async, ctx.err, 0u, 1, device_.stream());
+    if (!error_flag_) error_flag_ = new DeviceCopy(device_, sizeof(int32_t));
+    ctx.err = error_flag_->ptr();
+    if (error_flag_dirty_) {
+      CU_CALL(cuMemsetD32Async, ctx.err, 0u, 1, device_.stream());
+      error_flag_dirty_ = false;
+    }
+    // Until the flag has been read back as zero, treat it as set.
+    error_flag_dirty_ = true;
     for (size_t i = 0; i < plan.steps.size(); ++i) {
       // Ctrl-C: stop at a kernel boundary; what was queued is abandoned (the
       // written buffers go back to their host state below).
@@ -136,6 +142,7 @@ void GpuBackend::execute(const plan::Plan& plan, std::vector<BufferPtr>& buffers
     // Reading the flag waits for every kernel: errors surface here, at the nest.
     CU_CALL(cuMemcpyDtoHAsync, &flag, ctx.err, sizeof flag, device_.stream());
     CU_CALL(cuStreamSynchronize, device_.stream());
+    error_flag_dirty_ = flag != 0;
   } catch (const Error& e) {
     // Overwritten buffers hold nothing useful: back to their host state, so
     // a host fallback starts clean. Updated ones (scatter destinations) that

@@ -71,6 +71,14 @@ Grid grid_stride(const DeviceProps& dev, int64_t total, int block) {
 //   else n <= block/2                   small (several segments per block)
 //   else                                large (one or more blocks per segment)
 //
+// A commutative operator over segments longer than kTpsMaxCommutative
+// reads better with a block per segment (large, strided) even when the
+// segments alone fill the GPU: measured on an H100 (docs/performance.md),
+// sum over [2^18][1024] took 0.43 ms as large and 0.67 ms thread-per-segment,
+// while [2^19][512] took 0.72 ms thread-per-segment and 0.92 ms large. The
+// ordered (non-commutative) large kernel is slower, so there thread-per-
+// segment stays the choice (mss over [2^18][1024]: 0.97 ms against 1.64 ms).
+//
 // tps_segments defaults to half the threads the device holds at full
 // occupancy (SMs x max threads per SM / 2: 135168 on an H100). The notes
 // found the prototype's threshold best at 2^14 segments on a 15-SM GTX 780 Ti
@@ -91,7 +99,8 @@ SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bo
   if (forced == "tps") s = cg::RedStrategy::ThreadPerSegment;
   else if (forced == "small") s = cg::RedStrategy::Small;
   else if (forced == "large") s = cg::RedStrategy::Large;
-  else if (n == 0 || n == 1 || segments >= tps_segments) s = cg::RedStrategy::ThreadPerSegment;
+  else if (n == 0 || n == 1 || (segments >= tps_segments && (!commutative || n <= kTpsMaxCommutative)))
+    s = cg::RedStrategy::ThreadPerSegment;
   else if (n <= kBlock / 2) s = cg::RedStrategy::Small;
   else s = cg::RedStrategy::Large;
   if (s == cg::RedStrategy::Small && pow2_ceil(n) > kBlock) s = cg::RedStrategy::Large;  // forced small on wide segments

@@ -12,6 +12,7 @@ namespace thorn::gpu::launch {
 
 constexpr int kBlock = 256;     // map, scatter, small and large reductions (notes: 128-256)
 constexpr int kTpsBlock = 128;  // thread-per-segment: 4 warps, each with its tile
+constexpr int kTpsMaxCommutative = 512;  // longer commutative segments: large (see plan_segred)
 
 struct Grid {
   int64_t blocks = 0;

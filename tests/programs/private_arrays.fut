@@ -47,7 +47,7 @@ entry local_hist (iss: [][]i64) : [][4]i64 =
 
 -- ==
 -- entry: local_scatter
--- input { [[3i64, 0, 9], [1i64, 1, 2]] } output { [[2i64, 0i64, 0i64, 1i64], [0i64, 2i64, 3i64, 0i64]] }
+-- input { [[3i64, 0, 9], [1i64, 0, 2]] } output { [[2i64, 0i64, 0i64, 1i64], [2i64, 1i64, 3i64, 0i64]] }
 entry local_scatter (iss: [][]i64) : [][4]i64 =
   map (\is -> scatter (replicate 4 0) is (map (+ 1) (indices is))) iss
 

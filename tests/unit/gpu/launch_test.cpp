@@ -24,6 +24,11 @@ TEST_CASE("segmented reduction strategies (notes-segred.md §2)") {
     CHECK(L.grid.dynamic_smem <= size_t(h100.shared_per_block));
     auto below = launch::plan_segred(h100, full / 2 - 1, 64, true, 4);
     CHECK(below.strategy == RedStrategy::Small);
+    // Long commutative segments read faster a block per segment (measured
+    // on an H100); ordered ones keep a thread per segment.
+    CHECK(launch::plan_segred(h100, int64_t(1) << 18, 1024, true, 4).strategy == RedStrategy::Large);
+    CHECK(launch::plan_segred(h100, int64_t(1) << 19, 512, true, 4).strategy == RedStrategy::ThreadPerSegment);
+    CHECK(launch::plan_segred(h100, int64_t(1) << 18, 1024, false, 16).strategy == RedStrategy::ThreadPerSegment);
   }
   SUBCASE("segments of at most half a block: several per block") {
     auto L = launch::plan_segred(h100, 1000, launch::kBlock / 2, true, 4);
