@@ -104,13 +104,19 @@ SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bo
   else if (n <= kBlock / 2) s = cg::RedStrategy::Small;
   else s = cg::RedStrategy::Large;
   if (s == cg::RedStrategy::Small && pow2_ceil(n) > kBlock) s = cg::RedStrategy::Large;  // forced small on wide segments
+  // Thread per segment folds through a shared-memory tile of accumulators;
+  // when not even a one-column tile fits (huge accumulators), the segments
+  // go to the kernels that need none (small also handles n = 0 and 1).
+  size_t tps_smem = 0;
+  int tps_lw = s == cg::RedStrategy::ThreadPerSegment ? tile_log_width(dev, kTpsBlock, acc_bytes, n, &tps_smem) : 0;
+  if (tps_lw < 0 && forced.empty()) s = n <= kBlock / 2 ? cg::RedStrategy::Small : cg::RedStrategy::Large;
   L.strategy = s;
 
   switch (s) {
     case cg::RedStrategy::ThreadPerSegment: {
-      size_t smem = 0;
-      int lw = tile_log_width(dev, kTpsBlock, acc_bytes, n, &smem);
-      if (lw < 0) lw = 0, smem = size_t(4) * 32 * 2 * size_t(acc_bytes);  // launch will report it
+      size_t smem = tps_smem;
+      int lw = tps_lw;
+      if (lw < 0) lw = 0, smem = size_t(4) * 32 * 2 * size_t(acc_bytes);  // forced: the launch reports it
       L.grid = {ceil_div(segments, kTpsBlock), kTpsBlock, smem};
       L.p1 = lw;
       L.why = fmt::format("thread-per-segment: {} segments >= {} (tile width {})", segments, tps_segments, 1 << lw);
@@ -126,25 +132,13 @@ SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bo
     }
     case cg::RedStrategy::Large: {
       L.ordered = !commutative;
-      int block = kBlock;
-      size_t smem = 0;
+      const int block = kBlock;
       int64_t gps = ceil_div(full_occupancy_blocks(dev, block), std::max<int64_t>(segments, 1));
       gps = std::max<int64_t>(1, std::min(gps, ceil_div(n, block)));
       int64_t chunk = ceil_div(n, gps * block);
-      if (L.ordered) {
-        int lw = tile_log_width(dev, block, acc_bytes, chunk, &smem);
-        while (lw < 0 && block > 32) {  // huge accumulators: fewer warps per block
-          block /= 2;
-          gps = std::max<int64_t>(1, std::min(ceil_div(full_occupancy_blocks(dev, block), std::max<int64_t>(segments, 1)),
-                                              ceil_div(n, block)));
-          chunk = ceil_div(n, gps * block);
-          lw = tile_log_width(dev, block, acc_bytes, chunk, &smem);
-        }
-        L.p3 = std::max(lw, 0);
-      }
       L.p1 = gps;
       L.p2 = chunk;
-      L.grid = {segments * gps, block, smem};
+      L.grid = {segments * gps, block, 0};
       L.second_pass = gps > 1;
       if (L.second_pass) L.combine = {segments, kBlock, 0};
       L.why = fmt::format("large ({}): {} block(s) per segment, {} element(s) per thread{}",

@@ -55,8 +55,8 @@ TEST_CASE("segmented reduction strategies (notes-segred.md §2)") {
     CHECK(small_one.grid.blocks == 1);
     auto nc = launch::plan_segred(h100, 2, 100000, false, 16);
     CHECK(nc.ordered);
-    CHECK(nc.p3 >= 0);
-    CHECK(nc.grid.dynamic_smem > 0);
+    CHECK(nc.grid.dynamic_smem == 0);  // warps read their runs directly (no tile)
+    CHECK(nc.p2 == (100000 + nc.p1 * 256 - 1) / (nc.p1 * 256));
   }
   SUBCASE("empty segments and single elements") {
     CHECK(launch::plan_segred(h100, 100, 0, true, 4).strategy == RedStrategy::ThreadPerSegment);
@@ -73,8 +73,14 @@ TEST_CASE("segmented reduction strategies (notes-segred.md §2)") {
   SUBCASE("huge accumulators still fit in shared memory") {
     auto L = launch::plan_segred(h100, 3, 100000, false, 512);
     CHECK(L.strategy == RedStrategy::Large);
-    CHECK(L.grid.threads < launch::kBlock);
     CHECK(L.grid.dynamic_smem + 32 * 512 <= size_t(h100.shared_per_block));
+    // Many segments would take a thread each, but no tile of 512-byte
+    // accumulators fits: the kernels without a tile take them.
+    auto T = launch::plan_segred(h100, int64_t(1) << 20, 64, false, 512);
+    CHECK(T.strategy == RedStrategy::Small);
+    CHECK(T.grid.dynamic_smem == 0);
+    CHECK(launch::plan_segred(h100, int64_t(1) << 20, 1000, false, 512).strategy == RedStrategy::Large);
+    CHECK(launch::plan_segred(h100, int64_t(1) << 20, 1, false, 512).strategy == RedStrategy::Small);
   }
 }
 
