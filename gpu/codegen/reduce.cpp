@@ -16,6 +16,9 @@
 //    width g reduce each group; g > 32 adds a second level over the warp
 //    results. This is the flag-free variant the notes suggest for CUDA
 //    instead of a block-wide segmented scan.
+//  Warp: a warp per segment (n from 65 to a few thousand, enough segments
+//    to fill the GPU with warps): the warp reads 32*8 consecutive elements
+//    a step and folds them with an ordered warp tree.
 //  Large: one or more blocks per segment (n > block/2), blocks_per_segment
 //    and chunking from equations (5.1)/(5.2). A commutative operator reads
 //    strided (thread t of the segment takes j = t, t + T, ...: coalesced);
@@ -45,6 +48,7 @@ const char* red_strategy_name(RedStrategy s) {
     case RedStrategy::ThreadPerSegment: return "thread-per-segment";
     case RedStrategy::Small: return "small";
     case RedStrategy::Large: return "large";
+    case RedStrategy::Warp: return "warp";
   }
   return "?";
 }
@@ -54,6 +58,7 @@ const char* segred_entry(RedStrategy s) {
     case RedStrategy::ThreadPerSegment: return "thorn_segred_tps";
     case RedStrategy::Small: return "thorn_segred_small";
     case RedStrategy::Large: return "thorn_segred_large";
+    case RedStrategy::Warp: return "thorn_segred_warp";
   }
   return "?";
 }
@@ -140,38 +145,29 @@ constexpr const char* kLargeStrided = R"CUDA(  bool ok = true;
 
 // Non-commutative: the block's threads cover their contiguous share of the
 // segment in thread order (thread t: [t*chunk, (t+1)*chunk)), so warp w of
-// the block owns a run of 32*chunk consecutive elements. A warp walks its run
-// in steps of 32*V elements: lane l folds the V elements from l*V in order,
-// an ordered warp tree combines the 32 lane values, and lane 0 appends the
-// step's value to the warp's accumulator. Each load instruction of a step
-// spans 32*V consecutive elements and the step's other V-1 loads hit the
-// same lines in L1, so the reads are coalesced without a shared-memory tile
-// of accumulators (which a 16-byte accumulator makes narrow and slow: the
-// tile version ran mss over 2^28 i32 in 1.0-1.3 ms on an H100, CUB 0.35).
-constexpr const char* kLargeOrdered = R"CUDA(  constexpr int V = 8;  // elements per lane per step
-  const i64 chunk = p2;  // elements per thread
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+// the block owns a run of 32*chunk consecutive elements, which it folds with
+// thorn_warp_run_fold. (A shared-memory tile of accumulators, as in
+// thread-per-segment, is narrow for a 16-byte accumulator and was 2.7x
+// slower on an H100: mss over 2^28 i32 in 1.2 ms against 0.44.)
+constexpr const char* kLargeOrdered = R"CUDA(  const i64 chunk = p2;  // elements per thread
+  const int warp = threadIdx.x >> 5;
   const i64 run0 = ((i64)gi * blockDim.x + (warp << 5)) * chunk;
   const i64 run_end = run0 + 32 * chunk < n ? run0 + 32 * chunk : n;
   bool ok = true;
-  for (i64 base = run0; base < run_end; base += 32 * V) {  // warp-uniform bounds
-    thorn_acc x = thorn_neutral();
-    const i64 j0 = base + (i64)lane * V;
-    if (base + 32 * V <= run_end) {
-#pragma unroll
-      for (int q = 0; q < V; ++q) {
-        thorn_acc e;
-        if (ok) ok = thorn_elem_acc(env, s, j0 + q, e) && thorn_combine(env, x, e);
-      }
-    } else {
-      for (int q = 0; q < V; ++q) {
-        thorn_acc e;
-        if (ok && j0 + q < run_end) ok = thorn_elem_acc(env, s, j0 + q, e) && thorn_combine(env, x, e);
-      }
-    }
-    thorn_warp_reduce(env, x, 32, ok);
-    if (lane == 0 && ok) ok = thorn_combine(env, acc, x);
-  }
+  thorn_warp_run_fold(env, acc, s, run0, run_end, ok);
+)CUDA";
+
+// Warp per segment: warp w of block b folds segment b*(warps per block)+w
+// whole, with thorn_warp_run_fold; lane 0 stores it. No shared memory, no
+// block synchronisation, any operator.
+constexpr const char* kWarpKernel = R"CUDA(  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const i64 s = (i64)blockIdx.x * (blockDim.x >> 5) + warp;
+  if (s >= segments) return;  // whole warps leave
+  thorn_acc acc = thorn_neutral();
+  bool ok = true;
+  thorn_warp_run_fold(env, acc, s, 0, n, ok);
+  if (lane == 0 && ok) thorn_store_red(env, s, acc);
+}
 )CUDA";
 
 constexpr const char* kLargeEnd = R"CUDA(  acc = thorn_block_reduce(env, acc, thorn_warp_parts, ok);
@@ -217,6 +213,7 @@ KernelSource gen_segred(const plan::Step& step, RedStrategy strategy, bool order
   switch (strategy) {
     case RedStrategy::ThreadPerSegment: s += kTpsKernel; break;
     case RedStrategy::Small: s += kSmallKernel; break;
+    case RedStrategy::Warp: s += kWarpKernel; break;
     case RedStrategy::Large:
       s += kLargeBegin;
       s += ordered ? kLargeOrdered : kLargeStrided;

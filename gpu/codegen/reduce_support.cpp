@@ -89,6 +89,35 @@ THORN_DEV void thorn_warp_reduce(const thorn_env& env, thorn_acc& v, int group, 
   }
 }
 
+// A warp folds elements [run0, run_end) of segment s, in order, into lane
+// 0's `acc`: in steps of 32*V consecutive elements, lane l folds the V from
+// l*V, an ordered warp tree combines the 32 lane values, and lane 0 appends
+// the step's value. Each load instruction of a step spans 32*V consecutive
+// elements and the step's other V-1 loads hit the same lines in L1, so the
+// reads are coalesced with no shared memory. All 32 lanes must call it.
+THORN_DEV void thorn_warp_run_fold(const thorn_env& env, thorn_acc& acc, i64 s, i64 run0, i64 run_end, bool& ok) {
+  constexpr int V = 8;
+  const int lane = threadIdx.x & 31;
+  for (i64 base = run0; base < run_end; base += 32 * V) {  // warp-uniform bounds
+    thorn_acc x = thorn_neutral();
+    const i64 j0 = base + (i64)lane * V;
+    if (base + 32 * V <= run_end) {
+#pragma unroll
+      for (int q = 0; q < V; ++q) {
+        thorn_acc e;
+        if (ok) ok = thorn_elem_acc(env, s, j0 + q, e) && thorn_combine(env, x, e);
+      }
+    } else {
+      for (int q = 0; q < V; ++q) {
+        thorn_acc e;
+        if (ok && j0 + q < run_end) ok = thorn_elem_acc(env, s, j0 + q, e) && thorn_combine(env, x, e);
+      }
+    }
+    thorn_warp_reduce(env, x, 32, ok);
+    if (lane == 0 && ok) ok = thorn_combine(env, acc, x);
+  }
+}
+
 // Ordered block reduction; thread 0 ends with the block's result. `parts`
 // holds one value per warp (<= 32). Every thread of the block must call it.
 THORN_DEV thorn_acc thorn_block_reduce(const thorn_env& env, thorn_acc v, thorn_acc* parts, bool& ok) {

@@ -51,8 +51,9 @@ enum class RedStrategy {
                      // transpose the reads for coalescing. p1 = log2 tile width.
   Small,             // several segments per block: 2^p1 threads per segment (one element each).
   Large,             // 1+ blocks per segment: p1 = blocks per segment, p2 = elements per thread,
-                     // p3 = log2 tile width (ordered variant); entry "thorn_segred_large" and the
+                     // entry "thorn_segred_large" and the
                      // second pass "thorn_segred_combine" (one block per segment, over p1 partials).
+  Warp,              // a warp per segment, 32*8 consecutive elements a step, ordered warp trees.
 };
 const char* red_strategy_name(RedStrategy s);
 // `ordered`: keep the element order (non-commutative operators); a

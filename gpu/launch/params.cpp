@@ -65,19 +65,23 @@ Grid grid_stride(const DeviceProps& dev, int64_t total, int block) {
   return g;
 }
 
-// Strategy choice (notes-segred.md §2, "Choice at run time"):
+// Strategy choice (notes-segred.md §2, "Choice at run time"), with a warp
+// per segment added between the notes' three:
 //
-//   segments >= tps_segments            thread-per-segment ("loop-in-map")
+//   n <= 1, or segments >= tps_segments and n <= kTpsMaxN
+//                                       thread-per-segment ("loop-in-map")
+//   kTpsMaxN < n <= kWarpMaxN and segments >= warp_segments
+//                                       warp per segment
 //   else n <= block/2                   small (several segments per block)
 //   else                                large (one or more blocks per segment)
 //
-// A commutative operator over segments longer than kTpsMaxCommutative
-// reads better with a block per segment (large, strided) even when the
-// segments alone fill the GPU: measured on an H100 (docs/performance.md),
-// sum over [2^18][1024] took 0.43 ms as large and 0.67 ms thread-per-segment,
-// while [2^19][512] took 0.72 ms thread-per-segment and 0.92 ms large. The
-// ordered (non-commutative) large kernel is slower, so there thread-per-
-// segment stays the choice (mss over [2^18][1024]: 0.97 ms against 1.64 ms).
+// Measured on an H100 (docs/performance.md): thread-per-segment reads its
+// tile of accumulators well for short rows but falls behind once rows are
+// long (sum over [2^18][1024]: 0.67 ms, against 0.43 with a block per
+// segment), and a 16-byte accumulator makes the tile narrow (mss over
+// [2^18][1024]: 0.98 ms). warp_segments is the number of warps the device
+// holds at full occupancy (8448 on an H100), so that warps per segment
+// fill it.
 //
 // tps_segments defaults to half the threads the device holds at full
 // occupancy (SMs x max threads per SM / 2: 135168 on an H100). The notes
@@ -94,13 +98,15 @@ SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bo
   SegRedLaunch L;
   const int64_t tps_segments =
       env_int("THORN_SEGRED_TPS_SEGMENTS", int64_t(dev.sm_count) * dev.max_threads_per_sm / 2);
+  const int64_t warp_segments = int64_t(dev.sm_count) * dev.max_threads_per_sm / 32;
   std::string forced = env_or_empty("THORN_SEGRED_STRATEGY");
   cg::RedStrategy s;
   if (forced == "tps") s = cg::RedStrategy::ThreadPerSegment;
   else if (forced == "small") s = cg::RedStrategy::Small;
   else if (forced == "large") s = cg::RedStrategy::Large;
-  else if (n == 0 || n == 1 || (segments >= tps_segments && (!commutative || n <= kTpsMaxCommutative)))
-    s = cg::RedStrategy::ThreadPerSegment;
+  else if (forced == "warp") s = cg::RedStrategy::Warp;
+  else if (n == 0 || n == 1 || (segments >= tps_segments && n <= kTpsMaxN)) s = cg::RedStrategy::ThreadPerSegment;
+  else if (n > kTpsMaxN && n <= kWarpMaxN && segments >= warp_segments) s = cg::RedStrategy::Warp;
   else if (n <= kBlock / 2) s = cg::RedStrategy::Small;
   else s = cg::RedStrategy::Large;
   if (s == cg::RedStrategy::Small && pow2_ceil(n) > kBlock) s = cg::RedStrategy::Large;  // forced small on wide segments
@@ -120,6 +126,12 @@ SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bo
       L.grid = {ceil_div(segments, kTpsBlock), kTpsBlock, smem};
       L.p1 = lw;
       L.why = fmt::format("thread-per-segment: {} segments >= {} (tile width {})", segments, tps_segments, 1 << lw);
+      break;
+    }
+    case cg::RedStrategy::Warp: {
+      const int64_t warps = kBlock / 32;
+      L.grid = {ceil_div(segments, warps), kBlock, 0};
+      L.why = fmt::format("warp per segment: {} segments of {} elements, {} per block", segments, n, warps);
       break;
     }
     case cg::RedStrategy::Small: {

@@ -12,7 +12,8 @@ namespace thorn::gpu::launch {
 
 constexpr int kBlock = 256;     // map, scatter, small and large reductions (notes: 128-256)
 constexpr int kTpsBlock = 128;  // thread-per-segment: 4 warps, each with its tile
-constexpr int kTpsMaxCommutative = 512;  // longer commutative segments: large (see plan_segred)
+constexpr int64_t kTpsMaxN = 64;     // longest segments for thread-per-segment (see plan_segred)
+constexpr int64_t kWarpMaxN = 4096;  // longest segments for a warp per segment
 
 struct Grid {
   int64_t blocks = 0;
@@ -40,7 +41,7 @@ struct SegRedLaunch {
 };
 
 // Thresholds: see params.cpp. Environment overrides for tuning:
-//   THORN_SEGRED_STRATEGY=tps|small|large   force a strategy
+//   THORN_SEGRED_STRATEGY=tps|small|warp|large   force a strategy
 //   THORN_SEGRED_TPS_SEGMENTS=N             segments from which thread-per-segment is used
 SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bool commutative, int acc_bytes);
 

@@ -46,7 +46,7 @@ void segred_all(const Runner& run, Prim t, RedOp op, bool comm, int maps, int64_
   Case c = segred_case(t, op, comm, maps, segs, n, seed);
   run_case(run, c, "", o, r);
   if (!o.all_strategies) return;
-  for (const char* s : {"tps", "small", "large"}) {
+  for (const char* s : {"tps", "small", "warp", "large"}) {
     if (std::string(s) == "small" && n > o.block) continue;  // the small kernel holds a segment in one block
     run_case(run, c, s, o, r);
   }

@@ -46,7 +46,7 @@ std::vector<cg::KernelSource> all_kernel_variants() {
 
   // SegRed: every strategy, ordered and strided, single and tuple operators, redomap.
   const cg::RedStrategy strategies[] = {cg::RedStrategy::ThreadPerSegment, cg::RedStrategy::Small,
-                                        cg::RedStrategy::Large};
+                                        cg::RedStrategy::Warp, cg::RedStrategy::Large};
   struct OpCase {
     RedOp op;
     std::vector<Prim> types;

@@ -24,11 +24,19 @@ TEST_CASE("segmented reduction strategies (notes-segred.md §2)") {
     CHECK(L.grid.dynamic_smem <= size_t(h100.shared_per_block));
     auto below = launch::plan_segred(h100, full / 2 - 1, 64, true, 4);
     CHECK(below.strategy == RedStrategy::Small);
-    // Long commutative segments read faster a block per segment (measured
-    // on an H100); ordered ones keep a thread per segment.
-    CHECK(launch::plan_segred(h100, int64_t(1) << 18, 1024, true, 4).strategy == RedStrategy::Large);
-    CHECK(launch::plan_segred(h100, int64_t(1) << 19, 512, true, 4).strategy == RedStrategy::ThreadPerSegment);
-    CHECK(launch::plan_segred(h100, int64_t(1) << 18, 1024, false, 16).strategy == RedStrategy::ThreadPerSegment);
+  }
+  SUBCASE("longer segments that fill the GPU with warps: a warp each") {
+    const int64_t warps = full / 32;
+    auto L = launch::plan_segred(h100, int64_t(1) << 18, 1024, true, 4);
+    CHECK(L.strategy == RedStrategy::Warp);
+    CHECK(L.grid.blocks == (int64_t(1) << 18) / (launch::kBlock / 32));
+    CHECK(L.grid.dynamic_smem == 0);
+    CHECK(launch::plan_segred(h100, int64_t(1) << 19, 512, false, 16).strategy == RedStrategy::Warp);
+    CHECK(launch::plan_segred(h100, warps, launch::kTpsMaxN + 1, true, 4).strategy == RedStrategy::Warp);
+    CHECK(launch::plan_segred(h100, warps - 1, 1000, true, 4).strategy == RedStrategy::Large);
+    CHECK(launch::plan_segred(h100, warps, launch::kWarpMaxN + 1, true, 4).strategy == RedStrategy::Large);
+    CHECK(launch::plan_segred(h100, int64_t(1) << 22, launch::kTpsMaxN, false, 16).strategy ==
+          RedStrategy::ThreadPerSegment);
   }
   SUBCASE("segments of at most half a block: several per block") {
     auto L = launch::plan_segred(h100, 1000, launch::kBlock / 2, true, 4);
@@ -65,6 +73,8 @@ TEST_CASE("segmented reduction strategies (notes-segred.md §2)") {
   SUBCASE("forced by the environment") {
     setenv("THORN_SEGRED_STRATEGY", "large", 1);
     CHECK(launch::plan_segred(h100, int64_t(1) << 20, 4, true, 4).strategy == RedStrategy::Large);
+    setenv("THORN_SEGRED_STRATEGY", "warp", 1);
+    CHECK(launch::plan_segred(h100, 3, 100000, false, 4).strategy == RedStrategy::Warp);
     unsetenv("THORN_SEGRED_STRATEGY");
     setenv("THORN_SEGRED_TPS_SEGMENTS", "100", 1);
     CHECK(launch::plan_segred(h100, 100, 64, true, 4).strategy == RedStrategy::ThreadPerSegment);
@@ -79,7 +89,7 @@ TEST_CASE("segmented reduction strategies (notes-segred.md §2)") {
     auto T = launch::plan_segred(h100, int64_t(1) << 20, 64, false, 512);
     CHECK(T.strategy == RedStrategy::Small);
     CHECK(T.grid.dynamic_smem == 0);
-    CHECK(launch::plan_segred(h100, int64_t(1) << 20, 1000, false, 512).strategy == RedStrategy::Large);
+    CHECK(launch::plan_segred(h100, int64_t(1) << 20, 1000, false, 512).strategy == RedStrategy::Warp);
     CHECK(launch::plan_segred(h100, int64_t(1) << 20, 1, false, 512).strategy == RedStrategy::Small);
   }
 }
