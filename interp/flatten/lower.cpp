@@ -514,6 +514,27 @@ static bool bound_locally(const eval::EnvPtr& env, const std::string& name) {
 
 Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
   const Scope* s = sc.get();
+  // A module-level binding (of the closure's environment or of a module
+  // opened by `M.(e)`) as a symbolic value.
+  auto module_level = [&](const eval::Binding& b) {
+    if (b.lazy) throw Fallback(fmt::format("`{}` is a polymorphic constant", name.str()));
+    if (b.consumed) throw Fallback(fmt::format("`{}` was consumed", name.str()));
+    return from_value(b.value);
+  };
+  for (const Scope* o = s; o; o = o->parent.get()) {
+    if (!o->opened) continue;
+    if (name.qualifiers.empty()) {
+      // Only frames inside the opened one may shadow its names.
+      bool shadowed = false;
+      for (const Scope* i = s; i != o && !shadowed; i = i->parent.get())
+        for (const auto& v : i->vars) shadowed |= v.first == name.name;
+      if (shadowed) break;
+      auto it = o->opened->values.find(name.name);
+      if (it != o->opened->values.end()) return module_level(it->second);
+    } else if (const eval::Binding* b = eval::lookup_value(eval::extend_scope(nullptr, o->opened), name)) {
+      return module_level(*b);
+    }
+  }
   if (name.qualifiers.empty()) {
     for (; s; s = s->parent.get()) {
       for (auto it = s->vars.rbegin(); it != s->vars.rend(); ++it) {
@@ -1197,6 +1218,20 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
     case Expr::Kind::Ascribe:
     case Expr::Kind::Coerce:
     case Expr::Kind::Attr: return lower(*e.a, sc, tail);
+    case Expr::Kind::QualParens: {
+      // M.(e): e with M's names in front (the checker resolved M already).
+      const Scope* root = sc.get();
+      while (root && root->parent) root = root->parent.get();
+      std::vector<std::string> path = e.name.qualifiers;
+      path.push_back(e.name.name);
+      eval::ModulePtr m = root ? eval::lookup_module_path(root->env, path) : nullptr;
+      if (!m || !m->ns) throw Fallback(fmt::format("module `{}` opened at {}", e.name.str(), e.loc.str()));
+      auto opened = std::make_shared<Scope>();
+      opened->parent = sc;
+      opened->owner = this;
+      opened->opened = m->ns;
+      return lower(*e.a, opened, tail);
+    }
     case Expr::Kind::Assert: {
       Sym c = lower(*e.a, sc);
       if (!(c.known && c.known->b)) {

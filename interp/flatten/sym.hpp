@@ -119,6 +119,9 @@ struct Scope {
   ScopePtr parent;
   std::vector<std::pair<std::string, Sym>> vars;
   eval::EnvPtr env;            // used at the root (parent == null)
+  // `M.(e)`: M's namespace, opened in front of every name bound outside
+  // this frame (as the evaluator's extend_scope does); vars is empty.
+  eval::NamespacePtr opened;
   const void* owner = nullptr;  // the Lowerer whose registers `vars` refer to
   // Root scopes: the capture source (captures.hpp) of the closure whose
   // environment `env` is; -1 a module-level function, -3 a closure the
