@@ -4,6 +4,7 @@
 // function become generators (map, iota, ...), sequential loops (reduce),
 // or, in tail position, symbolic SOACs the planner turns into segmented
 // steps.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "interp/flatten/lower.hpp"
@@ -350,6 +351,28 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       parts.push_back(array_sym(arr));
     }
     return Sym::tuple(std::move(parts));
+  }
+  if (name == "flatten") {
+    // A view: element i of the result is xss[i / m][i % m].
+    need(1);
+    const Sym xss = args[0];
+    if (xss.kind != Sym::Kind::Array || xss.arr->dims.size() < 2) throw Fallback("flatten of a non-matrix");
+    if (dynamic(xss)) throw Fallback("flatten of an array whose length depends on the element");
+    const int64_t n = xss.arr->dims[0], m = xss.arr->dims[1];
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = {n * m};
+    arr->dims.insert(arr->dims.end(), xss.arr->dims.begin() + 2, xss.arr->dims.end());
+    arr->fused = "flatten";
+    Lowerer* self = this;
+    const int64_t w = std::max<int64_t>(m, 1);
+    arr->gen = [self, xss, w, loc](Reg i) {
+      // The constant is made here: the generator may run in another block.
+      const Sym width = self->constant(Scalar::i64(w));
+      const Sym flat = Sym::scalar(i, Prim::I64);
+      const Sym row = self->binop("/", flat, width, loc), col = self->binop("%", flat, width, loc);
+      return self->index(self->index(xss, row.reg, loc, false), col.reg, loc, false);
+    };
+    return array_sym(arr);
   }
   if (name == "transpose") {
     need(1);
