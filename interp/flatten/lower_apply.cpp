@@ -352,6 +352,31 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     }
     return Sym::tuple(std::move(parts));
   }
+  if (name == "concat") {
+    // A view: element i is a[i] before a's end, else b[i - length a]; each
+    // side is read only under its condition (an if when reads are involved).
+    need(2);
+    const Sym a = args[0], b = args[1];
+    if (a.kind != Sym::Kind::Array || b.kind != Sym::Kind::Array) throw Fallback("concat of non-arrays");
+    if (dynamic(a) || dynamic(b)) throw Fallback("concat of an array whose length depends on the element");
+    if (std::vector<int64_t>(a.arr->dims.begin() + 1, a.arr->dims.end()) !=
+        std::vector<int64_t>(b.arr->dims.begin() + 1, b.arr->dims.end()))
+      throw Fallback("concat of arrays whose rows differ in shape");
+    const int64_t na = a.arr->dims[0];
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = a.arr->dims;
+    arr->dims[0] = na + b.arr->dims[0];
+    arr->fused = "concat";
+    Lowerer* self = this;
+    arr->gen = [self, a, b, na, loc](Reg i) {
+      const Sym at = Sym::scalar(i, Prim::I64);
+      const Sym split = self->constant(Scalar::i64(na));
+      return self->select_or_if(
+          self->binop("<", at, split, loc), [&] { return self->index(a, i, loc, false); },
+          [&] { return self->index(b, self->binop("-", at, self->constant(Scalar::i64(na)), loc).reg, loc, false); });
+    };
+    return array_sym(arr);
+  }
   if (name == "flatten") {
     // A view: element i of the result is xss[i / m][i % m].
     need(1);
