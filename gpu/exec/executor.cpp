@@ -195,6 +195,9 @@ std::string GpuBackend::report() const {
                    mib(ps.in_use), mib(ps.cached), mib(ps.peak), ps.allocations, ps.reuses);
   s += fmt::format("transfers: {} uploads ({:.1f} MiB), {} downloads ({:.1f} MiB)\n", ts.uploads,
                    mib(ts.upload_bytes), ts.downloads, mib(ts.download_bytes));
+  if (ts.evictions)
+    s += fmt::format("evictions: {} device copies of host arrays ({:.1f} MiB) dropped when memory ran short\n",
+                     ts.evictions, mib(ts.eviction_bytes));
   return s;
 }
 

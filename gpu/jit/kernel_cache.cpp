@@ -68,7 +68,7 @@ void dump_source(const cg::KernelSource& ks, const std::string& key) {
 }  // namespace
 
 std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& ks, int device_arch,
-                                                        KernelStats** stats_out) {
+                                                        KernelStats** stats_out, bool ptx) {
   const Nvrtc& nv = Nvrtc::get();
   const testing::Hooks* hooks = testing::installed();
   if (hooks && hooks->compile) return emulated(ks, hooks->compile, stats_out);
@@ -85,6 +85,7 @@ std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& 
   }
   if (!nv.loaded()) throw Error(ErrorKind::Gpu, nv.why());
   Nvrtc::Target target = nv.target_for(device_arch);
+  if (ptx) target.cubin = false;
   std::string key = cache_key(ks, target);
 
   // One lock for the lookup and the compilation: compilations are rare and

@@ -59,8 +59,10 @@ class KernelCache {
   // NVRTC's log when the source does not compile. `stats_out` receives the
   // kernel's statistics record (stable for the cache's lifetime). A kernel
   // that failed to compile fails again at once, with the same message.
+  // `ptx`: PTX for the device's architecture (or the newest NVRTC knows)
+  // instead of a cubin, for a driver that cannot load this NVRTC's cubins.
   std::shared_ptr<const CachedBinary> binary(const cg::KernelSource& ks, int device_arch,
-                                             KernelStats** stats_out = nullptr);
+                                             KernelStats** stats_out = nullptr, bool ptx = false);
 
   void note_launch(KernelStats* s, uint64_t n = 1);
   void note_memory_hit(KernelStats* s);

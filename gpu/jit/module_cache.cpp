@@ -9,6 +9,15 @@
 
 namespace thorn::gpu::jit {
 
+namespace {
+// Load errors that mean "not an image this driver can use", as opposed to
+// resource or context errors.
+bool cannot_use_image(CUresult r) {
+  return r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_PTX ||
+         r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
+}
+}  // namespace
+
 const LoadedKernel& Module::kernel(const std::string& entry) const {
   auto it = kernels_.find(entry);
   if (it == kernels_.end())
@@ -33,7 +42,19 @@ const Module& ModuleCache::load(const Device& device, const cg::KernelSource& ks
   m->stats_ = stats;
   m->name_ = ks.name;
   device.make_current();
-  CU_CALL(cuModuleLoadData, &m->module_, bin->data.data());
+  CUresult r = cuda().cuModuleLoadData(&m->module_, bin->data.data());
+  if (r != CUDA_SUCCESS && bin->cubin && cannot_use_image(r)) {
+    // A driver older than NVRTC may reject its cubins: PTX for the device's
+    // architecture instead, finished by the driver's JIT compiler.
+    std::string first = CudaDriver::get().error_text(r);
+    auto ptx = KernelCache::get().binary(ks, device.props().arch(), &stats, /*ptx=*/true);
+    m->stats_ = stats;
+    r = cuda().cuModuleLoadData(&m->module_, ptx->data.data());
+    if (r != CUDA_SUCCESS)
+      throw Error(ErrorKind::Gpu, fmt::format("the driver cannot load kernel '{}': {} for its cubin, {} for PTX",
+                                              ks.name, first, CudaDriver::get().error_text(r)));
+  }
+  cu_check(r, "cuModuleLoadData");
   for (const std::string& entry : ks.entries) {
     LoadedKernel k;
     CU_CALL(cuModuleGetFunction, &k.fn, m->module_, entry.c_str());

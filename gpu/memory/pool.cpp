@@ -25,7 +25,7 @@ DevicePool& DevicePool::get(const Device& device) {
 DevicePool::Block DevicePool::allocate(size_t bytes) {
   if (bytes == 0) return {};
   size_t cls = size_class(bytes);
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   auto it = free_.find(cls);
   if (it != free_.end() && !it->second.empty()) {
     Block b{it->second.back(), cls};
@@ -41,12 +41,19 @@ DevicePool::Block DevicePool::allocate(size_t bytes) {
   CUresult r = api.cuMemAlloc(&p, cls);
   if (r == CUDA_ERROR_OUT_OF_MEMORY) {
     // Give the cached blocks back to the driver and try once more.
-    api.cuStreamSynchronize(device_.stream());
-    for (auto& [size, ptrs] : free_)
-      for (CUdeviceptr q : ptrs) api.cuMemFree(q);
-    free_.clear();
-    stats_.cached = 0;
+    free_cached_locked();
     ++stats_.trims;
+    r = api.cuMemAlloc(&p, cls);
+  }
+  while (r == CUDA_ERROR_OUT_OF_MEMORY && pressure_hook_) {
+    // Then make room by dropping device copies that can be dropped (their
+    // blocks come back through release(), hence no lock while it runs).
+    auto hook = pressure_hook_;
+    lock.unlock();
+    size_t freed = hook(cls);
+    lock.lock();
+    if (freed == 0) break;
+    free_cached_locked();
     r = api.cuMemAlloc(&p, cls);
   }
   if (r != CUDA_SUCCESS) {
@@ -65,6 +72,20 @@ DevicePool::Block DevicePool::allocate(size_t bytes) {
   return {p, cls};
 }
 
+void DevicePool::free_cached_locked() {
+  const CudaApi& api = cuda();
+  api.cuStreamSynchronize(device_.stream());
+  for (auto& [size, ptrs] : free_)
+    for (CUdeviceptr q : ptrs) api.cuMemFree(q);
+  free_.clear();
+  stats_.cached = 0;
+}
+
+void DevicePool::set_pressure_hook(std::function<size_t(size_t)> hook) {
+  std::lock_guard<std::mutex> lock(mu_);
+  pressure_hook_ = std::move(hook);
+}
+
 void DevicePool::release(Block b) {
   if (!b.ptr) return;
   std::lock_guard<std::mutex> lock(mu_);
@@ -76,12 +97,7 @@ void DevicePool::release(Block b) {
 void DevicePool::trim() {
   std::lock_guard<std::mutex> lock(mu_);
   device_.make_current();
-  const CudaApi& api = cuda();
-  api.cuStreamSynchronize(device_.stream());
-  for (auto& [size, ptrs] : free_)
-    for (CUdeviceptr q : ptrs) api.cuMemFree(q);
-  free_.clear();
-  stats_.cached = 0;
+  free_cached_locked();
 }
 
 PoolStats DevicePool::stats() const {

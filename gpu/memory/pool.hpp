@@ -9,11 +9,14 @@
 // because all work runs in order on the device's one stream: any kernel that
 // used a freed block was enqueued before any kernel using its next owner.
 //
-// Out of memory: the pool frees every cached block and retries once; if that
-// fails too it throws Error(Gpu, "out of device memory ...") and the caller
-// runs the nest on the host instead.
+// Out of memory: the pool frees every cached block and retries; then it asks
+// the pressure hook (residency.cpp: drop device mirrors of host buffers that
+// no running plan uses, least recently used first) for room, as long as the
+// hook frees something; if that fails too it throws Error(Gpu, "out of
+// device memory ...") and the caller runs the nest on the host instead.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -46,6 +49,10 @@ class DevicePool {
   void release(Block b);         // back to its free list (null blocks ignored)
   void trim();                   // frees every cached block
   PoolStats stats() const;
+  // Called, without the pool's lock, when memory runs out: releases device
+  // memory held elsewhere (at least `want` bytes if it can) and returns how
+  // many bytes it released, 0 when it has nothing left to give.
+  void set_pressure_hook(std::function<size_t(size_t want)> hook);
 
   static size_t size_class(size_t bytes);
 
@@ -55,6 +62,8 @@ class DevicePool {
   mutable std::mutex mu_;
   std::map<size_t, std::vector<CUdeviceptr>> free_;
   PoolStats stats_;
+  std::function<size_t(size_t)> pressure_hook_;
+  void free_cached_locked();
 };
 
 }  // namespace thorn::gpu

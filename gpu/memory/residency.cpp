@@ -1,6 +1,8 @@
 #include "gpu/memory/residency.hpp"
 
+#include <algorithm>
 #include <mutex>
+#include <vector>
 
 #include "gpu/driver/cuda.hpp"
 #include "gpu/driver/device.hpp"
@@ -11,7 +13,70 @@ namespace thorn::gpu {
 namespace {
 std::mutex stats_mu;
 TransferStats stats;
+
+// Buffers that received a mirror (weak: the registry keeps nothing alive),
+// and the clock that stamps each use of a device copy.
+std::mutex mirrors_mu;
+std::vector<std::weak_ptr<Buffer>> mirrors;
+uint64_t use_clock = 0;
+
+void touch(DeviceCopy& dc) {
+  std::lock_guard<std::mutex> lock(mirrors_mu);
+  dc.last_use = ++use_clock;
+}
+
+void remember_mirror(const Device& device, Buffer& buf) {
+  std::weak_ptr<Buffer> w = buf.weak_from_this();
+  if (w.expired()) return;  // not owned by a shared_ptr: nothing to find it by
+  static std::once_flag hook_once;
+  std::call_once(hook_once, [&] { DevicePool::get(device).set_pressure_hook(evict_mirrors); });
+  std::lock_guard<std::mutex> lock(mirrors_mu);
+  for (const std::weak_ptr<Buffer>& m : mirrors)
+    if (!m.owner_before(w) && !w.owner_before(m)) return;  // already known
+  if (mirrors.size() >= 1024)  // forget buffers that are gone
+    mirrors.erase(std::remove_if(mirrors.begin(), mirrors.end(), [](const auto& m) { return m.expired(); }),
+                  mirrors.end());
+  mirrors.push_back(std::move(w));
+}
 }  // namespace
+
+size_t evict_mirrors(size_t want) {
+  struct Candidate {
+    uint64_t last_use;
+    std::shared_ptr<Buffer> buf;
+  };
+  std::vector<Candidate> candidates;
+  {
+    std::lock_guard<std::mutex> lock(mirrors_mu);
+    std::vector<std::weak_ptr<Buffer>> kept;
+    for (const std::weak_ptr<Buffer>& w : mirrors) {
+      std::shared_ptr<Buffer> b = w.lock();
+      if (!b) continue;
+      kept.push_back(w);
+      auto* dc = dynamic_cast<DeviceCopy*>(b->device.get());
+      // Only mirrors; and one a running plan holds too (RunContext::keep) has
+      // more owners than the buffer.
+      if (!dc || !b->host_valid || b->device.use_count() > 1) continue;
+      candidates.push_back({dc->last_use, std::move(b)});
+    }
+    mirrors = std::move(kept);
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& x, const Candidate& y) { return x.last_use < y.last_use; });
+  size_t freed = 0;
+  for (Candidate& c : candidates) {
+    if (freed >= want) break;
+    auto* dc = dynamic_cast<DeviceCopy*>(c.buf->device.get());
+    if (!dc || !c.buf->host_valid || c.buf->device.use_count() > 1) continue;
+    const size_t bytes = dc->capacity();
+    c.buf->device.reset();  // the copy's block goes back to the pool
+    freed += bytes;
+    std::lock_guard<std::mutex> lock(stats_mu);
+    ++stats.evictions;
+    stats.eviction_bytes += bytes;
+  }
+  return freed;
+}
 
 TransferStats transfer_stats() {
   std::lock_guard<std::mutex> lock(stats_mu);
@@ -46,17 +111,24 @@ namespace {
 
 DeviceCopy& ensure_copy(const Device& device, Buffer& buf) {
   DeviceCopy* dc = current_device_copy(buf);
-  if (dc && dc->capacity() >= buf.bytes()) return *dc;
+  if (dc && dc->capacity() >= buf.bytes()) {
+    touch(*dc);
+    return *dc;
+  }
   auto fresh = std::make_shared<DeviceCopy>(device, buf.bytes());
   dc = fresh.get();
   buf.device = std::move(fresh);
+  touch(*dc);
   return *dc;
 }
 
 }  // namespace
 
 CUdeviceptr resident_for_read(const Device& device, Buffer& buf) {
-  if (DeviceCopy* dc = current_device_copy(buf)) return dc->ptr();
+  if (DeviceCopy* dc = current_device_copy(buf)) {
+    touch(*dc);
+    return dc->ptr();
+  }
   // Only a host copy (or a delayed producer: run it first, before its side
   // is replaced by the device copy): upload it. Pageable memory is staged by
   // the driver before the call returns, so the host buffer may change right
@@ -70,6 +142,7 @@ CUdeviceptr resident_for_read(const Device& device, Buffer& buf) {
     ++stats.uploads;
     stats.upload_bytes += buf.bytes();
   }
+  remember_mirror(device, buf);
   return dc.ptr();
 }
 

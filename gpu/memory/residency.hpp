@@ -11,6 +11,11 @@
 // host executors reusing a buffer): call Buffer::host_written() afterwards,
 // which drops a now stale device copy. Buffers written only at creation need
 // nothing.
+//
+// When device memory runs out, mirrors (device copies of buffers whose host
+// copy is current too) that no running plan holds are dropped, least
+// recently used first (the pool's pressure hook): the next plan that needs
+// one uploads it again. Device-only contents are never dropped.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -46,6 +51,7 @@ class DeviceCopy final : public Buffer::DeviceSide {
   CUdeviceptr ptr() const { return block_.ptr; }
   size_t capacity() const { return block_.bytes; }
   std::shared_ptr<const Recovery> recovery;  // null: lost with the device
+  uint64_t last_use = 0;  // a tick of the residency clock (least recently used out)
 
  private:
   const Device& device_;
@@ -55,6 +61,7 @@ class DeviceCopy final : public Buffer::DeviceSide {
 struct TransferStats {
   uint64_t uploads = 0, upload_bytes = 0;
   uint64_t downloads = 0, download_bytes = 0;
+  uint64_t evictions = 0, eviction_bytes = 0;  // mirrors dropped under memory pressure
 };
 TransferStats transfer_stats();
 
@@ -69,5 +76,9 @@ CUdeviceptr resident_for_write(const Device& device, Buffer& buf);
 CUdeviceptr resident_for_update(const Device& device, Buffer& buf);
 // After a kernel wrote the buffer: the device copy is now the only current one.
 void mark_written_on_device(Buffer& buf);
+// Drops mirrors that no running plan holds, least recently used first, until
+// `want` bytes are released or none is left; returns the bytes released.
+// Installed as the pool's pressure hook on first use.
+size_t evict_mirrors(size_t want);
 
 }  // namespace thorn::gpu

@@ -142,11 +142,13 @@ void Repl::cmd_plan(const std::string& arg) {
 
 void Repl::cmd_kernels(const std::string&) {
   std::string why;
-  if (!gpu::GpuBackend::get(&why)) {
+  gpu::GpuBackend* gpu = gpu::GpuBackend::get(&why);
+  if (!gpu) {
     std::cout << fmt::format("no GPU: {}\n", why.empty() ? "no usable device" : why);
     return;
   }
-  std::cout << gpu::kernels_report();
+  // The device, its memory pool, transfers and evictions, then each kernel.
+  std::cout << gpu->report() << gpu::kernels_report();
 }
 
 // :img FILE EXPR: the picture of EXPR by :img's rules ([][]u32 ARGB,

@@ -28,7 +28,7 @@ struct Value;
 // Flat storage for elements of one primitive type. A buffer may live on the
 // host, on the GPU, or both (gpu/memory owns the device side): `host()`
 // downloads on first need through the residency hook, once.
-class Buffer {
+class Buffer : public std::enable_shared_from_this<Buffer> {  // (the GPU's residency keeps weak references)
  public:
   Buffer(Prim elem, int64_t count);            // zero-initialised host buffer
   // Uninitialised host buffer, for outputs that are about to be written

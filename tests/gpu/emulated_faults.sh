@@ -62,4 +62,25 @@ THORN_CACHE_DIR=$cache/b THORN_EMU_WORK_DIR=$cache/emu run compile@2
 requests=$(sed -n 's/.*(\([0-9]*\) compile requests).*/\1/p' "$report")
 [ -n "$requests" ] && [ "$requests" -le "$baseline" ] ||
   fail "compile: $requests compile requests, $baseline without the fault (a failed compile was retried)"
+# A module the driver cannot load (as a driver older than NVRTC rejects its
+# cubins): loaded again as PTX, silently, and the plan stays on the GPU.
+out=$(echo 100000 | THORN_EMU_FAULT=load@1 "$thorn" run --backend gpu "$programs/gpu_faults.fut" 2>"$err") ||
+  fail "load: thorn exited with $?: $(cat "$err")"
+[ "$out" = "$expected" ] || fail "load: wrong result: $out"
+[ ! -s "$err" ] || fail "load: stderr: $(cat "$err")"
+echo "load: ok"
+
+# A device too small for every input's copy (8 arrays of 8 MB, 40 MB of
+# device memory): the older copies are dropped (least recently used) instead
+# of the plans failing over to the host; nothing is printed.
+data=$(mktemp)
+trap 'rm -rf "$report" "$err" "$cache" "$data"' EXIT
+"$thorn" dataset -b $(for i in 1 2 3 4 5 6 7 8; do printf -- '-g [1000000]i64 '; done) >"$data" ||
+  fail "eviction: thorn dataset failed"
+sums=$(THORN_EMU_MEMORY=40000000 "$thorn" run --backend gpu "$programs/gpu_mirrors.fut" <"$data" 2>"$err") ||
+  fail "eviction: thorn exited with $?: $(cat "$err")"
+[ ! -s "$err" ] || fail "eviction: stderr: $(cat "$err")"
+expected_sums=$("$thorn" run --backend host "$programs/gpu_mirrors.fut" <"$data") || fail "eviction: host run failed"
+[ "$sums" = "$expected_sums" ] || fail "eviction: $sums, host: $expected_sums"
+echo "eviction: ok"
 echo "ok"

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <unordered_map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -115,6 +116,8 @@ std::string prelude_path() {
 //   illegal_address@N  the Nth launch fails with CUDA_ERROR_ILLEGAL_ADDRESS
 //   timeout@N          the Nth launch fails with CUDA_ERROR_LAUNCH_TIMEOUT
 //   oom@N              the Nth allocation fails with CUDA_ERROR_OUT_OF_MEMORY
+//   load@N             the Nth module load fails with CUDA_ERROR_NO_BINARY_FOR_GPU
+//                      (a driver that cannot use the image: thorn retries with PTX)
 //   compile@N          the Nth kernel compilation fails (as NVRTC would)
 // The launch faults are sticky, as on a GPU: every later call that touches
 // the context (copies included) fails with the same error.
@@ -124,7 +127,7 @@ struct Fault {
   std::string kind;
   long at = 0;
 };
-std::atomic<long> launches_seen{0}, allocs_seen{0}, compiles_seen{0};
+std::atomic<long> launches_seen{0}, allocs_seen{0}, compiles_seen{0}, loads_seen{0};
 std::atomic<int> sticky{0};
 
 const std::vector<Fault>& faults() {
@@ -256,6 +259,7 @@ CUresult e_ctx_get(CUcontext* c) { *c = current; return ok(); }
 CUresult e_ctx_sync() { THORN_EMU_STICKY(); return ok(); }
 CUresult e_module_load(CUmodule* m, const void* image) {
   THORN_EMU_STICKY();
+  if (!injected({"load"}, ++loads_seen).empty()) return CUresult(209);  // CUDA_ERROR_NO_BINARY_FOR_GPU
 #if defined(THORN_EMU_SHARED)
   // The kernels' shared objects call the fiber runtime (kernel_prelude_api.h),
   // which lives in this library. thorn opened it RTLD_LOCAL: make its symbols
@@ -316,23 +320,44 @@ CUresult e_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned 
   }
   return ok();
 }
-std::atomic<size_t> allocated{0};
+// Device memory: THORN_EMU_MEMORY=BYTES makes a smaller device (default 4
+// GiB) whose allocations fail once the live ones would exceed it.
+std::mutex alloc_mu;
+std::unordered_map<CUdeviceptr, size_t> live_allocations;
+size_t allocated = 0;
+size_t device_memory() {
+  static const size_t bytes = [] {
+    const char* v = std::getenv("THORN_EMU_MEMORY");
+    return v && *v ? size_t(std::strtoull(v, nullptr, 10)) : size_t(4) << 30;
+  }();
+  return bytes;
+}
 CUresult e_alloc(CUdeviceptr* p, size_t bytes) {
   THORN_EMU_STICKY();
   if (!injected({"oom"}, ++allocs_seen).empty()) return CUresult(CUDA_ERROR_OUT_OF_MEMORY);
+  std::lock_guard<std::mutex> lock(alloc_mu);
+  if (allocated + bytes > device_memory()) return CUresult(CUDA_ERROR_OUT_OF_MEMORY);
   void* m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (!m) return CUresult(CUDA_ERROR_OUT_OF_MEMORY);
   std::memset(m, 0xA5, bytes);  // garbage, like fresh device memory: kernels must not rely on zeros
   allocated += bytes;
   *p = reinterpret_cast<CUdeviceptr>(m);
+  live_allocations[*p] = bytes;
   return ok();
 }
 CUresult e_free(CUdeviceptr p) {
+  std::lock_guard<std::mutex> lock(alloc_mu);
+  auto it = live_allocations.find(p);
+  if (it != live_allocations.end()) {
+    allocated -= it->second;
+    live_allocations.erase(it);
+  }
   std::free(reinterpret_cast<void*>(p));
   return ok();
 }
 CUresult e_mem_info(size_t* f, size_t* t) {
-  *t = size_t(4) << 30;
+  std::lock_guard<std::mutex> lock(alloc_mu);
+  *t = device_memory();
   *f = *t - std::min(*t, size_t(allocated));
   return ok();
 }
