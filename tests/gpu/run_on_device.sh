@@ -63,5 +63,8 @@ if [ -z "${SKIP_BENCH:-}" ]; then
 fi
 
 grep -h "FAIL" "$logs"/*.log | head -40
-[ -n "${OUT:-}" ] && tar czf "$OUT/device-run.tgz" -C "$(dirname "$logs")" "$(basename "$logs")"
+if [ -n "${OUT:-}" ]; then
+  tar czf "$OUT/device-run.tgz" -C "$(dirname "$logs")" "$(basename "$logs")"
+  [ -n "${1:-}" ] || rm -rf "$logs"  # the default folder in $OUT: the archive holds it
+fi
 exit $status
