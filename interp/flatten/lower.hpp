@@ -133,6 +133,7 @@ class Lowerer {
   Sym lower_loop(const Expr& e, const ScopePtr& sc);
   Sym lower_index(const Expr& e, const ScopePtr& sc);
   Sym lower_update(const Expr& e, const ScopePtr& sc);
+  Sym update_slices(const Expr& e, const ScopePtr& sc);
   struct LoweredIndex {
     bool is_slice = false;
     kir::Reg i = kir::kNoReg;

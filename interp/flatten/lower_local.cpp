@@ -162,11 +162,10 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
   if (!e.field_path.empty()) throw Fallback("an in-place update through a field path inside a mapped function");
   Sym arr = lower(*e.a, sc);
   if (arr.kind != Sym::Kind::Array) throw Fallback("an in-place update of a non-array");
+  for (const IndexArg& ix : e.indices)
+    if (ix.is_slice) return update_slices(e, sc);
   std::vector<Reg> idx;
-  for (const IndexArg& ix : e.indices) {
-    if (ix.is_slice) throw Fallback("an in-place update of a slice inside a mapped function");
-    idx.push_back(convert(lower(*ix.index, sc), Prim::I64).reg);
-  }
+  for (const IndexArg& ix : e.indices) idx.push_back(convert(lower(*ix.index, sc), Prim::I64).reg);
   Sym v = lower(*e.b, sc);
   if (dynamic(arr)) throw Fallback("an in-place update of an array whose length depends on the element");
   if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
@@ -225,6 +224,102 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
     };
     fill(v, kir::kNoReg, 0);
   }
+  for (const SymArr::Leaf& l : a.leaves) bump_version(l.array);
+  return with_current_versions(arr);
+}
+
+// `a with [i, j:k, ...] = v` and `let a[:, i] = v`: slices with bounds and
+// strides known when the nest is planned (positive strides), mixed with
+// indices computed per element. Writes v's elements in row-major order of
+// the slice; v is first copied to private storage unless it already is
+// private, so that reading it never sees the writes. Anything else (bounds
+// that depend on the element, bad shapes) is left to the reference backend,
+// which reports errors in Futhark's words.
+Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
+  Sym arr = lower(*e.a, sc);
+  if (arr.kind != Sym::Kind::Array) throw Fallback("an in-place update of a non-array");
+  if (dynamic(arr)) throw Fallback("an in-place update of an array whose length depends on the element");
+  const std::vector<int64_t> dims = arr.arr->dims;
+  if (e.indices.size() > dims.size()) throw Fallback("an in-place update with more indices than dimensions");
+  struct Dim {
+    bool slice = true;
+    Reg index = kir::kNoReg;
+    int64_t start = 0, count = 0, stride = 1;
+  };
+  std::vector<Dim> spec(dims.size());
+  std::vector<int64_t> value_dims;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    Dim& d = spec[k];
+    if (k < e.indices.size() && !e.indices[k].is_slice) {
+      d.slice = false;
+      d.index = convert(lower(*e.indices[k].index, sc), Prim::I64).reg;
+      continue;
+    }
+    auto known = [&](const ExprPtr& x, int64_t dflt) -> int64_t {
+      if (!x) return dflt;
+      Sym b = lower(*x, sc);
+      if (!b.is_scalar() || !is_integral(b.prim) || !b.known)
+        throw Fallback("an in-place update of a slice whose bounds depend on the element");
+      return b.known->as_i64();
+    };
+    int64_t start = 0, end = dims[k];
+    if (k < e.indices.size()) {
+      const IndexArg& ix = e.indices[k];
+      d.stride = known(ix.stride, 1);
+      if (d.stride <= 0) throw Fallback("an in-place update of a slice with a stride that is not positive");
+      start = known(ix.start, 0);
+      end = known(ix.end, dims[k]);
+    }
+    if (start < 0 || end > dims[k] || start > end) throw Fallback("an in-place update of a slice out of bounds");
+    d.start = start;
+    d.count = (end - start + d.stride - 1) / d.stride;
+    value_dims.push_back(d.count);
+  }
+  Sym v = lower(*e.b, sc);
+  if (value_dims.empty() ? v.kind == Sym::Kind::Array : (v.kind != Sym::Kind::Array || v.arr->dims != value_dims))
+    throw Fallback("an in-place update with a value of another shape");
+  if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
+  if (v.kind == Sym::Kind::Array && !is_private_whole(v)) v = materialise(v, e.loc);
+  const SymArr& a = *arr.arr;
+  {
+    Reg ok = b_.boolean(true);
+    for (size_t k = 0; k < dims.size(); ++k) {
+      if (spec[k].slice) continue;
+      Reg u = b_.convert(Prim::U64, spec[k].index);
+      ok = b_.binary(kir::BinOp::LogAnd, ok,
+                     b_.compare(kir::CmpOp::Lt, u, b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(dims[k])))));
+    }
+    std::string shape;
+    for (int64_t d : dims) shape += fmt::format("[{}]", d);
+    b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), e.loc);
+  }
+  std::vector<int64_t> stride_of(dims.size(), 1);
+  for (size_t k = dims.size(); k-- > 1;) stride_of[k - 1] = stride_of[k] * dims[k];
+  // Dimension k at flat offset `off`, `sub` the part of v for what remains.
+  std::function<void(const Sym&, Reg, size_t)> walk = [&](const Sym& sub, Reg off, size_t k) {
+    if (k == dims.size()) {
+      std::vector<Reg> regs = leaves(sub);
+      if (regs.size() != a.leaves.size()) throw Fallback("an in-place update with a value of another type");
+      for (size_t l = 0; l < regs.size(); ++l) {
+        if (f_.reg_types[size_t(regs[l])] != a.leaves[l].prim)
+          throw Fallback("an in-place update with a value of another type");
+        b_.local_write(a.leaves[l].array, off, regs[l]);
+      }
+      return;
+    }
+    const Dim& d = spec[k];
+    if (!d.slice) {
+      walk(sub, b_.binary(kir::BinOp::Add, off, b_.binary(kir::BinOp::Mul, d.index, b_.i64(stride_of[k]))), k + 1);
+      return;
+    }
+    b_.for_(b_.i64(d.count), {}, [&](Reg j, const std::vector<Reg>&) {
+      Reg pos = b_.binary(kir::BinOp::Add, b_.i64(d.start), b_.binary(kir::BinOp::Mul, j, b_.i64(d.stride)));
+      walk(index(sub, j, e.loc, false), b_.binary(kir::BinOp::Add, off, b_.binary(kir::BinOp::Mul, pos, b_.i64(stride_of[k]))),
+           k + 1);
+      return std::vector<Reg>{};
+    });
+  };
+  walk(v, b_.i64(0), 0);
   for (const SymArr::Leaf& l : a.leaves) bump_version(l.array);
   return with_current_versions(arr);
 }
