@@ -142,8 +142,13 @@ Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vect
   int64_t stride = inner;
   for (int64_t d : dims) {
     stride /= d;
-    Reg ix = stride == 1 ? rest : b.binary(kir::BinOp::Quot, rest, b.i64(stride));
-    if (stride != 1) rest = b.binary(kir::BinOp::Rem, rest, b.i64(stride));
+    Reg ix = rest;
+    if (stride != 1) {
+      ix = b.binary(kir::BinOp::Quot, rest, b.i64(stride));
+      rest = b.binary(kir::BinOp::Rem, rest, b.i64(stride));
+    } else {
+      rest = b.i64(0);  // dimensions of size 1 may follow ([3][1]): their index is 0
+    }
     v = lw.index(v, ix, loc, false);
   }
   return v;

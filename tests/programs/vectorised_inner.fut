@@ -31,3 +31,13 @@ entry column_sum_total [m][n][k] (xsss: [m][n][k]i64) : [m]i64 =
 -- input { [[1f32, 2f32], [3f32, 4f32]] } output { [9f32, 49f32] }
 entry nested_sums (xss: [][]f32) : []f32 =
   map (\xs -> f32.sum (map (\x -> f32.sum (map (* x) xs)) xs)) xss
+
+-- Rows whose elements are one-element vectors ([n][m][1], as in Futhark's
+-- flattening/iswim1.fut): the result rows are copied out with index 0 for
+-- the trailing dimension of size 1.
+-- ==
+-- entry: unit_vector_scan
+-- input { [[[1i32], [2i32], [3i32]], [[4i32], [5i32], [6i32]]] }
+-- output { [[[1i32], [3i32], [6i32]], [[4i32], [9i32], [15i32]]] }
+entry unit_vector_scan [n][m][k] (xss: [n][m][k]i32) : [n][m][k]i32 =
+  map (scan (map2 (+)) (replicate k 0)) xss
