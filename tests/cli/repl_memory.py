@@ -31,20 +31,40 @@ def check(cond, what):
 
 
 def session(lines, env_extra=None):
-    """Runs the REPL over `lines`; returns (stdout, stderr, peak RSS in MB, seconds)."""
+    """Runs the REPL over `lines`; returns (stdout, stderr, peak RSS in MB, seconds).
+
+    The peak is the REPL's own VmHWM, read from /proc while it waits for more
+    input after the last line (a marker expression tells when it got there).
+    Not ru_maxrss from wait4: Linux keeps that high-water mark across exec,
+    so it would include this Python process's memory at the fork, which
+    grows with the workload."""
     env = dict(os.environ, THORN_GPU="0")
     env.update(env_extra or {})
-    with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        inp.write(("\n".join(lines) + "\n").encode())
-        inp.seek(0)
+    marker = "31415926535i64"
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.monotonic()
-        p = subprocess.Popen([THORN, "repl"], stdin=inp, stdout=out, stderr=err, env=env)
-        _, _, usage = os.wait4(p.pid, 0)  # this child's own peak RSS
-        p.returncode = 0
+        p = subprocess.Popen([THORN, "repl"], stdin=subprocess.PIPE, stdout=out, stderr=err, env=env)
+        p.stdin.write(("\n".join(lines + [marker]) + "\n").encode())
+        p.stdin.flush()
+        peak = None
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline and p.poll() is None:
+            out.seek(0)
+            if out.read().rstrip().endswith(b"31415926535"):
+                with open(f"/proc/{p.pid}/status") as st:
+                    for line in st:
+                        if line.startswith("VmHWM:"):
+                            peak = int(line.split()[1]) / 1024.0
+                break
+            time.sleep(0.05)
+        p.stdin.close()
+        p.wait()
         took = time.monotonic() - t0
         out.seek(0)
         err.seek(0)
-        return out.read().decode(), err.read().decode(), usage.ru_maxrss / 1024.0, took
+        text = out.read().decode()
+        text = text[: text.rfind("31415926535")].rstrip() + "\n"
+        return text, err.read().decode(), peak if peak is not None else float("inf"), took
 
 
 def workload(n):
