@@ -10,6 +10,7 @@
 #include "gpu/driver/nvrtc.hpp"
 #include "gpu/exec/step_runner.hpp"
 #include "gpu/jit/kernel_cache.hpp"
+#include "gpu/jit/module_cache.hpp"
 #include "gpu/memory/pool.hpp"
 #include "gpu/memory/residency.hpp"
 #include "interp/util/cancel.hpp"
@@ -195,6 +196,8 @@ std::string GpuBackend::report() const {
                    mib(ps.in_use), mib(ps.cached), mib(ps.peak), ps.allocations, ps.reuses);
   s += fmt::format("transfers: {} uploads ({:.1f} MiB), {} downloads ({:.1f} MiB)\n", ts.uploads,
                    mib(ts.upload_bytes), ts.downloads, mib(ts.download_bytes));
+  s += fmt::format("modules: {} loaded (at most {}, THORN_GPU_MAX_MODULES), {} unloaded\n",
+                   jit::ModuleCache::loaded(), jit::ModuleCache::max_modules(), jit::ModuleCache::unloaded());
   if (ts.evictions)
     s += fmt::format("evictions: {} device copies of host arrays ({:.1f} MiB) dropped when memory ran short\n",
                      ts.evictions, mib(ts.eviction_bytes));

@@ -126,11 +126,19 @@ KernelArgs step_args(const RunContext& ctx, const plan::Step& step, const cg::de
 
 const jit::Module& step_module(const Device& device, const plan::Step& step, const std::string& variant,
                                const std::function<cg::KernelSource()>& generate) {
+  // Process-wide, by structure: skips code generation on a hit. Entries
+  // made before the module cache last unloaded modules are stale (their
+  // module may be gone); the map is then started afresh.
   static std::mutex mu;
-  static auto* modules = new std::unordered_map<std::string, const jit::Module*>();  // process-wide
+  static auto* modules = new std::unordered_map<std::string, const jit::Module*>();
+  static uint64_t generation = 0;
   std::string key = variant + '\0' + cg::structural_key(step);
   {
     std::lock_guard<std::mutex> lock(mu);
+    if (generation != jit::ModuleCache::generation()) {
+      modules->clear();
+      generation = jit::ModuleCache::generation();
+    }
     auto it = modules->find(key);
     if (it != modules->end()) {
       jit::KernelCache::get().note_memory_hit(it->second->stats());
@@ -139,6 +147,10 @@ const jit::Module& step_module(const Device& device, const plan::Step& step, con
   }
   const jit::Module& m = jit::ModuleCache::load(device, generate());
   std::lock_guard<std::mutex> lock(mu);
+  if (generation != jit::ModuleCache::generation()) {
+    modules->clear();
+    generation = jit::ModuleCache::generation();
+  }
   (*modules)[key] = &m;
   return m;
 }

@@ -1,8 +1,13 @@
 #include "gpu/jit/module_cache.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "gpu/driver/cuda.hpp"
+#include "gpu/driver/dynlib.hpp"
 #include "gpu/driver/device.hpp"
 #include "gpu/jit/hash.hpp"
 #include "interp/util/error.hpp"
@@ -25,22 +30,65 @@ const LoadedKernel& Module::kernel(const std::string& entry) const {
   return it->second;
 }
 
-const Module& ModuleCache::load(const Device& device, const cg::KernelSource& ks) {
+ModuleCache& ModuleCache::get() {
   static ModuleCache* cache = new ModuleCache();  // lives as long as the context: never destroyed
+  return *cache;
+}
+
+uint64_t ModuleCache::generation() { return get().generation_.load(); }
+
+size_t ModuleCache::max_modules() {
+  static const size_t n = [] {
+    std::string v = env_or_empty("THORN_GPU_MAX_MODULES");
+    long long x = v.empty() ? 512 : std::atoll(v.c_str());
+    return size_t(std::max(4LL, x));
+  }();
+  return n;
+}
+
+size_t ModuleCache::loaded() {
+  ModuleCache& c = get();
+  std::lock_guard<std::mutex> lock(c.mu_);
+  return c.modules_.size();
+}
+
+uint64_t ModuleCache::unloaded() { return get().unloaded_.load(); }
+
+void ModuleCache::evict(const Device& device) {
+  // Kernels of the modules about to go may still be queued: wait for them.
+  device.make_current();
+  cuda().cuStreamSynchronize(device.stream());
+  std::vector<std::pair<uint64_t, std::string>> by_age;
+  for (const auto& [key, m] : modules_) by_age.emplace_back(m->last_use_, key);
+  std::sort(by_age.begin(), by_age.end());
+  size_t drop = std::max<size_t>(1, modules_.size() / 4);
+  for (size_t i = 0; i < drop && i < by_age.size(); ++i) {
+    auto it = modules_.find(by_age[i].second);
+    if (it->second->module_) cuda().cuModuleUnload(it->second->module_);
+    modules_.erase(it);
+    ++unloaded_;
+  }
+  ++generation_;
+}
+
+const Module& ModuleCache::load(const Device& device, const cg::KernelSource& ks) {
+  ModuleCache* cache = &get();
   // The source text identifies the module (one device per process); hashing
   // it is far cheaper than compiling or even reading the disk cache.
   std::string key = hex64(hash64(ks.source, 7)) + hex64(hash64(ks.source, 8));
   std::lock_guard<std::mutex> lock(cache->mu_);
-  auto& slot = cache->modules_[key];
-  if (slot) {
-    KernelCache::get().note_memory_hit(slot->stats_);
-    return *slot;
+  if (auto it = cache->modules_.find(key); it != cache->modules_.end()) {
+    it->second->last_use_ = ++cache->clock_;
+    KernelCache::get().note_memory_hit(it->second->stats_);
+    return *it->second;
   }
+  if (cache->modules_.size() >= max_modules()) cache->evict(device);
   KernelStats* stats = nullptr;
   auto bin = KernelCache::get().binary(ks, device.props().arch(), &stats);
   auto m = std::make_unique<Module>();
   m->stats_ = stats;
   m->name_ = ks.name;
+  m->last_use_ = ++cache->clock_;
   device.make_current();
   CUresult r = cuda().cuModuleLoadData(&m->module_, bin->data.data());
   if (r != CUDA_SUCCESS && bin->cubin && cannot_use_image(r)) {
@@ -63,6 +111,7 @@ const Module& ModuleCache::load(const Device& device, const cg::KernelSource& ks
     CU_CALL(cuFuncGetAttribute, &k.max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.fn);
     m->kernels_[entry] = k;
   }
+  auto& slot = cache->modules_[key];  // only once loaded: a failure leaves no entry
   slot = std::move(m);
   return *slot;
 }

@@ -39,4 +39,17 @@ kernels=$(printf ':load %s\nmain 1000\n:kernels\n' "$programs/residency.fut" | "
 echo "$kernels"
 awk '$NF ~ /^[0-9]+$/ && $NF > 0 && /emulated/ {ok=1} END {exit !ok}' <<<"$kernels" ||
   fail ":kernels lists no launched kernel"
+# A session bounded to 4 loaded modules: the least recently used are
+# unloaded (after the stream drains) and loaded again when needed; every
+# result stays right.
+session=$(printf '%s\n' 'let xs = iota 100000' 'reduce (+) 0 xs' 'reduce (*) 1 (map (\x -> x % 3 + 1) xs)' \
+  'reduce i64.max 0 xs' 'reduce i64.min 7 xs' 'map (+1) xs |> reduce (+) 0' 'map (*2) xs |> reduce (+) 0' \
+  'reduce (+) 0 xs' 'reduce i64.max 0 xs' ':kernels' |
+  THORN_GPU_MAX_MODULES=4 "$thorn" repl --backend gpu 2>&1)
+echo "$session" | grep -v "^ "
+[ "$(grep -c '^4999950000$' <<<"$session")" -eq 2 ] || fail "module cache: the sum, computed twice, is not right twice"
+grep -q "^99999$" <<<"$session" && grep -q "^0$" <<<"$session" && grep -q "^5000050000$" <<<"$session" &&
+  grep -q "^9999900000$" <<<"$session" || fail "module cache: a wrong result"
+grep -Eq "modules: [0-4] loaded \(at most 4.*, [1-9][0-9]* unloaded" <<<"$session" ||
+  fail "module cache: nothing was unloaded, or more than 4 modules stayed loaded"
 echo "ok"
