@@ -134,6 +134,7 @@ class Lowerer {
   Sym lower_index(const Expr& e, const ScopePtr& sc);
   Sym lower_update(const Expr& e, const ScopePtr& sc);
   Sym update_slices(const Expr& e, const ScopePtr& sc);
+  void write_leaves(const SymArr& dest, kir::Reg at, const Sym& value, const char* mismatch);
   struct LoweredIndex {
     bool is_slice = false;
     kir::Reg i = kir::kNoReg;

@@ -141,13 +141,7 @@ void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {
       if (k + 1 < d.dims.size()) {
         fill(e, at, k + 1);
       } else {
-        std::vector<Reg> regs = leaves(e);
-        if (regs.size() != d.leaves.size()) throw Fallback("copying between private arrays of different element types");
-        for (size_t l = 0; l < regs.size(); ++l) {
-          if (f_.reg_types[size_t(regs[l])] != d.leaves[l].prim)
-            throw Fallback("copying between private arrays of different element types");
-          b_.local_write(d.leaves[l].array, at, regs[l]);
-        }
+        write_leaves(d, at, e, "copying between private arrays of different element types");
       }
       return std::vector<Reg>{};
     });
@@ -158,6 +152,17 @@ void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {
 
 // a with [i, j, ...] = v: in place when `a` is a whole private array,
 // else on a private copy (the original is consumed either way).
+// Stores the scalar leaves of `value` into the private array `dest` at
+// element `at`; `mismatch` is the fallback when their types differ.
+void Lowerer::write_leaves(const SymArr& dest, Reg at, const Sym& value, const char* mismatch) {
+  std::vector<Reg> regs = leaves(value);
+  if (regs.size() != dest.leaves.size()) throw Fallback(mismatch);
+  for (size_t l = 0; l < regs.size(); ++l) {
+    if (f_.reg_types[size_t(regs[l])] != dest.leaves[l].prim) throw Fallback(mismatch);
+    b_.local_write(dest.leaves[l].array, at, regs[l]);
+  }
+}
+
 Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
   if (!e.field_path.empty()) throw Fallback("an in-place update through a field path inside a mapped function");
   Sym arr = lower(*e.a, sc);
@@ -189,12 +194,7 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
   std::vector<int64_t> rest(a.dims.begin() + long(idx.size()), a.dims.end());
   int64_t inner = product(rest);
   if (rest.empty()) {
-    std::vector<Reg> regs = leaves(v);
-    if (regs.size() != a.leaves.size()) throw Fallback("an in-place update with a value of another type");
-    for (size_t l = 0; l < regs.size(); ++l) {
-      if (f_.reg_types[size_t(regs[l])] != a.leaves[l].prim) throw Fallback("an in-place update with a value of another type");
-      b_.local_write(a.leaves[l].array, off, regs[l]);
-    }
+    write_leaves(a, off, v, "an in-place update with a value of another type");
   } else {
     // A row (or block): v's elements, row-major, after off * inner.
     if (v.kind != Sym::Kind::Array || v.arr->dims != rest)
@@ -210,14 +210,7 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
         if (k + 1 < rest.size()) {
           fill(x, at, k + 1);
         } else {
-          std::vector<Reg> regs = leaves(x);
-          if (regs.size() != a.leaves.size()) throw Fallback("an in-place update with a value of another type");
-          Reg pos = b_.binary(kir::BinOp::Add, block->rel, at);
-          for (size_t l = 0; l < regs.size(); ++l) {
-            if (f_.reg_types[size_t(regs[l])] != a.leaves[l].prim)
-              throw Fallback("an in-place update with a value of another type");
-            b_.local_write(a.leaves[l].array, pos, regs[l]);
-          }
+          write_leaves(a, b_.binary(kir::BinOp::Add, block->rel, at), x, "an in-place update with a value of another type");
         }
         return std::vector<Reg>{};
       });
@@ -298,13 +291,7 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
   // Dimension k at flat offset `off`, `sub` the part of v for what remains.
   std::function<void(const Sym&, Reg, size_t)> walk = [&](const Sym& sub, Reg off, size_t k) {
     if (k == dims.size()) {
-      std::vector<Reg> regs = leaves(sub);
-      if (regs.size() != a.leaves.size()) throw Fallback("an in-place update with a value of another type");
-      for (size_t l = 0; l < regs.size(); ++l) {
-        if (f_.reg_types[size_t(regs[l])] != a.leaves[l].prim)
-          throw Fallback("an in-place update with a value of another type");
-        b_.local_write(a.leaves[l].array, off, regs[l]);
-      }
+      write_leaves(a, off, sub, "an in-place update with a value of another type");
       return;
     }
     const Dim& d = spec[k];
