@@ -20,6 +20,14 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
         if (t->kind != TyNode::Kind::Var && !(t->kind == TyNode::Kind::Prim && t->prim == Prim::I64))
           error(s.loc, fmt::format("Size \"{}\" must have type i64, but the variable \"{}\" has type {}.",
                                    s.name.name, s.name.name, show(t)));
+        // Futhark: "if a name is used as a size, then it's probably an i64"
+        // (`def main n (xs: [n]i32)`): an unannotated variable becomes one.
+        if (t->kind == TyNode::Kind::Var) {
+          try {
+            u.unify(ty_prim(Prim::I64), t);
+          } catch (const UnifyFailure&) {
+          }
+        }
       }
       if (s.name.qualifiers.empty() && is_local_value(s.name.name))
         return named_dim(s.name.name);
