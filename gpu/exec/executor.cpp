@@ -198,6 +198,9 @@ std::string GpuBackend::report() const {
                    mib(ts.upload_bytes), ts.downloads, mib(ts.download_bytes));
   s += fmt::format("modules: {} loaded (at most {}, THORN_GPU_MAX_MODULES), {} unloaded\n",
                    jit::ModuleCache::loaded(), jit::ModuleCache::max_modules(), jit::ModuleCache::unloaded());
+  jit::KernelTotals kt = jit::KernelCache::get().totals();
+  s += fmt::format("kernel binaries in memory: {} (at most {}, THORN_GPU_MAX_KERNELS), {} dropped\n",
+                   jit::KernelCache::get().size(), jit::KernelCache::max_kernels(), kt.dropped);
   if (ts.evictions)
     s += fmt::format("evictions: {} device copies of host arrays ({:.1f} MiB) dropped when memory ran short\n",
                      ts.evictions, mib(ts.eviction_bytes));

@@ -147,7 +147,9 @@ const jit::Module& step_module(const Device& device, const plan::Step& step, con
   }
   const jit::Module& m = jit::ModuleCache::load(device, generate());
   std::lock_guard<std::mutex> lock(mu);
-  if (generation != jit::ModuleCache::generation()) {
+  // Several keys may name one module (the map may hold more entries than
+  // modules are loaded): bounded too, started afresh past 4x the modules.
+  if (generation != jit::ModuleCache::generation() || modules->size() >= 4 * jit::ModuleCache::max_modules()) {
     modules->clear();
     generation = jit::ModuleCache::generation();
   }

@@ -1,7 +1,9 @@
 #include "gpu/jit/kernel_cache.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -67,8 +69,42 @@ void dump_source(const cg::KernelSource& ks, const std::string& key) {
 
 }  // namespace
 
+size_t KernelCache::max_kernels() {
+  static const size_t n = [] {
+    std::string v = env_or_empty("THORN_GPU_MAX_KERNELS");
+    long long x = v.empty() ? 512 : std::atoll(v.c_str());
+    return size_t(std::max(4LL, x));
+  }();
+  return n;
+}
+
+KernelCache::Entry& KernelCache::entry(const std::string& key, const cg::KernelSource& ks,
+                                       const std::string& target) {
+  auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    if (entries_.size() >= max_entries_) {
+      std::vector<std::pair<uint64_t, std::string>> by_age;
+      by_age.reserve(entries_.size());
+      for (const auto& [k, e] : entries_) by_age.emplace_back(e->last_use, k);
+      std::sort(by_age.begin(), by_age.end());
+      size_t drop = std::max<size_t>(1, entries_.size() / 4);
+      for (size_t i = 0; i < drop && i < by_age.size(); ++i) entries_.erase(by_age[i].second);
+      totals_.dropped += drop;
+    }
+    auto e = std::make_unique<Entry>();
+    e->stats = std::make_shared<KernelStats>();
+    e->stats->name = ks.name;
+    e->stats->key = key;
+    e->stats->target = target;
+    ++totals_.entries;
+    it = entries_.emplace(key, std::move(e)).first;
+  }
+  it->second->last_use = ++clock_;
+  return *it->second;
+}
+
 std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& ks, int device_arch,
-                                                        KernelStats** stats_out, bool ptx) {
+                                                        std::shared_ptr<KernelStats>* stats_out, bool ptx) {
   const Nvrtc& nv = Nvrtc::get();
   const testing::Hooks* hooks = testing::installed();
   if (hooks && hooks->compile) return emulated(ks, hooks->compile, stats_out);
@@ -91,36 +127,31 @@ std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& 
   // One lock for the lookup and the compilation: compilations are rare and
   // two threads wanting the same kernel must not both run NVRTC.
   std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = entries_[key];
-  if (!slot) {
-    slot = std::make_unique<Entry>();
-    slot->stats.name = ks.name;
-    slot->stats.key = key;
-    slot->stats.target = fmt::format("{}_{}", target.cubin ? "sm" : "compute", target.arch);
-  }
-  Entry& e = *slot;
-  if (stats_out) *stats_out = &e.stats;
+  Entry& e = entry(key, ks, fmt::format("{}_{}", target.cubin ? "sm" : "compute", target.arch));
+  if (stats_out) *stats_out = e.stats;
   if (e.binary) {
-    ++e.stats.memory_hits;
+    ++e.stats->memory_hits;
     return e.binary;
   }
   if (!e.failure.empty()) throw Error(ErrorKind::Gpu, e.failure);
   dump_source(ks, key);
   auto t0 = std::chrono::steady_clock::now();
   if (auto cached = disk_.load(key); cached && cached->cubin == target.cubin) {
-    e.stats.disk_load_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    ++e.stats.disk_hits;
+    e.stats->disk_load_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ++e.stats->disk_hits;
+    ++totals_.disk_hits;
     e.binary = std::make_shared<const CachedBinary>(std::move(*cached));
     return e.binary;
   }
   check_cancel();  // Ctrl-C: no new compilation once cancelled
   NvrtcOutput out = nv.compile(ks.source, ks.entries.empty() ? "thorn.cu" : ks.entries[0] + ".cu",
                                compile_options(), target);
-  ++e.stats.compiles;
-  e.stats.compile_ms += out.ms;
+  ++e.stats->compiles;
+  ++totals_.compiles;
+  e.stats->compile_ms += out.ms;
   if (!out.ok) {
     e.failure = fmt::format("NVRTC {} could not compile kernel '{}' for {}:\n{}", nv.version_string(), ks.name,
-                            e.stats.target, out.log);
+                            e.stats->target, out.log);
     throw Error(ErrorKind::Gpu, e.failure);
   }
   CachedBinary bin{std::move(out.binary), out.is_cubin};
@@ -131,23 +162,16 @@ std::shared_ptr<const CachedBinary> KernelCache::binary(const cg::KernelSource& 
 
 std::shared_ptr<const CachedBinary> KernelCache::emulated(
     const cg::KernelSource& ks, const std::function<std::string(const std::string&)>& compile,
-    KernelStats** stats_out) {
+    std::shared_ptr<KernelStats>* stats_out) {
   // A test's or the emulator's compiler: memory cache only here, so its
   // output never lands where a real driver could find it (the emulator
   // keeps its own cache of compiled kernels).
   std::string key = "emulated-" + hex64(hash64(ks.source, 1)) + hex64(hash64(ks.source, 2));
   std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = entries_[key];
-  if (!slot) {
-    slot = std::make_unique<Entry>();
-    slot->stats.name = ks.name;
-    slot->stats.key = key;
-    slot->stats.target = "emulated";
-  }
-  Entry& e = *slot;
-  if (stats_out) *stats_out = &e.stats;
+  Entry& e = entry(key, ks, "emulated");
+  if (stats_out) *stats_out = e.stats;
   if (e.binary) {
-    ++e.stats.memory_hits;
+    ++e.stats->memory_hits;
     return e.binary;
   }
   if (!e.failure.empty()) throw Error(ErrorKind::Gpu, e.failure);
@@ -163,8 +187,9 @@ std::shared_ptr<const CachedBinary> KernelCache::emulated(
     e.failure = fmt::format("the emulator could not compile kernel '{}': {}", ks.name, err.what());
     throw Error(ErrorKind::Gpu, e.failure);
   }
-  ++e.stats.compiles;
-  e.stats.compile_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  ++e.stats->compiles;
+  ++totals_.compiles;
+  e.stats->compile_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   e.binary = std::make_shared<const CachedBinary>(CachedBinary{std::move(bin), true});
   return e.binary;
 }
@@ -179,13 +204,26 @@ void KernelCache::note_memory_hit(KernelStats* s) {
   if (!s) return;
   std::lock_guard<std::mutex> lock(mu_);
   ++s->memory_hits;
+  // A hit on a loaded module: its entry is in use (when still in memory).
+  if (auto it = entries_.find(s->key); it != entries_.end() && it->second->stats.get() == s)
+    it->second->last_use = ++clock_;
 }
 
 std::vector<KernelStats> KernelCache::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<KernelStats> out;
-  for (const auto& [key, e] : entries_) out.push_back(e->stats);
+  for (const auto& [key, e] : entries_) out.push_back(*e->stats);
   return out;
+}
+
+KernelTotals KernelCache::totals() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return totals_;
+}
+
+size_t KernelCache::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
 }
 
 void KernelCache::forget_memory() {

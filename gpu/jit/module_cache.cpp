@@ -79,11 +79,11 @@ const Module& ModuleCache::load(const Device& device, const cg::KernelSource& ks
   std::lock_guard<std::mutex> lock(cache->mu_);
   if (auto it = cache->modules_.find(key); it != cache->modules_.end()) {
     it->second->last_use_ = ++cache->clock_;
-    KernelCache::get().note_memory_hit(it->second->stats_);
+    KernelCache::get().note_memory_hit(it->second->stats_.get());
     return *it->second;
   }
   if (cache->modules_.size() >= max_modules()) cache->evict(device);
-  KernelStats* stats = nullptr;
+  std::shared_ptr<KernelStats> stats;
   auto bin = KernelCache::get().binary(ks, device.props().arch(), &stats);
   auto m = std::make_unique<Module>();
   m->stats_ = stats;

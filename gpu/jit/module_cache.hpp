@@ -36,14 +36,14 @@ struct LoadedKernel {
 class Module {
  public:
   const LoadedKernel& kernel(const std::string& entry) const;  // throws Internal for a missing entry
-  KernelStats* stats() const { return stats_; }
+  KernelStats* stats() const { return stats_.get(); }
   const std::string& name() const { return name_; }
 
  private:
   friend class ModuleCache;
   CUmodule module_ = nullptr;
   std::map<std::string, LoadedKernel> kernels_;
-  KernelStats* stats_ = nullptr;
+  std::shared_ptr<KernelStats> stats_;  // shared with KernelCache, which may drop its entry first
   std::string name_;
   uint64_t last_use_ = 0;
 };

@@ -52,4 +52,15 @@ grep -q "^99999$" <<<"$session" && grep -q "^0$" <<<"$session" && grep -q "^5000
   grep -q "^9999900000$" <<<"$session" || fail "module cache: a wrong result"
 grep -Eq "modules: [0-4] loaded \(at most 4.*, [1-9][0-9]* unloaded" <<<"$session" ||
   fail "module cache: nothing was unloaded, or more than 4 modules stayed loaded"
+# The same with the in-memory kernel cache bounded to 4 entries: loaded
+# modules outlive their dropped entries (sharing the statistics record).
+session=$(printf '%s\n' 'let xs = iota 100000' 'reduce (+) 0 xs' 'reduce (*) 1 (map (\x -> x % 3 + 1) xs)' \
+  'reduce i64.max 0 xs' 'reduce i64.min 7 xs' 'map (+1) xs |> reduce (+) 0' 'map (*2) xs |> reduce (+) 0' \
+  'reduce (+) 0 xs' 'reduce i64.max 0 xs' ':kernels' |
+  THORN_GPU_MAX_MODULES=6 THORN_GPU_MAX_KERNELS=4 "$thorn" repl --backend gpu 2>&1)
+echo "$session" | grep -v "^ "
+[ "$(grep -c '^4999950000$' <<<"$session")" -eq 2 ] && grep -q "^9999900000$" <<<"$session" ||
+  fail "kernel cache: a wrong result"
+grep -Eq "kernel binaries in memory: [0-4] \(at most 4.*, [1-9][0-9]* dropped" <<<"$session" ||
+  fail "kernel cache: nothing was dropped, or more than 4 entries stayed"
 echo "ok"

@@ -187,7 +187,7 @@ TEST_CASE("KernelCache: NVRTC, then memory, then disk; a corrupt entry is recomp
   std::string dir = temp_dir("kc");
   jit::KernelCache cache{jit::DiskCache(dir)};
   cg::KernelSource ks = cg::gen_segmap(test::map_axpy(Prim::I32, 4, 100), {});
-  jit::KernelStats* st = nullptr;
+  std::shared_ptr<jit::KernelStats> st;
   auto bin1 = cache.binary(ks, 90, &st);
   REQUIRE(st);
   CHECK(st->compiles == 1);
@@ -249,4 +249,45 @@ TEST_CASE("THORN_DUMP_KERNELS writes kernel sources") {
   CHECK(files == 1);
   fs::remove_all(dir);
   fs::remove_all(cdir);
+}
+
+TEST_CASE("KernelCache: bounded in memory, least recently used out; held records stay valid") {
+  const Nvrtc& nv = Nvrtc::get();
+  if (!nv.loaded()) {
+    MESSAGE("NVRTC unavailable: " << nv.why());
+    return;
+  }
+  std::string dir = temp_dir("kcbound");
+  jit::KernelCache cache{jit::DiskCache(dir), 4};
+  cg::KernelSource base = cg::gen_transpose(4);
+  auto variant = [&](int i) {
+    cg::KernelSource ks = base;
+    ks.source += fmt::format("\n// variant {}\n", i);
+    return ks;
+  };
+  std::shared_ptr<jit::KernelStats> first;
+  auto bin0 = cache.binary(variant(0), 90, &first);
+  for (int i = 1; i < 4; ++i) cache.binary(variant(i), 90);
+  CHECK(cache.size() == 4);
+  cache.binary(variant(0), 90);  // variant 0 is now the most recently used
+  CHECK(first->memory_hits == 1);
+  cache.binary(variant(4), 90);  // full: drops one entry, the least recently used (variant 1)
+  CHECK(cache.size() == 4);
+  CHECK(cache.totals().dropped == 1);
+  CHECK(cache.binary(variant(0), 90) == bin0);  // still in memory
+  CHECK(first->memory_hits == 2);
+  std::shared_ptr<jit::KernelStats> again;
+  cache.binary(variant(1), 90, &again);  // dropped: back from the disk cache
+  CHECK(again->disk_hits == 1);
+  CHECK(cache.size() <= 4);
+  for (int i = 5; i < 12; ++i) cache.binary(variant(i), 90);
+  CHECK(cache.size() <= 4);
+  // Variant 0's entry is gone now, but its record, held here, is intact.
+  CHECK(first->memory_hits == 2);
+  CHECK(first->compiles == 1);
+  jit::KernelTotals t = cache.totals();
+  CHECK(t.compiles == 12);
+  CHECK(t.disk_hits == 1);
+  CHECK(t.entries == t.dropped + cache.size());
+  fs::remove_all(dir);
 }
