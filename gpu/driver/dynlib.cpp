@@ -48,4 +48,9 @@ std::string env_or_empty(const char* name) {
   return v ? std::string(v) : std::string();
 }
 
+int64_t env_int(const char* name, int64_t dflt) {
+  std::string v = env_or_empty(name);
+  return v.empty() ? dflt : std::atoll(v.c_str());
+}
+
 }  // namespace thorn::gpu

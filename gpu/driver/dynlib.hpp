@@ -1,6 +1,7 @@
 #pragma once
 // A shared library opened at run time (dlopen), with typed symbol lookup.
 // Used for libcuda and libnvrtc so thorn builds and runs without either.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,7 @@ class DynLib {
 
 // Reads an environment variable; empty when unset.
 std::string env_or_empty(const char* name);
+// An integer setting from the environment; `dflt` when unset.
+int64_t env_int(const char* name, int64_t dflt);
 
 }  // namespace thorn::gpu

@@ -26,8 +26,7 @@ int64_t instructions(const kir::Block& b) {
 std::string kernels_report() { return jit::format_kernel_stats(jit::KernelCache::get().stats()); }
 
 int64_t gpu_threshold() {
-  std::string v = env_or_empty("THORN_GPU_THRESHOLD");
-  return v.empty() ? int64_t(1) << 18 : std::atoll(v.c_str());
+  return env_int("THORN_GPU_THRESHOLD", int64_t(1) << 18);
 }
 
 OffloadDecision should_offload(const plan::Plan& plan, const std::vector<BufferPtr>& buffers) {

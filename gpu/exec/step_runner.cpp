@@ -132,13 +132,19 @@ const jit::Module& step_module(const Device& device, const plan::Step& step, con
   static std::mutex mu;
   static auto* modules = new std::unordered_map<std::string, const jit::Module*>();
   static uint64_t generation = 0;
-  std::string key = variant + '\0' + cg::structural_key(step);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (generation != jit::ModuleCache::generation()) {
+  // With `mu` held. Several keys may name one module (the map may hold
+  // more entries than modules are loaded): bounded too, started afresh
+  // past 4x the modules.
+  auto forget_if_stale = [] {
+    if (generation != jit::ModuleCache::generation() || modules->size() >= 4 * jit::ModuleCache::max_modules()) {
       modules->clear();
       generation = jit::ModuleCache::generation();
     }
+  };
+  std::string key = variant + '\0' + cg::structural_key(step);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    forget_if_stale();
     auto it = modules->find(key);
     if (it != modules->end()) {
       jit::KernelCache::get().note_memory_hit(it->second->stats());
@@ -147,12 +153,7 @@ const jit::Module& step_module(const Device& device, const plan::Step& step, con
   }
   const jit::Module& m = jit::ModuleCache::load(device, generate());
   std::lock_guard<std::mutex> lock(mu);
-  // Several keys may name one module (the map may hold more entries than
-  // modules are loaded): bounded too, started afresh past 4x the modules.
-  if (generation != jit::ModuleCache::generation() || modules->size() >= 4 * jit::ModuleCache::max_modules()) {
-    modules->clear();
-    generation = jit::ModuleCache::generation();
-  }
+  forget_if_stale();  // the load may have unloaded modules
   (*modules)[key] = &m;
   return m;
 }

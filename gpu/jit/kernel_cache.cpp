@@ -14,6 +14,7 @@
 #include "gpu/driver/dynlib.hpp"
 #include "gpu/driver/testing.hpp"
 #include "gpu/jit/hash.hpp"
+#include "gpu/jit/lru.hpp"
 #include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
@@ -70,11 +71,7 @@ void dump_source(const cg::KernelSource& ks, const std::string& key) {
 }  // namespace
 
 size_t KernelCache::max_kernels() {
-  static const size_t n = [] {
-    std::string v = env_or_empty("THORN_GPU_MAX_KERNELS");
-    long long x = v.empty() ? 512 : std::atoll(v.c_str());
-    return size_t(std::max(4LL, x));
-  }();
+  static const size_t n = size_t(std::max<int64_t>(4, env_int("THORN_GPU_MAX_KERNELS", 512)));
   return n;
 }
 
@@ -83,13 +80,9 @@ KernelCache::Entry& KernelCache::entry(const std::string& key, const cg::KernelS
   auto it = entries_.find(key);
   if (it == entries_.end()) {
     if (entries_.size() >= max_entries_) {
-      std::vector<std::pair<uint64_t, std::string>> by_age;
-      by_age.reserve(entries_.size());
-      for (const auto& [k, e] : entries_) by_age.emplace_back(e->last_use, k);
-      std::sort(by_age.begin(), by_age.end());
-      size_t drop = std::max<size_t>(1, entries_.size() / 4);
-      for (size_t i = 0; i < drop && i < by_age.size(); ++i) entries_.erase(by_age[i].second);
-      totals_.dropped += drop;
+      std::vector<std::string> old = oldest_quarter(entries_, [](const auto& e) { return e->last_use; });
+      for (const std::string& k : old) entries_.erase(k);
+      totals_.dropped += old.size();
     }
     auto e = std::make_unique<Entry>();
     e->stats = std::make_shared<KernelStats>();

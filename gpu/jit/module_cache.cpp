@@ -10,6 +10,7 @@
 #include "gpu/driver/dynlib.hpp"
 #include "gpu/driver/device.hpp"
 #include "gpu/jit/hash.hpp"
+#include "gpu/jit/lru.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::gpu::jit {
@@ -38,11 +39,7 @@ ModuleCache& ModuleCache::get() {
 uint64_t ModuleCache::generation() { return get().generation_.load(); }
 
 size_t ModuleCache::max_modules() {
-  static const size_t n = [] {
-    std::string v = env_or_empty("THORN_GPU_MAX_MODULES");
-    long long x = v.empty() ? 512 : std::atoll(v.c_str());
-    return size_t(std::max(4LL, x));
-  }();
+  static const size_t n = size_t(std::max<int64_t>(4, env_int("THORN_GPU_MAX_MODULES", 512)));
   return n;
 }
 
@@ -58,12 +55,8 @@ void ModuleCache::evict(const Device& device) {
   // Kernels of the modules about to go may still be queued: wait for them.
   device.make_current();
   cuda().cuStreamSynchronize(device.stream());
-  std::vector<std::pair<uint64_t, std::string>> by_age;
-  for (const auto& [key, m] : modules_) by_age.emplace_back(m->last_use_, key);
-  std::sort(by_age.begin(), by_age.end());
-  size_t drop = std::max<size_t>(1, modules_.size() / 4);
-  for (size_t i = 0; i < drop && i < by_age.size(); ++i) {
-    auto it = modules_.find(by_age[i].second);
+  for (const std::string& key : oldest_quarter(modules_, [](const auto& m) { return m->last_use_; })) {
+    auto it = modules_.find(key);
     if (it->second->module_) cuda().cuModuleUnload(it->second->module_);
     modules_.erase(it);
     ++unloaded_;

@@ -47,11 +47,6 @@ int tile_log_width(const DeviceProps& dev, int block, int acc_bytes, int64_t wan
   return -1;
 }
 
-int64_t env_int(const char* name, int64_t dflt) {
-  std::string v = env_or_empty(name);
-  return v.empty() ? dflt : std::atoll(v.c_str());
-}
-
 }  // namespace
 
 int64_t full_occupancy_blocks(const DeviceProps& dev, int block) {

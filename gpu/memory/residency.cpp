@@ -43,6 +43,7 @@ void remember_mirror(const Device& device, Buffer& buf) {
 size_t evict_mirrors(size_t want) {
   struct Candidate {
     uint64_t last_use;
+    size_t bytes;
     std::shared_ptr<Buffer> buf;
   };
   std::vector<Candidate> candidates;
@@ -57,7 +58,7 @@ size_t evict_mirrors(size_t want) {
       // Only mirrors; and one a running plan holds too (RunContext::keep) has
       // more owners than the buffer.
       if (!dc || !b->host_valid || b->device.use_count() > 1) continue;
-      candidates.push_back({dc->last_use, std::move(b)});
+      candidates.push_back({dc->last_use, dc->capacity(), std::move(b)});
     }
     mirrors = std::move(kept);
   }
@@ -66,14 +67,11 @@ size_t evict_mirrors(size_t want) {
   size_t freed = 0;
   for (Candidate& c : candidates) {
     if (freed >= want) break;
-    auto* dc = dynamic_cast<DeviceCopy*>(c.buf->device.get());
-    if (!dc || !c.buf->host_valid || c.buf->device.use_count() > 1) continue;
-    const size_t bytes = dc->capacity();
     c.buf->device.reset();  // the copy's block goes back to the pool
-    freed += bytes;
+    freed += c.bytes;
     std::lock_guard<std::mutex> lock(stats_mu);
     ++stats.evictions;
-    stats.eviction_bytes += bytes;
+    stats.eviction_bytes += c.bytes;
   }
   return freed;
 }

@@ -135,6 +135,7 @@ class Lowerer {
   Sym lower_update(const Expr& e, const ScopePtr& sc);
   Sym update_slices(const Expr& e, const ScopePtr& sc);
   void write_leaves(const SymArr& dest, kir::Reg at, const Sym& value, const char* mismatch);
+  void check_update_bounds(const std::vector<int64_t>& dims, const std::vector<kir::Reg>& idx, const Loc& loc);
   struct LoweredIndex {
     bool is_slice = false;
     kir::Reg i = kir::kNoReg;

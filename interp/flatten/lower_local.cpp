@@ -163,6 +163,21 @@ void Lowerer::write_leaves(const SymArr& dest, Reg at, const Sym& value, const c
   }
 }
 
+// The bounds check of an in-place update, with the evaluator's message:
+// idx[k] indexes dimension k (kNoReg: a slice, checked when planned).
+void Lowerer::check_update_bounds(const std::vector<int64_t>& dims, const std::vector<Reg>& idx, const Loc& loc) {
+  Reg ok = b_.boolean(true);
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (idx[k] == kir::kNoReg) continue;
+    Reg u = b_.convert(Prim::U64, idx[k]);
+    ok = b_.binary(kir::BinOp::LogAnd, ok,
+                   b_.compare(kir::CmpOp::Lt, u, b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(dims[k])))));
+  }
+  std::string shape;
+  for (int64_t d : dims) shape += fmt::format("[{}]", d);
+  b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), loc);
+}
+
 Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
   if (!e.field_path.empty()) throw Fallback("an in-place update through a field path inside a mapped function");
   Sym arr = lower(*e.a, sc);
@@ -176,18 +191,7 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
   if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
   const SymArr& a = *arr.arr;
   if (idx.size() > a.dims.size()) throw Fallback("an in-place update with more indices than dimensions");
-  // Bounds, with the evaluator's message.
-  {
-    Reg ok = b_.boolean(true);
-    for (size_t k = 0; k < idx.size(); ++k) {
-      Reg u = b_.convert(Prim::U64, idx[k]);
-      Reg in = b_.compare(kir::CmpOp::Lt, u, b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(a.dims[k]))));
-      ok = b_.binary(kir::BinOp::LogAnd, ok, in);
-    }
-    std::string shape;
-    for (int64_t d : a.dims) shape += fmt::format("[{}]", d);
-    b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), e.loc);
-  }
+  check_update_bounds(a.dims, idx, e.loc);
   Reg off = b_.i64(0);
   for (size_t k = 0; k < idx.size(); ++k)
     off = b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, off, b_.i64(a.dims[k])), idx[k]);
@@ -274,18 +278,9 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
   if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
   if (v.kind == Sym::Kind::Array && !is_private_whole(v)) v = materialise(v, e.loc);
   const SymArr& a = *arr.arr;
-  {
-    Reg ok = b_.boolean(true);
-    for (size_t k = 0; k < dims.size(); ++k) {
-      if (spec[k].slice) continue;
-      Reg u = b_.convert(Prim::U64, spec[k].index);
-      ok = b_.binary(kir::BinOp::LogAnd, ok,
-                     b_.compare(kir::CmpOp::Lt, u, b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(dims[k])))));
-    }
-    std::string shape;
-    for (int64_t d : dims) shape += fmt::format("[{}]", d);
-    b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), e.loc);
-  }
+  std::vector<Reg> idx;
+  for (const Dim& d : spec) idx.push_back(d.index);  // kNoReg for slices
+  check_update_bounds(dims, idx, e.loc);
   std::vector<int64_t> stride_of(dims.size(), 1);
   for (size_t k = dims.size(); k-- > 1;) stride_of[k - 1] = stride_of[k] * dims[k];
   // Dimension k at flat offset `off`, `sub` the part of v for what remains.
