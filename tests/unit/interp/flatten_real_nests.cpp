@@ -72,3 +72,17 @@ TEST_CASE("flatten: a tridiagonal-style row solver is one step per row, bit-iden
       "       (unflatten (map f64.i64 (iota 24)) : [4][6]f64)";
   flattened(expr);
 }
+
+TEST_CASE("flatten: slices updated in place, views by flatten and ++, local opens") {
+  // rodinia/lud's column update, a strided row, a block.
+  flattened("map (\\c -> let m = map (\\r -> map (+ r * 3) (iota 3)) (iota 3) let m[:, c] = replicate 3 7 in m) (iota 3)");
+  flattened("map (\\x -> copy (replicate 6 x) with [0:6:2] = [7i64, 8, 9]) (iota 4)");
+  flattened("map (\\i -> let m = replicate 4 (replicate 4 i) let m[1:3, i % 4] = [1i64, 2] in m) (iota 5)");
+  // accelerate/crystal's length (flatten frame), lud's padding.
+  flattened("map (\\m -> i64.sum (flatten m) + length (flatten m)) (unflatten (unflatten (iota 24)) : [2][3][4]i64)");
+  flattened("map (\\xs -> xs ++ replicate 2 0i64) (unflatten (iota 6) : [2][3]i64)");
+  // accelerate/mandelbrot's real.(...).
+  flattened("map (\\x -> f64.(x * 2 + sqrt x)) (map f64.i64 (iota 5))");
+  // Rows whose elements are one-element vectors (Futhark's flattening/iswim1).
+  flattened("map (scan (map2 (+)) (replicate 1 0)) (unflatten (unflatten (iota 6)) : [2][3][1]i64)");
+}
