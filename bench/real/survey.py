@@ -5,7 +5,16 @@ dataset passes `thorn test`, how long it took, and every SOAC call that ran
 on the reference backend instead of being flattened, grouped by reason.
 
   python3 bench/real/survey.py --thorn build/thorn --benchmarks /path/to/futhark-benchmarks \
-      [--backend host] [--timeout 120] [--json out.json] [PROGRAM ...]
+      [--backend host] [--timeout 120] [--json out.json] [--size 32] [PROGRAM ...]
+
+A program whose first dataset is not in the checkout (futhark-benchmarks
+keeps many as links into a separate data repository) is run instead on
+synthetic inputs: `thorn check --entry-types` gives the entry point's
+parameter types, every size gets the value --size, integer scalars are
+small counts (3..7), integer arrays hold valid indices (0..size-1) and
+floats are drawn from [0, 1] (`thorn dataset`). Its status is then
+`synthetic:<exit code>`: the run checks no output, but its plan log still
+shows every SOAC call it reached that fell back to the reference backend.
 
 For each program a sibling file `NAME.thorn-survey.fut` is written next to
 it (in the checkout) holding the program with each test block cut down to
@@ -62,7 +71,58 @@ def first_datasets(text):
     return "\n".join(out)
 
 
-def survey(thorn, root, prog, backend, timeout):
+def entry_of(text):
+    """The entry point the program's first test block runs."""
+    m = re.search(r"^--\s*==\s*\n((?:--.*\n)*)", text, re.M)
+    e = m and re.search(r"^--\s*entry:\s*(\S+)", m.group(1), re.M)
+    return e.group(1) if e else "main"
+
+
+def synthetic_inputs(thorn, path, entry, size):
+    """`thorn dataset` arguments making inputs for `entry`, or None."""
+    p = subprocess.run([thorn, "check", "--entry-types", path], capture_output=True, text=True)
+    for line in p.stdout.split("\n"):
+        name, _, sig = line.partition(":")
+        if name != entry:
+            continue
+        gens = []
+        for t in sig.split("->")[0].split():
+            t = t.lstrip("*")
+            base = re.sub(r"^(\[[^\]]*\])*", "", t)
+            # Constant sizes stay; every named or anonymous one becomes --size.
+            dims = "".join(d if d[1:-1].isdigit() else f"[{size}]" for d in re.findall(r"\[[^\]]*\]", t))
+            if base not in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bool"):
+                return None
+            if not dims and base[0] in "iu":
+                gens.append(f"{3 + len(gens) % 5}{base}")  # a small count, not a random word
+            else:
+                gens.append(dims + base)
+        # Integer arrays are often indices: keep them inside every array.
+        args = [f"--{b}-bounds=0:{size - 1}" for b in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")]
+        for g in gens:
+            args += ["-g", g]
+        return args
+    return None
+
+
+def survey_synthetic(thorn, path, entry, backend, timeout, size):
+    gen = synthetic_inputs(thorn, path, entry, size)
+    if gen is None:
+        return "no-inputs", "", "", 0.0
+    data = subprocess.run([thorn, "dataset", "-b"] + gen, capture_output=True).stdout
+    # Every call planned, however small the synthetic sizes make it.
+    env = dict(os.environ, THORN_LOG_PLAN="1", THORN_HOST_MIN_WORK="0")
+    t0 = time.time()
+    try:
+        p = subprocess.run([thorn, "run", "--backend", backend, "-e", entry, path], input=data,
+                           capture_output=True, timeout=timeout, env=env)
+        status, err = f"synthetic:{p.returncode}", p.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        status, err = "synthetic:timeout", (e.stderr or b"").decode(errors="replace")
+    return status, "", err, time.time() - t0
+
+
+def survey(thorn, root, prog, backend, timeout, size=32):
     path = os.path.join(root, prog)
     src = open(path).read()
     small = path[:-4] + ".thorn-survey.fut"
@@ -78,6 +138,8 @@ def survey(thorn, root, prog, backend, timeout):
         status, out = "timeout", (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
         err = (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
     secs = time.time() - t0
+    if "cannot read data file" in out + err:
+        status, out, err, secs = survey_synthetic(thorn, path, entry_of(src), backend, timeout, size)
     reasons = collections.Counter()
     for line in err.split("\n"):
         m = re.search(r"runs on the reference backend: (.*)$", line)
@@ -96,6 +158,7 @@ def main():
     ap.add_argument("--backend", default="host")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--json")
+    ap.add_argument("--size", type=int, default=32, help="every size of a synthetic input")
     ap.add_argument("programs", nargs="*")
     a = ap.parse_args()
     thorn = os.path.abspath(a.thorn)
@@ -104,7 +167,7 @@ def main():
         if not os.path.exists(os.path.join(a.benchmarks, prog)):
             print(f"{prog}: not in the checkout", file=sys.stderr)
             continue
-        r = survey(thorn, a.benchmarks, prog, a.backend, a.timeout)
+        r = survey(thorn, a.benchmarks, prog, a.backend, a.timeout, a.size)
         rows.append(r)
         print(f"{r['program']:45} {str(r['status']):8} {r['seconds']:8.2f}s  {r['result']:32} fallbacks {r['fallbacks']}")
         for why, n in r["reasons"][:4]:

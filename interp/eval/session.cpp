@@ -397,10 +397,13 @@ std::vector<std::string> Session::entry_names() const {
   const auto& program = impl_->user.program;
   if (!program) return names;
   std::function<void(const Decl&)> visit = [&](const Decl& d) {
-    if (d.kind == Decl::Kind::Value && d.entry) names.push_back(d.name);
+    // Like Futhark (Compiler/Program.hs, setEntryPoints): `main` in the
+    // root file is an entry point beside the `entry` declarations.
+    if (d.kind == Decl::Kind::Value && (d.entry || d.name == "main") &&
+        std::find(names.begin(), names.end(), d.name) == names.end())
+      names.push_back(d.name);
   };
   for (const auto& d : program->decls) visit(*d);
-  if (names.empty() && impl_->user_binding("main")) names.push_back("main");
   return names;
 }
 

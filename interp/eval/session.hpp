@@ -74,7 +74,7 @@ class Session {
     Loc loc;
   };
   std::optional<Entry> entry(const std::string& name) const;
-  // The loaded file's entry points: its `entry` declarations, or `main`.
+  // The loaded file's entry points: its `entry` declarations and `main`.
   std::vector<std::string> entry_names() const;
 
   // Calls a top-level function of the loaded program; the results are split

@@ -389,6 +389,35 @@ void Lowerer::same_length(SymArr& out, const std::vector<Sym>& inputs, const cha
   out.len = n;
 }
 
+// Element i of [xs[0], xs[1], ...]: a chain of selects on i over scalar
+// leaves; for rows, a row whose element j picks among the rows' elements j.
+// Only materialise's copy loops call it, so every element is read once.
+Sym Lowerer::pick(const std::vector<Sym>& xs, Reg i, const Loc& loc) {
+  if (xs[0].kind == Sym::Kind::Array) {
+    auto row = std::make_shared<SymArr>();
+    row->dims = xs[0].arr->dims;
+    row->elem = xs[0].arr->elem;
+    row->gen = [this, xs, i, loc](Reg j) {
+      std::vector<Sym> column;
+      for (const Sym& x : xs) column.push_back(index(x, j, loc, false));
+      return pick(column, i, loc);
+    };
+    Sym r;
+    r.kind = Sym::Kind::Array;
+    r.arr = row;
+    return r;
+  }
+  Sym r = xs.back();
+  for (size_t k = xs.size() - 1; k-- > 0;) {
+    Reg is_k = b_.compare(kir::CmpOp::Eq, i, b_.i64(int64_t(k)));
+    std::vector<Reg> a = leaves(xs[k]), b = leaves(r), out;
+    for (size_t q = 0; q < a.size(); ++q) out.push_back(b_.select(is_k, a[q], b[q]));
+    size_t pos = 0;
+    r = rebuild(xs[k], out, pos);
+  }
+  return r;
+}
+
 Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
   if (arr_sym.kind != Sym::Kind::Array) throw Fallback("indexing a non-array");
   const SymArr& a = *arr_sym.arr;
@@ -1066,6 +1095,7 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       Sym fn = lower(*e.a, sc);
       std::vector<Sym> args;
       for (const auto& x : e.list) args.push_back(lower(*x, sc));
+      call_hint_ = call_hint(e, sc);
       return apply(fn, std::move(args), e.loc, tail);
     }
     case Expr::Kind::BinOp: return lower_binop(e, sc);
@@ -1168,26 +1198,22 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
     case Expr::Kind::Index: return lower_index(e, sc);
     case Expr::Kind::Update: return lower_update(e, sc);
     case Expr::Kind::ArrayLit: {
-      // [x, y, ...] of scalars (or tuples of them): a private array.
+      // [x, y, ...]: a private array, filled by a generator that picks
+      // element i among the literal's elements (rows, for arrays of arrays).
       std::vector<Sym> xs;
       for (const auto& x : e.list) xs.push_back(lower(*x, sc));
       if (xs.empty()) throw Fallback("an empty array literal inside a mapped function");
       auto gen = std::make_shared<SymArr>();
       gen->dims = {int64_t(xs.size())};
-      if (xs[0].kind == Sym::Kind::Array) throw Fallback("an array literal of arrays inside a mapped function");
+      if (xs[0].kind == Sym::Kind::Array) {
+        for (const Sym& x : xs)
+          if (x.kind != Sym::Kind::Array || dynamic(x) || x.arr->dims != xs[0].arr->dims)
+            throw Fallback("an array literal of arrays of different or varying shapes inside a mapped function");
+        gen->dims.insert(gen->dims.end(), xs[0].arr->dims.begin(), xs[0].arr->dims.end());
+        gen->elem = xs[0].arr->elem;
+      }
       Lowerer* l = this;
-      gen->gen = [l, xs](Reg i) {
-        // Only used by materialise's copy loop: a chain of selects on i.
-        Sym r = xs.back();
-        for (size_t k = xs.size() - 1; k-- > 0;) {
-          Reg is_k = l->b().compare(kir::CmpOp::Eq, i, l->b().i64(int64_t(k)));
-          std::vector<Reg> a = l->leaves(xs[k]), b = l->leaves(r), out;
-          for (size_t q = 0; q < a.size(); ++q) out.push_back(l->b().select(is_k, a[q], b[q]));
-          size_t pos = 0;
-          r = l->rebuild(xs[k], out, pos);
-        }
-        return r;
-      };
+      gen->gen = [l, xs, loc = e.loc](Reg i) { return l->pick(xs, i, loc); };
       Sym g;
       g.kind = Sym::Kind::Array;
       g.arr = gen;

@@ -135,6 +135,8 @@ class Lowerer {
   Sym lower_update(const Expr& e, const ScopePtr& sc);
   Sym update_slices(const Expr& e, const ScopePtr& sc);
   void write_leaves(const SymArr& dest, kir::Reg at, const Sym& value, const char* mismatch);
+  bool is_input_view(const Sym& arr) const;
+  Sym pick(const std::vector<Sym>& xs, kir::Reg i, const Loc& loc);
   void check_update_bounds(const std::vector<int64_t>& dims, const std::vector<kir::Reg>& idx, const Loc& loc);
   struct LoweredIndex {
     bool is_slice = false;
@@ -148,9 +150,17 @@ class Lowerer {
   void bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,
             const std::vector<TypeParam>* sizes);
   void bind_sizes(const TypeExpr& t, const Sym& v, std::vector<std::pair<std::string, Sym>>& out);
+  // What the checker knew of a call's result sizes (lower_sizes.cpp):
+  // outer dims first, nullopt where not a constant.
+  struct CallHint {
+    std::vector<std::optional<int64_t>> dims;
+  };
+  CallHint call_hint(const Expr& call, const ScopePtr& sc);
+  void solve_sizes(const std::vector<TypeParam>& tps, const std::vector<PatternPtr>& params, const std::vector<Sym>& args,
+                   const TypeExpr* ret, const CallHint& hint, std::vector<std::pair<std::string, Sym>>& vars);
   Sym call_body(const std::vector<PatternPtr>& params, const Expr& body, ScopePtr scope,
                 const std::vector<TypeParam>* sizes, std::vector<Sym>& args, const std::string& name,
-                const Loc& loc, bool tail);
+                const Loc& loc, bool tail, const TypeExpr* ret = nullptr, const CallHint* hint = nullptr);
   Sym project(const Sym& v, const std::string& field, const Loc& loc) const;
   Sym select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
   Sym if_with_arrays(kir::Reg cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
@@ -170,6 +180,9 @@ class Lowerer {
   std::vector<BufferPtr> reads_;
   std::map<const Buffer*, int> array_ids_;
   std::vector<const void*> active_;  // functions being inlined (recursion check)
+  // The result sizes of the application being lowered, for the function it
+  // calls directly (apply() takes it, so nested calls never see it).
+  std::optional<CallHint> call_hint_;
   CaptureLog* cap_ = nullptr;
   int cur_src_ = -1;    // the source whose value is being lowered (array leaves bind to it)
   int array_leaf_ = 0;  // next array leaf of cur_src_

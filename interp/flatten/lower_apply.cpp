@@ -4,6 +4,7 @@
 // function become generators (map, iota, ...), sequential loops (reduce),
 // or, in tail position, symbolic SOACs the planner turns into segmented
 // steps.
+#include <utility>
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -52,17 +53,21 @@ const std::vector<std::string> kConversions = {"to_bool", "to_i8",  "to_i16", "t
 
 Sym Lowerer::call_body(const std::vector<PatternPtr>& params, const Expr& body, ScopePtr scope,
                        const std::vector<TypeParam>* sizes, std::vector<Sym>& args, const std::string& name,
-                       const Loc& loc, bool tail) {
+                       const Loc& loc, bool tail, const TypeExpr* ret, const CallHint* hint) {
   size_t p = params.size();
   ActiveGuard guard(active_, &body, name);
   auto inner = child_scope(std::move(scope));
   for (size_t k = 0; k < p; ++k) bind(*params[k], args[k], inner->vars, sizes);
+  // The hint describes this call's result only when it applies exactly the parameters.
+  if (sizes) solve_sizes(*sizes, params, args, ret, hint && args.size() == p ? *hint : CallHint{}, inner->vars);
   Sym r = lower(body, inner, tail && args.size() == p);
   if (args.size() > p) return apply(r, std::vector<Sym>(args.begin() + long(p), args.end()), loc, tail);
   return r;
 }
 
 Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, bool tail) {
+  std::optional<CallHint> hint = std::exchange(call_hint_, std::nullopt);
+  const CallHint* hint_ptr = hint ? &*hint : nullptr;
   if (fn_sym.kind != Sym::Kind::Function) throw Fallback("application of a non-function");
   const SymFn& f = *fn_sym.fn;
   auto partial = [&](std::vector<Sym> all) {
@@ -118,7 +123,8 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
         std::vector<Sym> first(all.begin(), all.begin() + long(p));
         return rest_after(intrinsic(*alias, std::move(first), loc, tail && all.size() == p), all, p);
       }
-      return call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, all, c.name, loc, tail);
+      return call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, all, c.name, loc, tail,
+                       c.ret_type, hint_ptr);
     }
     case Callable::Kind::Partial: {
       std::vector<Sym> bound;
@@ -396,6 +402,35 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       const Sym flat = Sym::scalar(i, Prim::I64);
       const Sym row = self->binop("/", flat, width, loc), col = self->binop("%", flat, width, loc);
       return self->index(self->index(xss, row.reg, loc, false), col.reg, loc, false);
+    };
+    return array_sym(arr);
+  }
+  if (name == "unflatten") {
+    // A view: row i of the result is xs[i*m : (i+1)*m]. The sizes must be
+    // known when the nest is planned (they are the result's shape).
+    need(3);
+    const Sym xs = args[2];
+    if (!args[0].known || !args[1].known) throw Fallback("unflatten to sizes that depend on the element");
+    if (xs.kind != Sym::Kind::Array) throw Fallback("unflatten of a non-array");
+    if (dynamic(xs)) throw Fallback("unflatten of an array whose length depends on the element");
+    const int64_t n = args[0].known->as_i64(), m = args[1].known->as_i64(), len = xs.arr->dims[0];
+    if (n < 0 || m < 0 || n * m != len) throw Fallback("unflatten to a shape of another size");  // the reference backend reports it
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = {n, m};
+    arr->dims.insert(arr->dims.end(), xs.arr->dims.begin() + 1, xs.arr->dims.end());
+    arr->elem = xs.arr->elem;
+    arr->fused = "unflatten";
+    Lowerer* self = this;
+    std::vector<int64_t> row_dims(arr->dims.begin() + 1, arr->dims.end());
+    arr->gen = [self, xs, m, row_dims, loc](Reg i) {
+      auto row = std::make_shared<SymArr>();
+      row->dims = row_dims;
+      row->elem = xs.arr->elem;
+      row->gen = [self, xs, m, i, loc](Reg j) {
+        Reg at = self->b().binary(kir::BinOp::Add, self->b().binary(kir::BinOp::Mul, i, self->b().i64(m)), j);
+        return self->index(xs, at, loc, false);
+      };
+      return array_sym(row);
     };
     return array_sym(arr);
   }

@@ -225,13 +225,15 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
   return with_current_versions(arr);
 }
 
-// `a with [i, j:k, ...] = v` and `let a[:, i] = v`: slices with bounds and
-// strides known when the nest is planned (positive strides), mixed with
-// indices computed per element. Writes v's elements in row-major order of
-// the slice; v is first copied to private storage unless it already is
-// private, so that reading it never sees the writes. Anything else (bounds
-// that depend on the element, bad shapes) is left to the reference backend,
-// which reports errors in Futhark's words.
+// `a with [i, j:k, ...] = v` and `let a[:, i] = v`: slices with positive
+// strides known when the nest is planned, mixed with indices computed per
+// element. The first slice dimension may also have bounds computed per
+// element (`let block[0:k] = bs[i:i+k]`); they and v's length are checked at
+// run time. Writes v's elements in row-major order of the slice; v is first
+// copied to private storage unless it is private already or a view of the
+// nest's inputs (which no element writes), so that reading it never sees the
+// writes. Anything else (bad shapes known when planned) is left to the
+// reference backend, which reports errors in Futhark's words.
 Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
   Sym arr = lower(*e.a, sc);
   if (arr.kind != Sym::Kind::Array) throw Fallback("an in-place update of a non-array");
@@ -242,9 +244,12 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
     bool slice = true;
     Reg index = kir::kNoReg;
     int64_t start = 0, count = 0, stride = 1;
+    Reg start_reg = kir::kNoReg, count_reg = kir::kNoReg;  // bounds computed per element
   };
   std::vector<Dim> spec(dims.size());
   std::vector<int64_t> value_dims;
+  Reg bounds_ok = kir::kNoReg;  // the per-element bounds' check, when there are some
+  bool first_slice = true;
   for (size_t k = 0; k < dims.size(); ++k) {
     Dim& d = spec[k];
     if (k < e.indices.size() && !e.indices[k].is_slice) {
@@ -252,31 +257,71 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
       d.index = convert(lower(*e.indices[k].index, sc), Prim::I64).reg;
       continue;
     }
-    auto known = [&](const ExprPtr& x, int64_t dflt) -> int64_t {
+    bool may_vary = first_slice;
+    first_slice = false;
+    // A bound: a constant, or (on the first slice dimension) a register.
+    auto bound = [&](const ExprPtr& x, int64_t dflt, Reg* reg) -> int64_t {
       if (!x) return dflt;
       Sym b = lower(*x, sc);
-      if (!b.is_scalar() || !is_integral(b.prim) || !b.known)
-        throw Fallback("an in-place update of a slice whose bounds depend on the element");
-      return b.known->as_i64();
+      if (!b.is_scalar() || !is_integral(b.prim)) throw Fallback("an in-place update of a slice with bounds that are not integers");
+      if (b.known) return b.known->as_i64();
+      if (!may_vary || !reg) throw Fallback("an in-place update of a slice whose bounds depend on the element");
+      *reg = convert(b, Prim::I64).reg;
+      return 0;
     };
     int64_t start = 0, end = dims[k];
+    Reg start_reg = kir::kNoReg, end_reg = kir::kNoReg;
     if (k < e.indices.size()) {
       const IndexArg& ix = e.indices[k];
-      d.stride = known(ix.stride, 1);
+      d.stride = bound(ix.stride, 1, nullptr);
       if (d.stride <= 0) throw Fallback("an in-place update of a slice with a stride that is not positive");
-      start = known(ix.start, 0);
-      end = known(ix.end, dims[k]);
+      start = bound(ix.start, 0, &start_reg);
+      end = bound(ix.end, dims[k], &end_reg);
     }
-    if (start < 0 || end > dims[k] || start > end) throw Fallback("an in-place update of a slice out of bounds");
-    d.start = start;
-    d.count = (end - start + d.stride - 1) / d.stride;
-    value_dims.push_back(d.count);
+    if (start_reg == kir::kNoReg && end_reg == kir::kNoReg) {
+      if (start < 0 || end > dims[k] || start > end) throw Fallback("an in-place update of a slice out of bounds");
+      d.start = start;
+      d.count = (end - start + d.stride - 1) / d.stride;
+      value_dims.push_back(d.count);
+      continue;
+    }
+    // Futhark's rule for a positive stride: 0 <= start <= end <= n.
+    Reg a = start_reg != kir::kNoReg ? start_reg : b_.i64(start);
+    Reg z = end_reg != kir::kNoReg ? end_reg : b_.i64(end);
+    bounds_ok = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a),
+                          b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, a, z),
+                                    b_.compare(kir::CmpOp::Le, z, b_.i64(dims[k]))));
+    d.start_reg = a;
+    Reg span = b_.binary(kir::BinOp::Sub, z, a);
+    d.count_reg = d.stride == 1 ? span
+                                : b_.binary(kir::BinOp::Quot, b_.binary(kir::BinOp::Add, span, b_.i64(d.stride - 1)),
+                                            b_.i64(d.stride));
+    value_dims.push_back(-1);  // its length is checked at run time
   }
+  std::string shape;
+  for (int64_t d : dims) shape += fmt::format("[{}]", d);
+  if (bounds_ok != kir::kNoReg) b_.check(bounds_ok, fmt::format("Index out of bounds for array of shape {}.", shape), e.loc);
   Sym v = lower(*e.b, sc);
-  if (value_dims.empty() ? v.kind == Sym::Kind::Array : (v.kind != Sym::Kind::Array || v.arr->dims != value_dims))
-    throw Fallback("an in-place update with a value of another shape");
+  if (value_dims.empty()) {
+    if (v.kind == Sym::Kind::Array) throw Fallback("an in-place update with a value of another shape");
+  } else {
+    if (v.kind != Sym::Kind::Array || v.arr->dims.size() != value_dims.size())
+      throw Fallback("an in-place update with a value of another shape");
+    for (size_t k = 0; k < value_dims.size(); ++k) {
+      bool outer_varies = k == 0 && (value_dims[0] < 0 || v.arr->len != kir::kNoReg);
+      if (!outer_varies && v.arr->dims[k] != value_dims[k]) throw Fallback("an in-place update with a value of another shape");
+    }
+    if (value_dims[0] < 0 || v.arr->len != kir::kNoReg) {
+      // The slice's or the value's length is only known per element.
+      Reg want = value_dims[0] < 0 ? kir::kNoReg : b_.i64(value_dims[0]);
+      for (const Dim& d : spec)
+        if (d.count_reg != kir::kNoReg) want = d.count_reg;
+      b_.check(b_.compare(kir::CmpOp::Eq, length_reg(v), want),
+               "Value cannot be written to a slice of another shape.", e.loc);
+    }
+  }
   if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
-  if (v.kind == Sym::Kind::Array && !is_private_whole(v)) v = materialise(v, e.loc);
+  if (v.kind == Sym::Kind::Array && !is_private_whole(v) && !is_input_view(v)) v = materialise(v, e.loc);
   const SymArr& a = *arr.arr;
   std::vector<Reg> idx;
   for (const Dim& d : spec) idx.push_back(d.index);  // kNoReg for slices
@@ -294,8 +339,10 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
       walk(sub, b_.binary(kir::BinOp::Add, off, b_.binary(kir::BinOp::Mul, d.index, b_.i64(stride_of[k]))), k + 1);
       return;
     }
-    b_.for_(b_.i64(d.count), {}, [&](Reg j, const std::vector<Reg>&) {
-      Reg pos = b_.binary(kir::BinOp::Add, b_.i64(d.start), b_.binary(kir::BinOp::Mul, j, b_.i64(d.stride)));
+    Reg count = d.count_reg != kir::kNoReg ? d.count_reg : b_.i64(d.count);
+    Reg first = d.start_reg != kir::kNoReg ? d.start_reg : b_.i64(d.start);
+    b_.for_(count, {}, [&](Reg j, const std::vector<Reg>&) {
+      Reg pos = b_.binary(kir::BinOp::Add, first, b_.binary(kir::BinOp::Mul, j, b_.i64(d.stride)));
       walk(index(sub, j, e.loc, false), b_.binary(kir::BinOp::Add, off, b_.binary(kir::BinOp::Mul, pos, b_.i64(stride_of[k]))),
            k + 1);
       return std::vector<Reg>{};
@@ -304,6 +351,15 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
   walk(v, b_.i64(0), 0);
   for (const SymArr::Leaf& l : a.leaves) bump_version(l.array);
   return with_current_versions(arr);
+}
+
+// A view of the nest's input arrays (no private leaves, no generator): no
+// element writes them, so an update can read it while writing.
+bool Lowerer::is_input_view(const Sym& arr) const {
+  if (arr.kind != Sym::Kind::Array || arr.arr->gen) return false;
+  for (const SymArr::Leaf& l : arr.arr->leaves)
+    if (l.local) return false;
+  return !arr.arr->leaves.empty();
 }
 
 // scan inside a mapped function, not as its result: sequential, in the
