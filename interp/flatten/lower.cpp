@@ -8,6 +8,7 @@
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
+#include "interp/syntax/print.hpp"
 
 namespace thorn::flatten {
 
@@ -844,6 +845,15 @@ Sym Lowerer::lower_index(const Expr& e, const ScopePtr& sc) {
       l.start = bound(a.start);
       l.end = bound(a.end);
       l.stride = bound(a.stride);
+      // `xs[i : i + k]` with k known when the nest starts: a fixed length k
+      // wherever i is (Futhark code says so to give the slice a size).
+      const Expr* end = a.end.get();
+      while (end && end->kind == Expr::Kind::Ascribe) end = end->a.get();
+      if (a.start && end && end->kind == Expr::Kind::BinOp && end->name.qualifiers.empty() && end->name.name == "+" &&
+          to_string(*end->a) == to_string(*a.start)) {
+        Sym k = lower(*end->b, sc);
+        if (k.is_scalar() && k.known && is_integral(k.prim) && k.known->as_i64() >= 0) l.span = k.known->as_i64();
+      }
     }
     ix.push_back(std::move(l));
   }
@@ -916,6 +926,17 @@ Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
       Reg at = s == 1 ? i : bb.binary(kir::BinOp::Mul, i, bb.i64(s));
       if (a != 0) at = bb.binary(kir::BinOp::Add, at, bb.i64(a));
       return l->index(whole, at, loc, false);
+    };
+  } else if (ix.span && s == 1 && ix.start) {
+    // xs[a : a + k]: 0 <= a and a + k <= n at run time, length k.
+    Reg n = length_reg(arr);
+    Reg a = ix.start->reg;
+    Reg b = b_.binary(kir::BinOp::Add, a, b_.i64(*ix.span));
+    b_.check(b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a), b_.compare(kir::CmpOp::Le, b, n)),
+             "Slice out of bounds.", loc);
+    sub->dims[0] = *ix.span;
+    sub->gen = [l, whole, a, loc](Reg i) -> Sym {
+      return l->index(whole, l->b().binary(kir::BinOp::Add, i, a), loc, false);
     };
   } else {
     // Futhark's rule: 0 <= a <= b <= n for s > 0, -1 <= b <= a < n (or a == b) for s < 0.
@@ -1052,21 +1073,34 @@ std::vector<Reg> Lowerer::next_state(const LoopState& st, const Sym& r, const Lo
   split_state(r, regs, arrays);
   if (types_of(regs) != st.types || arrays.size() != st.storage.size())
     throw Fallback("loop body changes the shape of the loop state");
+  // Every source is made ready before any storage is written: a result may
+  // be another position's storage (`(scatter out' ..., in')` swaps two
+  // buffers), which the first copy would overwrite.
+  std::vector<int> written;  // the storage arrays this iteration's copies write
+  std::vector<bool> same(arrays.size());
   for (size_t k = 0; k < arrays.size(); ++k) {
     const Sym& a = arrays[k];
     const Sym& storage = st.storage[k];
     if (a.kind != Sym::Kind::Array || a.arr->dims != storage.arr->dims || dynamic(a))
       throw Fallback("loop body changes the shape of the loop state");
-    bool same = !a.arr->gen && a.arr->rel == kir::kNoReg && a.arr->leaves.size() == storage.arr->leaves.size();
-    for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
-      same = a.arr->leaves[l].local && a.arr->leaves[l].array == storage.arr->leaves[l].array &&
-             a.arr->leaves[l].base == 0;
-    if (same) continue;
-    bool other_private = is_private_whole(a);
-    for (size_t l = 0; other_private && l < a.arr->leaves.size(); ++l)
-      for (const SymArr::Leaf& sl : storage.arr->leaves) other_private &= a.arr->leaves[l].array != sl.array;
-    copy_into(with_current_versions(storage), other_private ? a : materialise(a, loc), loc);
+    bool s = !a.arr->gen && a.arr->rel == kir::kNoReg && a.arr->leaves.size() == storage.arr->leaves.size();
+    for (size_t l = 0; s && l < a.arr->leaves.size(); ++l)
+      s = a.arr->leaves[l].local && a.arr->leaves[l].array == storage.arr->leaves[l].array && a.arr->leaves[l].base == 0;
+    same[k] = s;
+    if (!s)
+      for (const SymArr::Leaf& l : storage.arr->leaves) written.push_back(l.array);
   }
+  std::vector<Sym> sources(arrays.size());
+  for (size_t k = 0; k < arrays.size(); ++k) {
+    if (same[k]) continue;
+    const Sym& a = arrays[k];
+    bool direct = is_private_whole(a);  // a whole private array no copy here overwrites
+    for (size_t l = 0; direct && l < a.arr->leaves.size(); ++l)
+      direct = std::find(written.begin(), written.end(), a.arr->leaves[l].array) == written.end();
+    sources[k] = direct ? a : materialise(a, loc);
+  }
+  for (size_t k = 0; k < arrays.size(); ++k)
+    if (!same[k]) copy_into(with_current_versions(st.storage[k]), sources[k], loc);
   return regs;
 }
 

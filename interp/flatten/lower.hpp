@@ -142,6 +142,7 @@ class Lowerer {
     bool is_slice = false;
     kir::Reg i = kir::kNoReg;
     std::optional<Sym> start, end, stride;
+    std::optional<int64_t> span;  // end is start + span, span known
   };
   Sym index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
   Sym slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc);

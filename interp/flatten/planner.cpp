@@ -1104,23 +1104,32 @@ struct Planner {
 
   Value transpose() { return transpose_of(call.args.at(0)); }
 
+  // transpose swaps the two outer dimensions; rows of higher rank arrays
+  // ([n][m][k] -> [m][n][k]) move whole.
   Value transpose_of(const Value& xs) {
-    if (xs.kind != Value::Kind::Array || xs.arr().rank() != 2) throw Fallback("transpose of other than a matrix");
-    int64_t n = xs.arr().shape[0], m = xs.arr().shape[1];
-    if (n == 0 || m == 0) throw Fallback("empty matrix");
+    if (xs.kind != Value::Kind::Array || xs.arr().rank() < 2) throw Fallback("transpose of other than a matrix");
+    const std::vector<int64_t>& shape = xs.arr().shape;
+    int64_t n = shape[0], m = shape[1];
+    std::vector<int64_t> rest(shape.begin() + 2, shape.end());
+    int64_t inner = 1;
+    for (int64_t d : rest) inner *= d;
+    if (n == 0 || m == 0 || inner == 0) throw Fallback("empty matrix");
     auto p = std::make_shared<Producer>();
     p->elem.name = "transpose";
     Lowerer lw(p->elem, ev);
     kir::Builder& b = lw.b();
     Reg flat = b.param(Prim::I64);
-    Reg i = b.binary(kir::BinOp::Quot, flat, b.i64(n));  // result row: a column of xs
-    Reg j = b.binary(kir::BinOp::Rem, flat, b.i64(n));
+    Reg outer = inner == 1 ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
+    Reg i = b.binary(kir::BinOp::Quot, outer, b.i64(n));  // result row: a column of xs
+    Reg j = b.binary(kir::BinOp::Rem, outer, b.i64(n));
     Sym v = lw.index(lw.index(lw.array_of(xs), j, call.loc, false), i, call.loc, false);
+    if (!rest.empty()) v = index_row_major(lw, v, flat, inner, rest, call.loc);
     Sym like = shape_like(v);
     b.ret(lw.leaves(v));
     finish_function(p->elem, "transpose");
     p->reads = lw.reads();
     p->shape = {m, n};
+    p->shape.insert(p->shape.end(), rest.begin(), rest.end());
     p->elem_shape = elem_shape_of(like);
     leaf_prims(like, p->leaves);
     p->what = lw.fused.empty() ? "transpose" : "transpose, " + join(lw.fused);

@@ -86,3 +86,25 @@ TEST_CASE("flatten: slices updated in place, views by flatten and ++, local open
   // Rows whose elements are one-element vectors (Futhark's flattening/iswim1).
   flattened("map (scan (map2 (+)) (replicate 1 0)) (unflatten (unflatten (iota 6)) : [2][3][1]i64)");
 }
+
+TEST_CASE("flatten: forms from hashcat, bfast, fft, nw and cfd") {
+  // accelerate/hashcat's mk_block: slices updated with bounds computed per element.
+  flattened("let bs = map u8.i64 (iota 20) in "
+            "map (\\o -> let k = i64.min 8 (20 - o) let b = replicate 16 0u8 let b[0:k] = bs[o:o+k] "
+            "let b[k:k+2] = [1u8, 2u8] in b) [0i64, 5, 15]");
+  // An unflatten whose sizes come from the context (hashcat's `map unbytes (unflatten block)`).
+  flattened("map (\\x -> map (\\r -> r[0] + r[3]) (unflatten (replicate 8 x) : [2][4]i64)) (iota 3)");
+  // misc/bfast's mkX: an array literal of rows.
+  flattened("map (\\x -> [replicate 3 x, map (+ x) (iota 3)]) (iota 4)");
+  // accelerate/fft's Stockham loop: two loop-carried buffers swapped every iteration.
+  flattened("map (\\x -> let (a, _) = loop (a, b) = (replicate 4 x, replicate 4 0i64) for i < 3 do "
+            "(scatter b (iota 4) (map (+ i) (reverse a)), a) in a) (iota 3)");
+  // rodinia/nw's xs[i : i + B] (a fixed length wherever it starts), in two dimensions.
+  flattened("let m = unflatten (iota 36) : [6][6]i64 in "
+            "map (\\i -> let blk = m[i:i+2, i+1:i+1+2] in i64.sum (flatten blk)) (iota 4)");
+}
+
+TEST_CASE("flatten: transpose of arrays of rank three at the top level (rodinia/cfd)") {
+  flattened("transpose (unflatten (unflatten (iota 24)) : [2][3][4]i64)");
+  flattened("transpose (map transpose (unflatten (unflatten (iota 24)) : [2][3][4]i64))");
+}
