@@ -5,7 +5,11 @@ that one slow or runaway file cannot stop the rest, and reports the pass
 rates the way docs/language-coverage.md does:
 
   python3 bench/real/futhark_suite.py --thorn build/thorn --tests /path/to/futhark/tests \\
-      [--backend host] [--timeout 20] [--jobs 2] [--memory-gb 8] [--json out.json]
+      [--backend host] [--validate] [--timeout 20] [--jobs 2] [--memory-gb 8] [--json out.json]
+
+--validate runs every nest, however small, through the flattener
+(THORN_HOST_MIN_WORK=0) and checks it against the reference backend
+(`thorn test --validate`): Futhark's suite as a net for flattening bugs.
 
 A case is an expected rejection when its file's test block has `error:` and
 no input. A file that runs past --timeout counts as one failed runnable case.
@@ -35,8 +39,11 @@ def run_file(args, path):
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
-        subprocess.run([args.thorn, "test", "--backend", args.backend, "--json", out, path],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=args.timeout, preexec_fn=cap)
+        extra = ["--validate"] if args.validate else []
+        env = dict(os.environ, THORN_HOST_MIN_WORK="0") if args.validate else None
+        subprocess.run([args.thorn, "test", "--backend", args.backend, "--json", out] + extra + [path],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=args.timeout, preexec_fn=cap,
+                       env=env)
         with open(out) as f:
             return path, json.load(f)["cases"], False
     except (subprocess.TimeoutExpired, json.JSONDecodeError, FileNotFoundError, KeyError):
@@ -51,6 +58,7 @@ def main():
     ap.add_argument("--thorn", default="build/thorn")
     ap.add_argument("--tests", required=True)
     ap.add_argument("--backend", default="host")
+    ap.add_argument("--validate", action="store_true", help="flatten every nest and check it against the reference")
     ap.add_argument("--timeout", type=float, default=20)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--memory-gb", type=float, default=8)

@@ -1,0 +1,277 @@
+// Lowering of indexing and slicing (see lower.hpp): lengths fixed or known
+// only per element, indices with bounds checks, slices as generators.
+#include "interp/flatten/lower.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "interp/eval/scalar_ops.hpp"
+#include "interp/flatten/delayed.hpp"
+#include "interp/flatten/elem_tree.hpp"
+#include "interp/syntax/print.hpp"
+
+namespace thorn::flatten {
+
+using kir::Reg;
+
+int64_t Lowerer::length(const Sym& arr) const {
+  if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
+  if (arr.arr->len != kir::kNoReg) throw Fallback("an array whose length depends on the element, where a fixed length is needed");
+  return arr.arr->dims.at(0);
+}
+
+Reg Lowerer::length_reg(const Sym& arr) {
+  if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
+  if (arr.arr->len != kir::kNoReg) return arr.arr->len;
+  return b_.i64(arr.arr->dims.at(0));
+}
+
+void Lowerer::same_length(SymArr& out, const std::vector<Sym>& inputs, const char* what, const Loc& loc) {
+  bool dyn = false;
+  for (const Sym& a : inputs) {
+    if (a.kind != Sym::Kind::Array) throw Fallback("expected an array");
+    dyn |= a.arr->len != kir::kNoReg;
+  }
+  int64_t bound = inputs.at(0).arr->dims.at(0);
+  if (!dyn) {
+    for (const Sym& a : inputs)
+      if (a.arr->dims[0] != bound) throw Fallback(fmt::format("{} of arrays of different lengths", what));
+    out.dims.insert(out.dims.begin(), bound);
+    return;
+  }
+  Reg n = length_reg(inputs[0]);
+  for (size_t k = 1; k < inputs.size(); ++k) {
+    Reg ok = b_.compare(kir::CmpOp::Eq, n, length_reg(inputs[k]));
+    b_.check(ok, fmt::format("{}: arrays of different lengths.", what), loc);
+    int64_t b = inputs[k].arr->dims[0];
+    if (bound < 0 || (b >= 0 && b < bound)) bound = b;
+  }
+  out.dims.insert(out.dims.begin(), bound);
+  out.len = n;
+}
+
+// Element i of [xs[0], xs[1], ...]: a chain of selects on i over scalar
+// leaves; for rows, a row whose element j picks among the rows' elements j.
+// Only materialise's copy loops call it, so every element is read once.
+Sym Lowerer::pick(const std::vector<Sym>& xs, Reg i, const Loc& loc) {
+  if (xs[0].kind == Sym::Kind::Array) {
+    auto row = std::make_shared<SymArr>();
+    row->dims = xs[0].arr->dims;
+    row->elem = xs[0].arr->elem;
+    row->gen = [this, xs, i, loc](Reg j) {
+      std::vector<Sym> column;
+      for (const Sym& x : xs) column.push_back(index(x, j, loc, false));
+      return pick(column, i, loc);
+    };
+    Sym r;
+    r.kind = Sym::Kind::Array;
+    r.arr = row;
+    return r;
+  }
+  Sym r = xs.back();
+  for (size_t k = xs.size() - 1; k-- > 0;) {
+    Reg is_k = b_.compare(kir::CmpOp::Eq, i, b_.i64(int64_t(k)));
+    std::vector<Reg> a = leaves(xs[k]), b = leaves(r), out;
+    for (size_t q = 0; q < a.size(); ++q) out.push_back(b_.select(is_k, a[q], b[q]));
+    size_t pos = 0;
+    r = rebuild(xs[k], out, pos);
+  }
+  return r;
+}
+
+Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
+  if (arr_sym.kind != Sym::Kind::Array) throw Fallback("indexing a non-array");
+  const SymArr& a = *arr_sym.arr;
+  if (a.dims.empty()) throw Fallback("indexing a zero-dimensional array");
+  if (check) {
+    // 0 <= i < n as one unsigned comparison.
+    Reg u = b_.convert(Prim::U64, i);
+    Reg n = a.len != kir::kNoReg ? b_.convert(Prim::U64, a.len)
+                                 : b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(a.dims[0])));
+    Reg ok = b_.compare(kir::CmpOp::Lt, u, n);
+    std::string shape;
+    for (size_t k = 0; k < a.dims.size(); ++k)
+      shape += k == 0 && a.len != kir::kNoReg ? std::string("[n]") : fmt::format("[{}]", a.dims[k]);
+    b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), loc);
+  }
+  if (a.gen) return a.gen(i);
+  int64_t stride = 1;
+  for (size_t k = 1; k < a.dims.size(); ++k) stride *= a.dims[k];
+  Reg off = stride == 1 ? i : b_.binary(kir::BinOp::Mul, i, b_.i64(stride));
+  if (a.rel != kir::kNoReg) off = b_.binary(kir::BinOp::Add, a.rel, off);
+  if (a.dims.size() > 1) {
+    auto sub = std::make_shared<SymArr>(a);
+    sub->dims.erase(sub->dims.begin());
+    sub->len = kir::kNoReg;
+    sub->rel = off;
+    Sym s;
+    s.kind = Sym::Kind::Array;
+    s.arr = sub;
+    return s;
+  }
+  std::vector<Sym> parts;
+  for (const SymArr::Leaf& leaf : a.leaves) {
+    Reg at = leaf.base == 0 ? off : b_.binary(kir::BinOp::Add, off, b_.i64(leaf.base));
+    if (leaf.local) {
+      int cur = size_t(leaf.array) < local_version.size() ? local_version[size_t(leaf.array)] : 0;
+      if (leaf.version != cur)
+        throw Fallback("a read of an array through a view made before the array was updated in place");
+      parts.push_back(Sym::scalar(b_.local_read(leaf.array, at), leaf.prim));
+    } else {
+      parts.push_back(Sym::scalar(b_.read(leaf.array, at), leaf.prim));
+    }
+  }
+  size_t pos = 0;
+  return sym_from_parts(a.elem, parts, pos);
+}
+
+
+Sym Lowerer::lower_index(const Expr& e, const ScopePtr& sc) {
+  Sym arr = lower(*e.a, sc);
+  // Every index and bound is lowered once, here; index_all may use them
+  // inside a generator (a slice followed by more indices).
+  std::vector<LoweredIndex> ix;
+  for (const IndexArg& a : e.indices) {
+    LoweredIndex l;
+    l.is_slice = a.is_slice;
+    if (!a.is_slice) {
+      l.i = convert(lower(*a.index, sc), Prim::I64).reg;
+    } else {
+      auto bound = [&](const ExprPtr& x) -> std::optional<Sym> {
+        if (!x) return std::nullopt;
+        Sym v = lower(*x, sc);
+        if (!v.is_scalar() || !is_integral(v.prim)) throw Fallback("a slice bound that is not an integer");
+        return v.known ? constant(Scalar::i64(v.known->as_i64())) : convert(v, Prim::I64);
+      };
+      l.start = bound(a.start);
+      l.end = bound(a.end);
+      l.stride = bound(a.stride);
+      // `xs[i : i + k]` with k known when the nest starts: a fixed length k
+      // wherever i is (Futhark code says so to give the slice a size).
+      const Expr* end = a.end.get();
+      while (end && end->kind == Expr::Kind::Ascribe) end = end->a.get();
+      if (a.start && end && end->kind == Expr::Kind::BinOp && end->name.qualifiers.empty() && end->name.name == "+" &&
+          to_string(*end->a) == to_string(*a.start)) {
+        Sym k = lower(*end->b, sc);
+        if (k.is_scalar() && k.known && is_integral(k.prim) && k.known->as_i64() >= 0) l.span = k.known->as_i64();
+      }
+    }
+    ix.push_back(std::move(l));
+  }
+  return index_all(arr, ix, 0, e.loc);
+}
+
+// arr[ix[k], ix[k+1], ...]: an index removes a dimension, a slice keeps it
+// (shorter); indices after a slice apply inside each of its elements.
+Sym Lowerer::index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc) {
+  if (k == ix.size()) return arr;
+  if (!ix[k].is_slice) return index_all(index(arr, ix[k].i, loc), ix, k + 1, loc);
+  Sym sliced = slice(arr, ix[k], loc);
+  if (k + 1 == ix.size()) return sliced;
+  // The element's shape after the remaining indices, from a throw-away lowering.
+  Sym probe;
+  probe_block([&] {
+    Reg pi = f_.new_reg(Prim::I64);
+    probe_indices.push_back(pi);
+    probe = index_all(index(sliced, pi, loc, false), ix, k + 1, loc);
+    return std::vector<Reg>{};
+  });
+  auto out = std::make_shared<SymArr>();
+  out->dims = {sliced.arr->dims[0]};
+  out->len = sliced.arr->len;
+  if (probe.kind == Sym::Kind::Array) {
+    if (probe.arr->len != kir::kNoReg) throw Fallback("slices of dynamic length in more than one dimension");
+    for (int64_t d : probe.arr->dims) out->dims.push_back(d);
+  }
+  out->fused = "slice";
+  Lowerer* l = this;
+  out->gen = [l, sliced, ix, k, loc](Reg i) { return l->index_all(l->index(sliced, i, loc, false), ix, k + 1, loc); };
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = out;
+  return s;
+}
+
+// xs[a:b:s]: a generated array whose element i is xs[a + i*s]. With bounds
+// known when the nest starts, its length is fixed and bounds the reference
+// would reject fall back, so that it reports them; with bounds computed in
+// the element, its length is a register and the bounds are checked at run
+// time (the stride must still be known).
+Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
+  if (arr.kind != Sym::Kind::Array || arr.arr->dims.empty()) throw Fallback("slicing a non-array");
+  if (ix.stride && !ix.stride->known) throw Fallback("a slice whose stride is not known when the nest starts");
+  int64_t s = ix.stride ? ix.stride->known->as_i64() : 1;
+  if (s == 0) throw Fallback("a slice with stride 0");
+  bool fixed = !dynamic(arr) && (!ix.start || ix.start->known) && (!ix.end || ix.end->known);
+  auto sub = std::make_shared<SymArr>();
+  sub->dims = arr.arr->dims;
+  sub->fused = "slice";
+  Sym whole = arr;
+  Lowerer* l = this;
+  if (fixed) {
+    int64_t n = arr.arr->dims[0];
+    // Element i is xs[a + i*s]; a negative stride walks down from a to b (exclusive).
+    int64_t a = ix.start ? ix.start->known->as_i64() : (s > 0 ? 0 : n - 1);
+    int64_t b = ix.end ? ix.end->known->as_i64() : (s > 0 ? n : -1);
+    int64_t len;
+    if (s > 0) {
+      if (a < 0 || b < a || b > n) throw Fallback("a slice out of bounds");
+      len = (b - a + s - 1) / s;
+    } else {
+      if (b < -1 || a < b || (a > b && a >= n)) throw Fallback("a slice out of bounds");
+      len = (a - b + (-s) - 1) / (-s);
+    }
+    sub->dims[0] = len;
+    sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {
+      kir::Builder& bb = l->b();
+      Reg at = s == 1 ? i : bb.binary(kir::BinOp::Mul, i, bb.i64(s));
+      if (a != 0) at = bb.binary(kir::BinOp::Add, at, bb.i64(a));
+      return l->index(whole, at, loc, false);
+    };
+  } else if (ix.span && s == 1 && ix.start) {
+    // xs[a : a + k]: 0 <= a and a + k <= n at run time, length k.
+    Reg n = length_reg(arr);
+    Reg a = ix.start->reg;
+    Reg b = b_.binary(kir::BinOp::Add, a, b_.i64(*ix.span));
+    b_.check(b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a), b_.compare(kir::CmpOp::Le, b, n)),
+             "Slice out of bounds.", loc);
+    sub->dims[0] = *ix.span;
+    sub->gen = [l, whole, a, loc](Reg i) -> Sym {
+      return l->index(whole, l->b().binary(kir::BinOp::Add, i, a), loc, false);
+    };
+  } else {
+    // Futhark's rule: 0 <= a <= b <= n for s > 0, -1 <= b <= a < n (or a == b) for s < 0.
+    Reg n = length_reg(arr);
+    Reg a = ix.start ? ix.start->reg : (s > 0 ? b_.i64(0) : b_.binary(kir::BinOp::Sub, n, b_.i64(1)));
+    Reg b = ix.end ? ix.end->reg : (s > 0 ? n : b_.i64(-1));
+    Reg ok;
+    if (s > 0) {
+      ok = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a),
+                     b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, a, b), b_.compare(kir::CmpOp::Le, b, n)));
+    } else {
+      Reg empty = b_.compare(kir::CmpOp::Eq, a, b);
+      Reg in = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(-1), b),
+                         b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b, a), b_.compare(kir::CmpOp::Lt, a, n)));
+      ok = b_.binary(kir::BinOp::LogOr, empty, in);
+    }
+    b_.check(ok, "Slice out of bounds.", loc);
+    Reg span = s > 0 ? b_.binary(kir::BinOp::Sub, b, a) : b_.binary(kir::BinOp::Sub, a, b);
+    int64_t as = s > 0 ? s : -s;
+    sub->len = as == 1 ? span : b_.binary(kir::BinOp::Quot, b_.binary(kir::BinOp::Add, span, b_.i64(as - 1)), b_.i64(as));
+    int64_t bound = arr.arr->dims[0];
+    sub->dims[0] = bound < 0 ? -1 : (bound + as - 1) / as;
+    sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {
+      kir::Builder& bb = l->b();
+      Reg at = s == 1 ? i : bb.binary(kir::BinOp::Mul, i, bb.i64(s));
+      at = bb.binary(kir::BinOp::Add, at, a);
+      return l->index(whole, at, loc, false);
+    };
+  }
+  Sym out;
+  out.kind = Sym::Kind::Array;
+  out.arr = sub;
+  return out;
+}
+
+}  // namespace thorn::flatten
