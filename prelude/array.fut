@@ -16,16 +16,16 @@ def head [n] 't (x: [n]t): t = x[0]
 def last [n] 't (x: [n]t): t = x[n - 1]
 
 -- | Everything but the first element of the array.
-def tail [n] 't (x: [n]t): []t = x[1:]
+def tail [n] 't (x: [n]t): [n - 1]t = x[1:] :> [n - 1]t
 
 -- | Everything but the last element of the array.
-def init [n] 't (x: [n]t): []t = x[0:n - 1]
+def init [n] 't (x: [n]t): [n - 1]t = x[0:n - 1] :> [n - 1]t
 
 -- | Take some number of elements from the head of the array.
 def take [n] 't (i: i64) (x: [n]t): [i]t = x[0:i] :> [i]t
 
 -- | Remove some number of elements from the head of the array.
-def drop [n] 't (i: i64) (x: [n]t): []t = x[i:]
+def drop [n] 't (i: i64) (x: [n]t): [n - i]t = x[i:] :> [n - i]t
 
 -- | Change the size of an array; fails at run time if the size is wrong.
 def sized [m] 't (n: i64) (xs: [m]t): [n]t = xs :> [n]t
@@ -39,11 +39,11 @@ def split [n] [m] 't (xs: [n + m]t): ([n]t, [m]t) =
 def reverse [n] 't (x: [n]t): [n]t = x[::-1] :> [n]t
 
 -- | Concatenate two arrays.
-def (++) [n] [m] 't (xs: [n]t) (ys: [m]t): *[]t =
+def (++) [n] [m] 't (xs: [n]t) (ys: [m]t): *[n + m]t =
   __intrinsic "concat" xs ys
 
 -- | An old-fashioned way of saying `++`.
-def concat [n] [m] 't (xs: [n]t) (ys: [m]t): *[]t = xs ++ ys
+def concat [n] [m] 't (xs: [n]t) (ys: [m]t): *[n + m]t = xs ++ ys
 
 -- | Concatenation where the result has a predetermined size; fails at run
 -- time if the size is wrong.
@@ -68,7 +68,7 @@ def copy 't (a: t): *t = __intrinsic "copy" a
 def manifest 't (a: t): *t = __intrinsic "copy" a
 
 -- | Combines the outer two dimensions of an array.
-def flatten [n] [m] 't (xs: [n][m]t): []t =
+def flatten [n] [m] 't (xs: [n][m]t): [n * m]t =
   __intrinsic "flatten" xs
 
 -- | Like `flatten`, but where the final size is known; fails at run time
@@ -76,10 +76,10 @@ def flatten [n] [m] 't (xs: [n][m]t): []t =
 def flatten_to [n] [m] 't (l: i64) (xs: [n][m]t): [l]t = flatten xs :> [l]t
 
 -- | Combines the outer three dimensions of an array.
-def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t): []t = flatten (flatten xs)
+def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t): [n * m * l]t = flatten (flatten xs)
 
 -- | Combines the outer four dimensions of an array.
-def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t): []t = flatten (flatten_3d xs)
+def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t): [n * m * l * k]t = flatten (flatten_3d xs)
 
 -- | Splits the outer dimension of an array in two. The sizes come from the
 -- context, as for `split`.

@@ -34,7 +34,7 @@ TypePtr semantic_type(const ValueType& t) {
   auto arr = std::make_shared<Type>();
   arr->kind = Type::Kind::Array;
   arr->elem = elem;
-  for (int64_t d : t.shape) arr->dims.push_back(Dim{Dim::Kind::Constant, d, ""});
+  for (int64_t d : t.shape) arr->dims.push_back(Dim{Dim::Kind::Constant, d, "", nullptr});
   return arr;
 }
 

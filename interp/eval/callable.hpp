@@ -59,6 +59,9 @@ struct Callable {
   // (the flattener's interchange builds parameter lists of its own); null
   // for closures over the AST.
   std::shared_ptr<const void> keep;
+  // Size parameters no argument gives, as the checker instantiated them
+  // where this function was named (Expr::size_args), computed there.
+  std::vector<std::pair<std::string, int64_t>> size_hints;
 
   // Partial / RightSection: the function applied
   CallablePtr fn;

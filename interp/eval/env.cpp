@@ -1,6 +1,9 @@
 #include "interp/eval/env.hpp"
 
+#include <optional>
+
 #include "interp/core/ad_value.hpp"
+
 namespace thorn::eval {
 
 EnvPtr extend(EnvPtr parent, std::vector<std::pair<std::string, Binding>> locals) {
@@ -104,15 +107,41 @@ TypePtr resolve_param(const Type& t, const TypeEnvPtr& tenv, int depth) {
   return nullptr;
 }
 
-Dim resolve_dim(const Dim& d, const EnvPtr& env) {
-  if (d.kind != Dim::Kind::Name || !env) return d;
-  const Binding* b = lookup_value(env, std::string_view(d.name));
+std::optional<int64_t> size_value(const std::string& name, const EnvPtr& env) {
+  const Binding* b = lookup_value(env, std::string_view(name));
   if (!b || b->consumed || (b->value.kind != Value::Kind::Scalar && b->value.kind != Value::Kind::AD) ||
       !is_integral(ad_scalar(b->value).type))
-    return d;
+    return std::nullopt;
+  return ad_scalar(b->value).as_i64();
+}
+
+// A size expression's value where all its names are bound (wrapping, as
+// i64 arithmetic does in Futhark).
+std::optional<int64_t> formula_value(const DimFormula& f, const EnvPtr& env) {
+  uint64_t sum = 0;
+  for (const auto& [names, coef] : f.terms) {
+    uint64_t term = static_cast<uint64_t>(coef);
+    for (const auto& n : names) {
+      std::optional<int64_t> v = size_value(n, env);
+      if (!v) return std::nullopt;
+      term *= static_cast<uint64_t>(*v);
+    }
+    sum += term;
+  }
+  return static_cast<int64_t>(sum);
+}
+
+Dim resolve_dim(const Dim& d, const EnvPtr& env) {
+  if (!env) return d;
+  std::optional<int64_t> v;
+  if (d.kind == Dim::Kind::Name)
+    v = size_value(d.name, env);
+  else if (d.kind == Dim::Kind::Unknown && d.formula)
+    v = formula_value(*d.formula, env);
+  if (!v) return d;
   Dim out;
   out.kind = Dim::Kind::Constant;
-  out.value = ad_scalar(b->value).as_i64();
+  out.value = *v;
   return out;
 }
 
@@ -163,6 +192,8 @@ TypePtr resolve(const TypePtr& t, const TypeEnvPtr& tenv, const EnvPtr& env, int
 }
 
 }  // namespace
+
+Dim resolve_size(const Dim& d, const EnvPtr& env) { return resolve_dim(d, env); }
 
 TypePtr resolve_type(const TypePtr& t, const TypeEnvPtr& tenv, const EnvPtr& env) {
   return resolve(t, tenv, env, 0);

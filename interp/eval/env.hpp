@@ -117,5 +117,8 @@ TypeEnvPtr bind_types(TypeEnvPtr parent, const std::vector<int>* ids, const std:
 // dimensions bound to i64 values in `env` (sizes become constants).
 // Unresolvable parts are kept as they are.
 TypePtr resolve_type(const TypePtr& t, const TypeEnvPtr& tenv, const EnvPtr& env);
+// One dimension resolved in env: a size name or a size expression whose
+// names are bound there becomes a constant.
+Dim resolve_size(const Dim& d, const EnvPtr& env);
 
 }  // namespace thorn::eval

@@ -222,9 +222,12 @@ Value Evaluator::call_closure(const Callable& c, std::vector<Value>& args, const
     for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer, false, &loc);
     for (size_t k = 0; k < params.size(); ++k)
       if (params[k]->type) bind_sizes_from_type(*params[k]->type, kept[k], sizes);
+    // The sizes the checker instantiated the size parameters with where the
+    // function was named (structural unification), computed there.
+    if (has_unbound_sizes(sizes)) bind_size_hints(c.size_hints, sizes);
     if (has_unbound_sizes(sizes) && call && call->type && c.ret_type) {
       if (TypePtr hint = resolve_type(call->type, call_ctx.tenv, call_ctx.env))
-        bind_sizes_from_result(*c.ret_type, *hint, sizes);
+        bind_sizes_from_result(*c.ret_type, *hint, sizes, c.env);
     }
     if (has_unbound_sizes(sizes))
       for (size_t k = 0; k < params.size(); ++k) solve_param_sizes(*params[k], kept[k], sizes, c.env);

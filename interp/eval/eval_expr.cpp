@@ -316,10 +316,15 @@ Value Evaluator::instantiate(const Binding& b, const Expr& ref, const Ctx& ctx) 
     }
     return v;
   }
-  if (b.quantified && !b.quantified->empty() && !ref.instantiation.empty() &&
-      b.value.kind == Value::Kind::Function && b.value.fn->kind == Callable::Kind::Closure) {
+  bool retype = b.quantified && !b.quantified->empty() && !ref.instantiation.empty();
+  if ((retype || !ref.size_args.empty()) && b.value.kind == Value::Kind::Function &&
+      b.value.fn->kind == Callable::Kind::Closure) {
     auto c = std::make_shared<Callable>(*b.value.fn);
-    c->tenv = bind_types(c->tenv, b.quantified, &ref.instantiation, ctx.tenv, ctx.env);
+    if (retype) c->tenv = bind_types(c->tenv, b.quantified, &ref.instantiation, ctx.tenv, ctx.env);
+    for (const auto& [name, d] : ref.size_args) {
+      Dim v = resolve_size(d, ctx.env);
+      if (v.kind == Dim::Kind::Constant && v.value >= 0) c->size_hints.emplace_back(name, v.value);
+    }
     return Value::function(std::move(c));
   }
   return b.value;

@@ -18,10 +18,12 @@ void bind(const std::string& name, int64_t value, Evaluator::SizeScope& sizes) {
   sizes.frame->emplace_back(name, std::move(b));
 }
 
+void solve(const Expr& e, int64_t target, Evaluator::SizeScope& sizes, const EnvPtr& env);
+
 // `ret` at array nesting depth `k` of `hint` (whose dims are flattened).
-void match_result(const TypeExpr& ret, const Type& hint, size_t k, Evaluator::SizeScope& sizes) {
+void match_result(const TypeExpr& ret, const Type& hint, size_t k, Evaluator::SizeScope& sizes, const EnvPtr& env) {
   switch (ret.kind) {
-    case TypeExpr::Kind::Unique: match_result(*ret.elem, hint, k, sizes); return;
+    case TypeExpr::Kind::Unique: match_result(*ret.elem, hint, k, sizes, env); return;
     case TypeExpr::Kind::Array: {
       if (hint.kind != Type::Kind::Array) return;
       if (k >= hint.dims.size()) return;  // a type parameter instantiated with an array
@@ -29,21 +31,23 @@ void match_result(const TypeExpr& ret, const Type& hint, size_t k, Evaluator::Si
       if (ret.size.kind == SizeExpr::Kind::Name && d.kind == Dim::Kind::Constant &&
           is_unbound_param(ret.size.name, sizes))
         bind(ret.size.name.name, d.value, sizes);
+      if (ret.size.kind == SizeExpr::Kind::Expr && ret.size.expr && d.kind == Dim::Kind::Constant)
+        solve(*ret.size.expr, d.value, sizes, env);
       if (k + 1 < hint.dims.size())
-        match_result(*ret.elem, hint, k + 1, sizes);
+        match_result(*ret.elem, hint, k + 1, sizes, env);
       else if (hint.elem)
-        match_result(*ret.elem, *hint.elem, 0, sizes);
+        match_result(*ret.elem, *hint.elem, 0, sizes, env);
       return;
     }
     case TypeExpr::Kind::Tuple:
       if (hint.kind != Type::Kind::Tuple || hint.elems.size() != ret.elems.size()) return;
-      for (size_t i = 0; i < ret.elems.size(); ++i) match_result(*ret.elems[i], *hint.elems[i], 0, sizes);
+      for (size_t i = 0; i < ret.elems.size(); ++i) match_result(*ret.elems[i], *hint.elems[i], 0, sizes, env);
       return;
     case TypeExpr::Kind::Record:
       if (hint.kind != Type::Kind::Record) return;
       for (const auto& [name, ft] : ret.fields)
         for (const auto& [hname, ht] : hint.fields)
-          if (hname == name) match_result(*ft, *ht, 0, sizes);
+          if (hname == name) match_result(*ft, *ht, 0, sizes, env);
       return;
     default: return;
   }
@@ -101,8 +105,14 @@ void solve_type(const TypeExpr& te, const Value& v, Evaluator::SizeScope& sizes,
 
 }  // namespace
 
-void bind_sizes_from_result(const TypeExpr& ret, const Type& hint, Evaluator::SizeScope& sizes) {
-  match_result(ret, hint, 0, sizes);
+void bind_size_hints(const std::vector<std::pair<std::string, int64_t>>& hints, Evaluator::SizeScope& sizes) {
+  for (const auto& [name, v] : hints)
+    if (std::find(sizes.to_bind.begin(), sizes.to_bind.end(), name) != sizes.to_bind.end() && !sizes.is_bound(name))
+      bind(name, v, sizes);
+}
+
+void bind_sizes_from_result(const TypeExpr& ret, const Type& hint, Evaluator::SizeScope& sizes, const EnvPtr& env) {
+  match_result(ret, hint, 0, sizes, env);
 }
 
 void solve_param_sizes(const Pattern& p, const Value& v, Evaluator::SizeScope& sizes, const EnvPtr& env) {

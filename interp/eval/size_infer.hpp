@@ -18,8 +18,13 @@ namespace thorn::eval {
 std::optional<int64_t> size_expr_value(const Expr& e, const Evaluator::SizeScope& sizes, const EnvPtr& env);
 
 // Binds the unbound size parameters named in the declared return type `ret`
-// whose dimension in `hint` is a constant.
-void bind_sizes_from_result(const TypeExpr& ret, const Type& hint, Evaluator::SizeScope& sizes);
+// whose dimension in `hint` is a constant, solving size expressions there
+// (`[k * n]`) as in solve_param_sizes.
+void bind_sizes_from_result(const TypeExpr& ret, const Type& hint, Evaluator::SizeScope& sizes, const EnvPtr& env);
+
+// Binds unbound size parameters to the sizes the checker instantiated them
+// with where the function was named (Callable::size_hints).
+void bind_size_hints(const std::vector<std::pair<std::string, int64_t>>& hints, Evaluator::SizeScope& sizes);
 
 // Solves the size expressions in parameter `p`'s type against the shape of
 // its argument `v`, binding a size parameter that is the only unknown.

@@ -445,7 +445,17 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       return constant(Scalar::unsigned_int(p, e.int_value));
     }
     case Expr::Kind::BoolLit: return constant(Scalar::boolean(e.bool_value));
-    case Expr::Kind::Var: return lookup(e.name, sc, e.loc);
+    case Expr::Kind::Var: {
+      Sym s = lookup(e.name, sc, e.loc);
+      if (e.size_args.empty() || s.kind != Sym::Kind::Function) return s;
+      // `xs |> unflatten`: the sizes the checker found for this use travel
+      // with the function value to wherever it is applied.
+      auto f = std::make_shared<SymFn>(*s.fn);
+      for (const auto& [name, d] : e.size_args)
+        if (std::optional<int64_t> v = dim_value(d, sc, e.loc)) f->size_hints.emplace_back(name, *v);
+      s.fn = std::move(f);
+      return s;
+    }
     case Expr::Kind::Apply: {
       Sym fn = lower(*e.a, sc);
       std::vector<Sym> args;

@@ -76,8 +76,11 @@ class Lowerer {
   void copy_into(const Sym& dst, const Sym& src, const Loc& loc);
   Sym sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
   Sym sequential_row_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
-  Sym sequential_hist(const Sym& dest, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs, const Loc& loc);
-  Sym sequential_scatter(const Sym& dest, const Sym& is, const Sym& vs, const Loc& loc);
+  Sym sequential_hist(const Sym& dest, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs, int index_dims,
+                      const Loc& loc);
+  Sym sequential_scatter(const Sym& dest, const Sym& is, const Sym& vs, int index_dims, const Loc& loc);
+  kir::Reg private_position(const Sym& idx, const std::vector<int64_t>& dims, int d, kir::Reg& in_bounds,
+                            std::vector<kir::Reg>& components, const Loc& loc);
   // Splits a value into its scalar registers and its arrays (in leaf order), and back.
   void split_state(const Sym& v, std::vector<kir::Reg>& regs, std::vector<Sym>& arrays) const;
   Sym join_state(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pr, const std::vector<Sym>& arrays,
@@ -106,6 +109,8 @@ class Lowerer {
   Sym binop(std::string_view op, const Sym& a, const Sym& b, const Loc& loc);
   Sym unop(std::string_view name, const Sym& a, const Loc& loc);
   Sym convert(const Sym& a, Prim to);
+  // A select when both sides are cheap scalars, else an if.
+  Sym select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
   Sym intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail);
 
   ScopePtr root_scope(eval::EnvPtr env, int source = -1) const;
@@ -155,15 +160,18 @@ class Lowerer {
   // outer dims first, nullopt where not a constant.
   struct CallHint {
     std::vector<std::optional<int64_t>> dims;
+    // The callee's size parameters as the checker instantiated them at the
+    // call (Expr::size_args), where known when the nest starts.
+    std::vector<std::pair<std::string, int64_t>> sizes;
   };
   CallHint call_hint(const Expr& call, const ScopePtr& sc);
+  std::optional<int64_t> dim_value(const Dim& d, const ScopePtr& sc, const Loc& loc);
   void solve_sizes(const std::vector<TypeParam>& tps, const std::vector<PatternPtr>& params, const std::vector<Sym>& args,
                    const TypeExpr* ret, const CallHint& hint, std::vector<std::pair<std::string, Sym>>& vars);
   Sym call_body(const std::vector<PatternPtr>& params, const Expr& body, ScopePtr scope,
                 const std::vector<TypeParam>* sizes, std::vector<Sym>& args, const std::string& name,
                 const Loc& loc, bool tail, const TypeExpr* ret = nullptr, const CallHint* hint = nullptr);
   Sym project(const Sym& v, const std::string& field, const Loc& loc) const;
-  Sym select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
   Sym if_with_arrays(kir::Reg cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
   std::vector<Prim> types_of(const std::vector<kir::Reg>& regs) const;
   int array_index(const BufferPtr& buf);

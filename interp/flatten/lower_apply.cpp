@@ -58,8 +58,16 @@ Sym Lowerer::call_body(const std::vector<PatternPtr>& params, const Expr& body, 
   ActiveGuard guard(active_, &body, name);
   auto inner = child_scope(std::move(scope));
   for (size_t k = 0; k < p; ++k) bind(*params[k], args[k], inner->vars, sizes);
-  // The hint describes this call's result only when it applies exactly the parameters.
-  if (sizes) solve_sizes(*sizes, params, args, ret, hint && args.size() == p ? *hint : CallHint{}, inner->vars);
+  if (sizes) {
+    // The hint's dims describe this call's result only when it applies
+    // exactly the parameters; its sizes hold either way.
+    CallHint h;
+    if (hint) {
+      h.sizes = hint->sizes;
+      if (args.size() == p) h.dims = hint->dims;
+    }
+    solve_sizes(*sizes, params, args, ret, h, inner->vars);
+  }
   Sym r = lower(body, inner, tail && args.size() == p);
   if (args.size() > p) return apply(r, std::vector<Sym>(args.begin() + long(p), args.end()), loc, tail);
   return r;
@@ -67,9 +75,16 @@ Sym Lowerer::call_body(const std::vector<PatternPtr>& params, const Expr& body, 
 
 Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, bool tail) {
   std::optional<CallHint> hint = std::exchange(call_hint_, std::nullopt);
-  const CallHint* hint_ptr = hint ? &*hint : nullptr;
   if (fn_sym.kind != Sym::Kind::Function) throw Fallback("application of a non-function");
   const SymFn& f = *fn_sym.fn;
+  // Sizes found where the function was named: by the lowering (SymFn) or
+  // by the evaluator (a closure value's Callable::size_hints).
+  for (const auto* sizes : {&f.size_hints, f.kind == SymFn::Kind::Value ? &f.value->size_hints : nullptr}) {
+    if (!sizes || sizes->empty()) continue;
+    if (!hint) hint = CallHint{};
+    hint->sizes.insert(hint->sizes.end(), sizes->begin(), sizes->end());
+  }
+  const CallHint* hint_ptr = hint ? &*hint : nullptr;
   auto partial = [&](std::vector<Sym> all) {
     auto p = std::make_shared<SymFn>(f);
     p->args = std::move(all);
@@ -108,7 +123,7 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
       std::vector<Sym> all = f.args;
       for (auto& a : args) all.push_back(std::move(a));
       if (all.size() < f.params->size()) return partial(std::move(all));
-      return call_body(*f.params, *f.body, f.scope, f.type_params, all, f.name, loc, tail);
+      return call_body(*f.params, *f.body, f.scope, f.type_params, all, f.name, loc, tail, nullptr, hint_ptr);
     }
     case SymFn::Kind::Value: break;
   }
@@ -316,13 +331,18 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     }
     return array_sym(arr);
   }
-  if (name == "reduce_by_index") {
+  // The dimensionality of a scatter's or histogram's indices, from the
+  // intrinsic's name (scatter, scatter_2d, reduce_by_index_3d).
+  auto index_dims = [&](std::string_view base) {
+    return name == base ? 1 : name == std::string(base) + "_2d" ? 2 : name == std::string(base) + "_3d" ? 3 : 0;
+  };
+  if (int d = index_dims("reduce_by_index")) {
     need(5);
-    return sequential_hist(args[0], args[1], args[2], args[3], args[4], loc);
+    return sequential_hist(args[0], args[1], args[2], args[3], args[4], d, loc);
   }
-  if (name == "scatter") {
+  if (int d = index_dims("scatter")) {
     need(3);
-    return sequential_scatter(args[0], args[1], args[2], loc);
+    return sequential_scatter(args[0], args[1], args[2], d, loc);
   }
   if (name == "zip") {
     if (args.size() < 2) throw Fallback("zip of fewer than two arrays");

@@ -443,26 +443,52 @@ Sym Lowerer::sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const
   return with_current_versions(array_sym(out));
 }
 
+// The row-major position of index `idx` (a d-tuple for d > 1) in a private
+// array of `dims` (its first d), and whether it is in bounds in every
+// dimension (scatter_2d, reduce_by_index_3d ignore the rest).
+Reg Lowerer::private_position(const Sym& idx, const std::vector<int64_t>& dims, int d, Reg& in_bounds,
+                              std::vector<Reg>& components, const Loc& loc) {
+  std::vector<Sym> parts = d == 1 ? std::vector<Sym>{idx} : idx.elems;
+  if (d > 1 && (idx.kind != Sym::Kind::Tuple || int(parts.size()) != d)) throw Fallback("index tuples of another arity");
+  Reg pos = b_.constant(Scalar::i64(0));
+  in_bounds = b_.constant(Scalar::boolean(true));
+  for (int k = 0; k < d; ++k) {
+    if (!parts[size_t(k)].is_scalar() || !is_integral(parts[size_t(k)].prim)) throw Fallback("indices that are not integers");
+    Reg ik = convert(parts[size_t(k)], Prim::I64).reg;
+    components.push_back(ik);
+    // One unsigned comparison covers both ends (a negative index is huge).
+    Reg ok = b_.compare(kir::CmpOp::Lt, b_.convert(Prim::U64, ik),
+                        b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(dims[size_t(k)]))));
+    in_bounds = binop("&&", Sym::scalar(in_bounds, Prim::Bool), Sym::scalar(ok, Prim::Bool), loc).reg;
+    pos = binop("+", binop("*", Sym::scalar(pos, Prim::I64), constant(Scalar::i64(dims[size_t(k)])), loc),
+                Sym::scalar(ik, Prim::I64), loc)
+              .reg;
+  }
+  return pos;
+}
+
 // reduce_by_index inside a mapped function: sequential, into the
 // destination (a private array, updated in place).
 Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs,
-                             const Loc& loc) {
+                             int index_dims, const Loc& loc) {
   (void)ne;
   Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
   const SymArr& d = *dest.arr;
-  if (d.dims.size() != 1) throw Fallback("reduce_by_index into a multi-dimensional array inside a mapped function");
+  if (int(d.dims.size()) != index_dims)
+    throw Fallback("reduce_by_index into an array of more dimensions than the indices have inside a mapped function");
   if (dynamic(dest)) throw Fallback("reduce_by_index into an array whose length depends on the element");
-  int64_t k = d.dims[0];
   SymArr both;
   same_length(both, {is, vs}, "reduce_by_index", loc);
   b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
-    Reg bin = convert(index(is, j, loc, false), Prim::I64).reg;
+    Reg inb;
+    std::vector<Reg> at;
+    Reg bin = private_position(index(is, j, loc, false), d.dims, index_dims, inb, at, loc);
     Sym v = index(vs, j, loc, false);
-    Reg inb = b_.compare(kir::CmpOp::Lt, b_.convert(Prim::U64, bin), b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(k))));
     b_.if_(
         inb,
         [&] {
-          Sym cur = index(with_current_versions(dest), bin, loc, false);
+          Sym cur = with_current_versions(dest);
+          for (Reg c : at) cur = index(cur, c, loc, false);
           Sym r = apply(op, {cur, v}, loc);
           std::vector<Reg> regs = leaves(r);
           if (regs.size() != d.leaves.size()) throw Fallback("reduce_by_index operator of another type");
@@ -476,19 +502,20 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
   return with_current_versions(dest);
 }
 
-Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is, const Sym& vs, const Loc& loc) {
+Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is, const Sym& vs, int index_dims, const Loc& loc) {
   Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
   const SymArr& d = *dest.arr;
-  if (d.dims.size() != 1) throw Fallback("scatter into a multi-dimensional array inside a mapped function");
+  if (int(d.dims.size()) != index_dims)
+    throw Fallback("scatter into an array of more dimensions than the indices have inside a mapped function");
   if (dynamic(dest)) throw Fallback("scatter into an array whose length depends on the element");
-  int64_t k = d.dims[0];
   SymArr both;
   same_length(both, {is, vs}, "scatter", loc);
   b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
-    Reg at = convert(index(is, j, loc, false), Prim::I64).reg;
+    Reg inb;
+    std::vector<Reg> parts;
+    Reg at = private_position(index(is, j, loc, false), d.dims, index_dims, inb, parts, loc);
     std::vector<Reg> regs = leaves(index(vs, j, loc, false));
     if (regs.size() != d.leaves.size()) throw Fallback("scatter of values of another type");
-    Reg inb = b_.compare(kir::CmpOp::Lt, b_.convert(Prim::U64, at), b_.constant(Scalar::unsigned_int(Prim::U64, uint64_t(k))));
     b_.if_(
         inb,
         [&] {

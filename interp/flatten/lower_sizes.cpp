@@ -64,6 +64,8 @@ void Lowerer::solve_sizes(const std::vector<TypeParam>& tps, const std::vector<P
   auto bind_const = [&](const std::string& name, int64_t v) {
     if (v >= 0 && unbound.is(name)) vars.emplace_back(name, constant(Scalar::i64(v)));
   };
+  // 0. The sizes the checker instantiated the size parameters with.
+  for (const auto& [name, v] : hint.sizes) bind_const(name, v);
   // 1. The parameters' checked types (sizes behind type abbreviations).
   for (size_t k = 0; k < params.size() && k < args.size(); ++k) {
     const Type* t = params[k]->type.get();
@@ -137,30 +139,49 @@ void Lowerer::solve_sizes(const std::vector<TypeParam>& tps, const std::vector<P
     for (size_t k = 0; k < params.size() && k < args.size(); ++k) on_param(*params[k], args[k]);
 }
 
-// What the checker knew of a call's result: its outer dims where constant
-// (or bound to a constant in the caller's scope).
+// A checked dimension's value where its names are bound to constants in
+// the caller's scope.
+std::optional<int64_t> Lowerer::dim_value(const Dim& d, const ScopePtr& sc, const Loc& loc) {
+  auto name_value = [&](const std::string& name) -> std::optional<int64_t> {
+    try {
+      QualName q;
+      q.name = name;
+      Sym s = lookup(q, sc, loc);
+      if (s.is_scalar() && s.known && is_integral(s.prim)) return s.known->as_i64();
+    } catch (const Fallback&) {
+      // a size the checker invented: nothing to learn from it
+    }
+    return std::nullopt;
+  };
+  if (d.kind == Dim::Kind::Constant) return d.value;
+  if (d.kind == Dim::Kind::Name) return name_value(d.name);
+  if (!d.formula) return std::nullopt;
+  uint64_t sum = 0;
+  for (const auto& [names, coef] : d.formula->terms) {
+    uint64_t term = uint64_t(coef);
+    for (const auto& n : names) {
+      std::optional<int64_t> v = name_value(n);
+      if (!v) return std::nullopt;
+      term *= uint64_t(*v);
+    }
+    sum += term;
+  }
+  return int64_t(sum);
+}
+
+// What the checker knew of a call: its result's outer dims and the sizes
+// its size parameters were instantiated with, where constant (or bound to
+// constants in the caller's scope).
 Lowerer::CallHint Lowerer::call_hint(const Expr& call, const ScopePtr& sc) {
   CallHint h;
   const Type* t = call.type.get();
   while (t && t->kind == Type::Kind::Array) {
-    for (const Dim& d : t->dims) {
-      std::optional<int64_t> v;
-      if (d.kind == Dim::Kind::Constant) {
-        v = d.value;
-      } else if (d.kind == Dim::Kind::Name) {
-        try {
-          QualName q;
-          q.name = d.name;
-          Sym s = lookup(q, sc, call.loc);
-          if (s.is_scalar() && s.known && is_integral(s.prim)) v = s.known->as_i64();
-        } catch (const Fallback&) {
-          // a size the checker invented: nothing to learn from it
-        }
-      }
-      h.dims.push_back(v);
-    }
+    for (const Dim& d : t->dims) h.dims.push_back(dim_value(d, sc, call.loc));
     t = t->elem.get();
   }
+  if (call.kind == Expr::Kind::Apply && call.a && call.a->kind == Expr::Kind::Var)
+    for (const auto& [name, d] : call.a->size_args)
+      if (std::optional<int64_t> v = dim_value(d, sc, call.loc)) h.sizes.emplace_back(name, *v);
   return h;
 }
 

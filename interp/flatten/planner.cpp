@@ -975,9 +975,32 @@ struct Planner {
     return dest;
   }
 
+  // The row-major position of index tuple `idx` in an array of `dims`, or
+  // -1 when a component is out of its dimension's bounds.
+  Sym linear_index(Lowerer& lw, const Sym& idx, const std::vector<int64_t>& dims) {
+    if (idx.kind != Sym::Kind::Tuple || idx.elems.size() != dims.size()) throw Fallback("index tuples of another arity");
+    auto i64 = [&](int64_t v) { return lw.constant(Scalar::i64(v)); };
+    Sym lin = i64(0), ok = lw.constant(Scalar::boolean(true));
+    for (size_t k = 0; k < dims.size(); ++k) {
+      const Sym& c = idx.elems[k];
+      if (!c.is_scalar() || !is_integral(c.prim)) throw Fallback("indices that are not integers");
+      Sym ik = lw.convert(c, Prim::I64);
+      Sym in = lw.binop("&&", lw.binop(">=", ik, i64(0), call.loc), lw.binop("<", ik, i64(dims[k]), call.loc), call.loc);
+      ok = lw.binop("&&", ok, in, call.loc);
+      lin = lw.binop("+", lw.binop("*", lin, i64(dims[k]), call.loc), ik, call.loc);
+    }
+    return lw.select_or_if(ok, [&] { return lin; }, [&] { return i64(-1); });
+  }
+
   Value hist_or_scatter(bool hist) {
-    if (call.index_dims != 1) throw Fallback("multi-dimensional indices");
-    if (hist && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
+    const int d = call.index_dims;
+    if (hist && d == 1 && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
+    // scatter_2d / reduce_by_index_3d: the destination's d dimensions as
+    // one, each index tuple linearised (an index out of bounds in any
+    // dimension becomes -1, which the step ignores as the reference does).
+    std::vector<int64_t> dest_dims;
+    if (call.args.at(0).kind == Value::Kind::Array) dest_dims = call.args.at(0).arr().shape;
+    if (d > 1 && int(dest_dims.size()) != d) throw Fallback("a destination of more dimensions than the indices have");
     const Value& isv = call.args.at(hist ? 3 : 1);
     const Value& vsv = call.args.at(hist ? 4 : 2);
     if (isv.kind != Value::Kind::Array || vsv.kind != Value::Kind::Array) throw Fallback("not arrays");
@@ -992,6 +1015,7 @@ struct Planner {
     Reg j = b.param(Prim::I64);
     Sym idx = lw.index(lw.array_of(isv), j, call.loc, false);
     Sym v = lw.index(lw.array_of(vsv), j, call.loc, false);
+    if (d > 1) idx = linear_index(lw, idx, dest_dims);
     if (!idx.is_scalar() || !is_integral(idx.prim)) throw Fallback("indices that are not integers");
     std::vector<Reg> res{lw.convert(idx, Prim::I64).reg};
     for (Reg r : lw.leaves(v)) res.push_back(r);
@@ -1023,8 +1047,8 @@ struct Planner {
         for (const ArrayPtr& c : a.components) dtypes.push_back(c->elem.prim);
       if (dtypes != lw.leaf_types(v)) throw Fallback("destination and values differ in type");
     }
-    Value dest = own_destination(leaves, dlike);
-    int64_t k = dest.arr().outer();
+    Value dest = own_destination(leaves, dlike, d);
+    int64_t k = dest.arr().count();
     if (hist) st.bins = k;
     else st.dest_size = k;
     for (size_t r = 0; r < leaves.size(); ++r) st.writes.push_back(pb.add(leaves[r], fmt::format("dest{}", r)));

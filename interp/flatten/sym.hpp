@@ -103,6 +103,9 @@ struct SymFn {
   std::vector<std::string> path;                       // Projection
   int arity = 0;                                       // Intrinsic
   std::vector<Sym> args;                               // applied so far (RightSection: the right operand)
+  // Size parameters no argument gives, as the checker instantiated them
+  // where the function was named (Expr::size_args), known at plan time.
+  std::vector<std::pair<std::string, int64_t>> size_hints;
 };
 
 // A SOAC in the tail position of a mapped function's body, kept symbolic

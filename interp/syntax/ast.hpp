@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "interp/core/prim.hpp"
+#include "interp/types/type.hpp"
 #include "interp/util/source.hpp"
 
 namespace thorn {
@@ -194,6 +195,11 @@ struct Expr {
   // types its quantified variables are instantiated with (aligned with the
   // binding's `quantified` list).
   std::vector<TypePtr> instantiation;
+  // Var naming a function with size parameters: the sizes the checker
+  // instantiated them with at this use (only those it found: a constant, a
+  // name, or an expression of local names), for the evaluator to bind the
+  // sizes no argument gives (`def f [n][m] (xs: [n * m]t)` at `f (flatten ys)`).
+  std::vector<std::pair<std::string, Dim>> size_args;
 
   // Sub-expressions. Meaning by kind:
   //   Apply: fn=a, args=list              BinOp: a op b

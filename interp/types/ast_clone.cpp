@@ -18,6 +18,7 @@ ExprPtr clone_expr(const ExprPtr& e) {
   auto c = std::make_shared<Expr>(*e);
   c->type = nullptr;
   c->instantiation.clear();
+  c->size_args.clear();
   c->quantified.clear();
   c->a = clone_expr(e->a);
   c->b = clone_expr(e->b);

@@ -16,7 +16,8 @@ bool mentions_dim(const Ty& t0, const std::string& name) {
     case TyNode::Kind::Array: {
       DimRef d = dim_resolve(t->dim);
       if (d->kind == DimNode::Kind::Name && d->name == name) return true;
-      if (d->kind == DimNode::Kind::Expr && d->poly && d->poly->bindings.count(name)) return true;
+      SizePoly p;
+      if (d->kind == DimNode::Kind::Expr && dim_poly(d, p) && p.bindings.count(name)) return true;
       return mentions_dim(t->elem, name);
     }
     case TyNode::Kind::Record:

@@ -304,10 +304,30 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
     if (size_poly_of(arg, p)) {
       bool local = true;
       for (const auto& [n, b] : p.bindings) local = local && is_local_value(n);
-      if (local) return dim_of_poly(std::move(p));
+      if (local) return with_tree(dim_of_poly(std::move(p)), arg);
     }
   }
   return dim_var();
+}
+
+DimRef CheckerImpl::with_tree(DimRef d, const Expr& e) const {
+  if (d->kind == DimNode::Kind::Expr) d->tree = size_tree_of(e);
+  return d;
+}
+
+// Called only on expressions size_poly_of accepted.
+SizeTreePtr CheckerImpl::size_tree_of(const Expr& e) const {
+  switch (e.kind) {
+    case Expr::Kind::IntLit: return tree_leaf(dim_const(static_cast<int64_t>(e.int_value)));
+    case Expr::Kind::Var: return tree_leaf(named_dim(e.name.name));
+    case Expr::Kind::Negate: return tree_node(SizeTree::Op::Neg, size_tree_of(*e.a));
+    case Expr::Kind::BinOp: {
+      const std::string& op = e.name.name;
+      SizeTree::Op o = op == "*" ? SizeTree::Op::Mul : op == "+" ? SizeTree::Op::Add : SizeTree::Op::Sub;
+      return tree_node(o, size_tree_of(*e.a), size_tree_of(*e.b));
+    }
+    default: return nullptr;
+  }
 }
 
 bool CheckerImpl::size_poly_of(const Expr& e, SizePoly& out) const {

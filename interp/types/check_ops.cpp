@@ -65,6 +65,30 @@ static Ty builtin_op_type(Unifier& u, const std::string& op, Loc loc) {
   return nullptr;
 }
 
+namespace {
+// Size names that appear as a whole dimension in some parameter's type:
+// those the arguments' shapes give at run time.
+void plain_param_sizes(const Ty& t0, bool in_param, std::set<std::string>& out) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (in_param && d->kind == DimNode::Kind::Name) out.insert(d->name);
+      plain_param_sizes(t->elem, in_param, out);
+      return;
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) plain_param_sizes(f, in_param, out);
+      return;
+    case TyNode::Kind::Function:
+      plain_param_sizes(t->param, true, out);
+      plain_param_sizes(t->result, in_param, out);
+      return;
+    default: return;
+  }
+}
+}  // namespace
+
 Ty CheckerImpl::infer_var(ExprPtr& ep) {
   Expr& v = *ep;
   const auto& q = v.name.qualifiers;
@@ -93,9 +117,18 @@ Ty CheckerImpl::infer_var(ExprPtr& ep) {
   SchemePtr s = lookup_value(v.name, v.loc);
   if (!s->builtin.empty()) return builtin_op_type(u, s->builtin, v.loc);
   std::vector<Ty> inst;
-  Ty t = instantiate(*s, &inst);
+  std::vector<std::pair<std::string, DimRef>> sizes;
+  Ty t = instantiate(*s, &inst, &sizes);
   note_nonlifted(*s, inst, v.loc, v.name.str());
   if (!inst.empty()) pending_.instantiations.emplace_back(&v, std::move(inst));
+  if (!sizes.empty()) {
+    // Only the sizes no argument's shape gives (`unflatten`'s n and m)
+    // are worth the evaluator's attention.
+    std::set<std::string> given;
+    plain_param_sizes(s->type, false, given);
+    std::erase_if(sizes, [&](const auto& sz) { return given.count(sz.first) > 0; });
+    if (!sizes.empty()) pending_.size_instantiations.emplace_back(&v, std::move(sizes));
+  }
   return t;
 }
 

@@ -42,7 +42,7 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
       if (s.expr) {
         require_i64_names(*s.expr);
         SizePoly p;
-        if (size_poly_of(*s.expr, p)) return dim_of_poly(std::move(p));
+        if (size_poly_of(*s.expr, p)) return with_tree(dim_of_poly(std::move(p)), *s.expr);
       }
       return dim_var();
   }

@@ -295,7 +295,8 @@ void CheckerImpl::note_nonlifted(const Scheme& s, const std::vector<Ty>& inst, L
       if (s.quantified[i] == id) pending_.nonlifted.push_back({loc, fn, name, inst[i]});
 }
 
-Ty CheckerImpl::instantiate(const Scheme& s, std::vector<Ty>* inst) {
+Ty CheckerImpl::instantiate(const Scheme& s, std::vector<Ty>* inst,
+                             std::vector<std::pair<std::string, DimRef>>* sizes) {
   // Each use of a function has its own existential result sizes.
   if (s.quantified.empty() && s.size_params.empty()) return freshen_result_sizes(s.type, &pending_.existentials, escaped_size_);
   Substitution sub;
@@ -304,7 +305,10 @@ Ty CheckerImpl::instantiate(const Scheme& s, std::vector<Ty>* inst) {
     sub.types[id] = v;
     if (inst) inst->push_back(v);
   }
-  for (const auto& n : s.size_params) sub.dims[n] = dim_var();
+  for (const auto& n : s.size_params) {
+    sub.dims[n] = dim_var();
+    if (sizes) sizes->emplace_back(n, sub.dims[n]);
+  }
   return freshen_result_sizes(substitute(s.type, sub), &pending_.existentials, escaped_size_);
 }
 

@@ -32,6 +32,7 @@ struct Pending {
   std::vector<std::pair<Expr*, Ty>> literals;
   std::vector<std::pair<Pattern*, Ty>> patterns;
   std::vector<std::pair<Expr*, std::vector<Ty>>> instantiations;
+  std::vector<std::pair<Expr*, std::vector<std::pair<std::string, DimRef>>>> size_instantiations;
   std::vector<std::pair<Decl*, Ty>> decls;
   // Instantiations of non-lifted type parameters: (use, function, 'a, type).
   struct NonLifted {
@@ -95,7 +96,9 @@ class CheckerImpl {
   // The binding (Scheme) a local name refers to here, or null if not local.
   const void* local_binding(const std::string& name) const;
 
-  Ty instantiate(const Scheme& s, std::vector<Ty>* inst);
+  // `sizes`: the fresh sizes given to the scheme's size parameters, by name.
+  Ty instantiate(const Scheme& s, std::vector<Ty>* inst,
+                 std::vector<std::pair<std::string, DimRef>>* sizes = nullptr);
   // Records the instantiations of s's non-lifted type parameters, checked
   // when the definition is finished.
   void note_nonlifted(const Scheme& s, const std::vector<Ty>& inst, Loc loc, const std::string& fn);
@@ -127,6 +130,10 @@ class CheckerImpl {
   // (`n + 1` as an argument for a named parameter or in `[n + 1]`); false
   // for anything else.
   bool size_poly_of(const Expr& e, SizePoly& out) const;
+  // Its syntax (for structural unification), and d with it attached when d
+  // is an Expr.
+  SizeTreePtr size_tree_of(const Expr& e) const;
+  DimRef with_tree(DimRef d, const Expr& e) const;
   // `[n + m]` in an annotation: the local variables it names are i64.
   void require_i64_names(const Expr& e);
   // Static size rules on type expressions (size_rules.cpp): no anonymous

@@ -36,6 +36,97 @@ bool merge_bindings(std::map<std::string, std::shared_ptr<const void>>& a,
 
 }  // namespace
 
+namespace {
+// The normal form of a tree whose leaves are all known (false otherwise).
+bool tree_poly(const SizeTreePtr& t, SizePoly& out) {
+  if (t->op == SizeTree::Op::Leaf) return dim_poly(t->leaf, out);
+  SizePoly a, b;
+  if (!tree_poly(t->a, a)) return false;
+  if (t->op == SizeTree::Op::Neg) {
+    out = poly_add(SizePoly{}, a, -1);
+    return true;
+  }
+  if (!tree_poly(t->b, b)) return false;
+  switch (t->op) {
+    case SizeTree::Op::Add: out = poly_add(a, b); return true;
+    case SizeTree::Op::Sub: out = poly_add(a, b, -1); return true;
+    default: out = poly_mul(a, b); return true;
+  }
+}
+}  // namespace
+
+SizeTreePtr tree_leaf(DimRef d) {
+  auto t = std::make_shared<SizeTree>();
+  t->leaf = std::move(d);
+  return t;
+}
+
+SizeTreePtr tree_node(SizeTree::Op op, SizeTreePtr a, SizeTreePtr b) {
+  auto t = std::make_shared<SizeTree>();
+  t->op = op;
+  t->a = std::move(a);
+  t->b = std::move(b);
+  return t;
+}
+
+bool tree_pending(const SizeTreePtr& t) {
+  if (!t) return false;
+  if (t->op == SizeTree::Op::Leaf) {
+    DimRef d = dim_resolve(t->leaf);
+    return d->kind == DimNode::Kind::Var || (d->kind == DimNode::Kind::Expr && !d->poly && tree_pending(d->tree));
+  }
+  return tree_pending(t->a) || tree_pending(t->b);
+}
+
+bool tree_mentions(const SizeTreePtr& t, const DimRef& var) {
+  if (!t) return false;
+  if (t->op == SizeTree::Op::Leaf) {
+    DimRef d = dim_resolve(t->leaf);
+    return d == var || (d->kind == DimNode::Kind::Expr && tree_mentions(d->tree, var));
+  }
+  return tree_mentions(t->a, var) || tree_mentions(t->b, var);
+}
+
+std::string show_tree(const SizeTreePtr& t) {
+  switch (t->op) {
+    case SizeTree::Op::Leaf: {
+      DimRef d = dim_resolve(t->leaf);
+      switch (d->kind) {
+        case DimNode::Kind::Constant: return std::to_string(d->value);
+        case DimNode::Kind::Name: return d->name;
+        case DimNode::Kind::Expr: return "(" + d->name + ")";
+        default: return "?";
+      }
+    }
+    case SizeTree::Op::Neg: return "-" + show_tree(t->a);
+    case SizeTree::Op::Add: return show_tree(t->a) + " + " + show_tree(t->b);
+    case SizeTree::Op::Sub: return show_tree(t->a) + " - (" + show_tree(t->b) + ")";
+    case SizeTree::Op::Mul: {
+      auto factor = [](const SizeTreePtr& x) {
+        bool sum = x->op == SizeTree::Op::Add || x->op == SizeTree::Op::Sub;
+        return sum ? "(" + show_tree(x) + ")" : show_tree(x);
+      };
+      return factor(t->a) + " * " + factor(t->b);
+    }
+  }
+  return "?";
+}
+
+DimRef dim_of_tree(const SizeTreePtr& t) {
+  if (t->op == SizeTree::Op::Leaf) return t->leaf;
+  SizePoly p;
+  if (tree_poly(t, p)) {
+    DimRef d = dim_of_poly(std::move(p));
+    if (d->kind == DimNode::Kind::Expr) d->tree = t;
+    return d;
+  }
+  auto d = std::make_shared<DimNode>();
+  d->kind = DimNode::Kind::Expr;
+  d->tree = t;
+  d->name = show_tree(t);
+  return d;
+}
+
 SizePoly poly_const(int64_t v) {
   SizePoly p;
   add_term(p, {}, v);
@@ -52,9 +143,11 @@ bool dim_poly(const DimRef& d0, SizePoly& out) {
       out.bindings[d->name] = d->binding;
       return true;
     case DimNode::Kind::Expr:
-      if (!d->poly) return false;
-      out = *d->poly;
-      return true;
+      if (d->poly) {
+        out = *d->poly;
+        return true;
+      }
+      return d->tree && tree_poly(d->tree, out);
     default: return false;
   }
 }

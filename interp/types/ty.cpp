@@ -183,7 +183,34 @@ const std::vector<Ty>* find_constr(const Constrs& c, const std::string& name) {
 // A size expression under a substitution of its names: `[n + 1]` with n
 // := 3 is [4]. A name replaced by a size that is not a name, constant or
 // expression (a variable, unknown) makes the whole size unknown.
+// The tree's leaves named in s replaced; null when nothing changed, and
+// `unknown` set when a name was replaced by an unknown size.
+static SizeTreePtr substitute_tree(const SizeTreePtr& t, const Substitution& s, bool& unknown) {
+  if (t->op == SizeTree::Op::Leaf) {
+    DimRef d = dim_resolve(t->leaf);
+    if (d->kind == DimNode::Kind::Name) {
+      auto it = s.dims.find(d->name);
+      if (it == s.dims.end()) return nullptr;
+      if (dim_resolve(it->second)->kind == DimNode::Kind::Unknown) unknown = true;
+      return tree_leaf(it->second);
+    }
+    return nullptr;
+  }
+  SizeTreePtr a = substitute_tree(t->a, s, unknown);
+  SizeTreePtr b = t->b ? substitute_tree(t->b, s, unknown) : nullptr;
+  if (!a && !b) return nullptr;
+  return tree_node(t->op, a ? a : t->a, b ? b : t->b);
+}
+
 static DimRef substitute_dim_expr(const DimRef& d, const Substitution& s) {
+  if (d->tree) {
+    // With its syntax, a size parameter replaced by a variable stays
+    // solvable by structural unification (`[n * m]` at a call of unflatten).
+    bool unknown = false;
+    SizeTreePtr t = substitute_tree(d->tree, s, unknown);
+    if (!t) return d;
+    return unknown ? dim_unknown() : dim_of_tree(t);
+  }
   if (!d->poly) return d;
   bool touched = false;
   for (const auto& [n, b] : d->poly->bindings) touched = touched || s.dims.count(n);
@@ -374,7 +401,10 @@ static bool same_dim(const DimRef& x0, const DimRef& y0) {
   if (x->kind != y->kind) return false;
   if (x->kind == DimNode::Kind::Constant) return x->value == y->value;
   if (x->kind == DimNode::Kind::Name) return x->name == y->name;
-  if (x->kind == DimNode::Kind::Expr) return x->poly && y->poly && poly_same(*x->poly, *y->poly);
+  if (x->kind == DimNode::Kind::Expr) {
+    SizePoly px, py;
+    return dim_poly(x, px) && dim_poly(y, py) && poly_same(px, py);
+  }
   return false;
 }
 

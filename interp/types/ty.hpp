@@ -33,6 +33,19 @@ struct SizePoly {
   std::map<std::string, std::shared_ptr<const void>> bindings;
 };
 
+// The syntax of a size expression, kept beside its normal form so that
+// sizes unify structurally as in Futhark: `[n * m]` (n, m to be solved)
+// against `[(b + 1) * (b + 1)]` gives n = b + 1 and m = b + 1, which the
+// polynomial b*b + 2*b + 1 no longer shows. Leaves are Constant, Name or
+// Var dims (a size parameter being instantiated).
+struct SizeTree {
+  enum class Op { Leaf, Add, Sub, Mul, Neg };
+  Op op = Op::Leaf;
+  DimRef leaf;                          // Leaf
+  std::shared_ptr<const SizeTree> a, b;  // operands (Neg: a only)
+};
+using SizeTreePtr = std::shared_ptr<const SizeTree>;
+
 struct DimNode {
   enum class Kind { Var, Constant, Name, Unknown, Expr };
   Kind kind = Kind::Unknown;
@@ -45,6 +58,10 @@ struct DimNode {
   // one in scope are compared strictly (see Unifier::strict_sizes).
   std::shared_ptr<const void> binding;  // kept alive: its address identifies it
   std::shared_ptr<const SizePoly> poly;  // Expr (name: its text, for messages)
+  // Expr: its syntax, when written as one. An Expr whose tree still has an
+  // unsolved Var leaf has no poly until the leaf is bound (dim_poly
+  // computes it then).
+  SizeTreePtr tree;
   // Unknown: an existential size of a function's result (`[]t`, `?[n].t`),
   // fresh per use of the function (see freshen_result_sizes). The size is
   // computed by the application that supplies the last argument.
@@ -74,6 +91,16 @@ DimRef dim_resolve(DimRef d);
 // a Name when p is a single name, otherwise an Expr).
 bool dim_poly(const DimRef& d, SizePoly& out);
 DimRef dim_of_poly(SizePoly p);
+// A dim for a size expression's syntax: its normal form (with the tree kept
+// when that is an Expr), or, while a leaf is an unsolved variable, an Expr
+// with only the tree.
+DimRef dim_of_tree(const SizeTreePtr& t);
+SizeTreePtr tree_leaf(DimRef d);
+SizeTreePtr tree_node(SizeTree::Op op, SizeTreePtr a, SizeTreePtr b = nullptr);
+// Whether the tree has a leaf that is still an unbound variable.
+bool tree_pending(const SizeTreePtr& t);
+bool tree_mentions(const SizeTreePtr& t, const DimRef& var);
+std::string show_tree(const SizeTreePtr& t);
 SizePoly poly_const(int64_t v);
 SizePoly poly_add(const SizePoly& a, const SizePoly& b, int64_t sign = 1);
 SizePoly poly_mul(const SizePoly& a, const SizePoly& b);

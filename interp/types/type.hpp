@@ -14,14 +14,26 @@ namespace thorn {
 struct Type;
 using TypePtr = std::shared_ptr<const Type>;
 
+// A size expression over local names, `[n * m]` or `[k * n + 1]`, as the
+// checker inferred it: the sum of coef * product(names) over `terms`.
+struct DimFormula {
+  std::vector<std::pair<std::vector<std::string>, int64_t>> terms;
+  std::string text;  // Futhark's notation, for messages
+};
+
 // One array dimension: a known constant, a size variable in scope (a size
-// parameter or an existential), or unknown (checked at run time).
+// parameter or an existential), or unknown (checked at run time). An
+// unknown dimension may carry the size expression the checker found for it
+// (structural unification of `[n * m]`), which the evaluator computes where
+// its names are in scope (eval::resolve_type) to learn the sizes of a call
+// that no argument gives.
 struct Dim {
   enum class Kind { Constant, Name, Unknown };
   Kind kind = Kind::Unknown;
   int64_t value = 0;
   std::string name;
-  bool operator==(const Dim&) const = default;
+  std::shared_ptr<const DimFormula> formula;  // Unknown only; may be null
+  bool operator==(const Dim& o) const { return kind == o.kind && value == o.value && name == o.name; }
 };
 
 struct Type {

@@ -295,6 +295,9 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
       return;
     }
     if (to->kind == DimNode::Kind::Var && var->met && !to->met) to->met = var->met;
+    // Occurs check: `acc ++ x` as a loop's next `acc` would make the size
+    // of acc `acc + m`. Such a size is left to the run-time check.
+    if (to->kind == DimNode::Kind::Expr && tree_mentions(to->tree, var)) return;
     var->link = to;
   };
   if (a->kind == DimNode::Kind::Var) {
@@ -305,10 +308,40 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
     link(b, a);
     return;
   }
+  // Structural unification of size expressions, as Futhark's unifySizes:
+  // `[n * m]` (n and m being solved) against `[k * (j + 1)]` gives n = k and
+  // m = j + 1. What does not match operator for operator is left to the
+  // run-time check.
+  auto pending = [](const DimRef& d) { return d->kind == DimNode::Kind::Expr && !d->poly && tree_pending(d->tree); };
+  if (pending(a) || pending(b)) {
+    if (pending(a))
+      match_size_tree(a->tree, b);
+    else
+      match_size_tree(b->tree, a);
+    SizePoly pa, pb;
+    if (!dim_poly(a, pa) || !dim_poly(b, pb)) return;
+  }
   // Two rigid sizes: an error only where sizes are checked statically;
   // otherwise a mismatch is left to the run-time check.
   if (strict_sizes > 0 && sizes_differ(a, b))
     throw UnifyFailure{fmt::format("Sizes \"{}\" and \"{}\" do not match.", show_size(a), show_size(b)), true};
+}
+
+void Unifier::match_size_tree(const SizeTreePtr& p, const DimRef& target0) {
+  DimRef target = dim_resolve(target0);
+  if (p->op == SizeTree::Op::Leaf) {
+    DimRef leaf = dim_resolve(p->leaf);
+    if (leaf->kind == DimNode::Kind::Var) {
+      if (leaf == target || (target->kind == DimNode::Kind::Expr && tree_mentions(target->tree, leaf))) return;
+      unify_dims(leaf, target);
+    } else if (leaf->kind == DimNode::Kind::Expr && !leaf->poly && leaf->tree) {
+      match_size_tree(leaf->tree, target);
+    }
+    return;
+  }
+  if (target->kind != DimNode::Kind::Expr || !target->tree || target->tree->op != p->op) return;
+  match_size_tree(p->a, dim_of_tree(target->tree->a));
+  if (p->b) match_size_tree(p->b, dim_of_tree(target->tree->b));
 }
 
 void Unifier::unify(const Ty& expected0, const Ty& actual0) {

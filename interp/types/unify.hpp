@@ -63,6 +63,9 @@ class Unifier {
   void lower_levels(const Ty& t, int level);
   bool known_name(const DimRef& d) const;
   bool sizes_differ(const DimRef& a, const DimRef& b) const;
+  // Binds the unsolved variables of a size expression's syntax to the
+  // matching parts of `target` (same operators, operand by operand).
+  void match_size_tree(const SizeTreePtr& pattern, const DimRef& target);
   int vars_ = 0;
 };
 

@@ -13,6 +13,10 @@ void CheckerImpl::begin_definition() {
   u.level = 1;
 }
 
+namespace {
+Dim zonk_dim(const DimRef& d0);
+}  // namespace
+
 void CheckerImpl::finish_definition() {
   Pending p;
   std::swap(p, pending_);
@@ -41,6 +45,13 @@ void CheckerImpl::finish_definition() {
   for (auto& [e, ts] : p.instantiations) {
     e->instantiation.clear();
     for (auto& t : ts) e->instantiation.push_back(zonk(t, false));
+  }
+  for (auto& [e, sizes] : p.size_instantiations) {
+    e->size_args.clear();
+    for (auto& [name, d] : sizes) {
+      Dim z = zonk_dim(d);
+      if (z.kind != Dim::Kind::Unknown || z.formula) e->size_args.emplace_back(name, std::move(z));
+    }
   }
   for (auto& [d, t] : p.decls) d->type = zonk(t, true);
   u.level = 0;
@@ -219,6 +230,20 @@ Dim zonk_dim(const DimRef& d0) {
       out.kind = Dim::Kind::Name;
       out.name = d->name;
       break;
+    case DimNode::Kind::Expr: {
+      // Only expressions over local names: those are in scope, by these
+      // names, where the evaluator computes them.
+      out.kind = Dim::Kind::Unknown;
+      SizePoly p;
+      if (!dim_poly(d, p)) break;
+      for (const auto& [n, b] : p.bindings)
+        if (!b) return out;
+      auto f = std::make_shared<DimFormula>();
+      for (const auto& [mono, c] : p.terms) f->terms.emplace_back(mono, c);
+      f->text = show_poly(p);
+      out.formula = std::move(f);
+      break;
+    }
     default: out.kind = Dim::Kind::Unknown; break;
   }
   return out;

@@ -108,3 +108,17 @@ TEST_CASE("flatten: transpose of arrays of rank three at the top level (rodinia/
   flattened("transpose (unflatten (unflatten (iota 24)) : [2][3][4]i64)");
   flattened("transpose (map transpose (unflatten (unflatten (iota 24)) : [2][3][4]i64))");
 }
+
+TEST_CASE("flatten: multi-dimensional scatter and histograms (rodinia/nw), sizes from structural unification") {
+  // At the top level: each index tuple linearised, out-of-bounds in any
+  // dimension ignored.
+  flattened("scatter_2d (replicate 3 (replicate 4 0i64)) (zip [0, 2, 1, 3, -1] [1, 3, 4, 0, 0]) [5, 6, 7, 8, 9]");
+  flattened("reduce_by_index_2d (replicate 2 (replicate 3 0i64)) (+) 0 (zip [0, 1, 1, 2] [0, 2, 2, 0]) [1, 2, 3, 4]");
+  // Inside each element, into a private [b+1][b+1] array whose sizes only
+  // `replicate ((b + 1) * (b + 1)) 0 |> unflatten` gives.
+  flattened("let b = 3i64 in map (\\x -> let a = replicate ((b + 1) * (b + 1)) 0i64 |> unflatten "
+            "let a = scatter_2d a (zip (iota (b + 1)) (map (+ x) (iota (b + 1)))) (replicate (b + 1) x) "
+            "in i64.sum (flatten a)) (iota 4)");
+  flattened("map (\\x -> reduce_by_index_3d (replicate 2 (replicate 2 (replicate 2 0i64))) (+) 0 "
+            "(zip3 [0, 1, x % 2] [1, 1, 0] [0, 1, 1]) [x, 2 * x, 3]) (iota 5)");
+}
