@@ -332,6 +332,12 @@ struct Planner {
       xs.push_back(lw.index(in, i, call.loc, false));
     }
     Sym r = lw.apply(fs, xs, call.loc);
+    // The rows' shape came from the probe, lowered with captured scalars as
+    // constants. With them as parameters, a shape that depends on one
+    // (`replicate n x`, n captured) is not the same in every later call that
+    // hits the cache: lower again with constants, uncached (map_flat).
+    if (log && !dims.empty() && (r.kind != Sym::Kind::Array || Lowerer::dynamic(r) || r.arr->dims != dims))
+      throw Fallback("the rows' shape depends on a captured scalar");
     if (!dims.empty()) r = index_row_major(lw, r, flat, inner, dims, call.loc);
     Sym like = shape_like(r);
     b.ret(lw.leaves(r));
