@@ -2,6 +2,8 @@
 -- on the reference path: forward mode by dual numbers, reverse mode by a tape
 -- (interp/eval/ad.hpp). Numbers carry derivatives (integers too); booleans do not.
 
+import "soacs"
+
 -- | Forward mode: `jvp2 f x x'` is `(f x, d)` where `d` is the derivative
 -- of `f` at `x` in the direction `x'` (one column of the Jacobian when `x'`
 -- is a unit vector).
@@ -16,3 +18,20 @@ def jvp 'a 'b (f: a -> b) (x: a) (x': a): b = (jvp2 f x x').1
 
 -- | `vjp2` without the result of `f`.
 def vjp 'a 'b (f: a -> b) (x: a) (y': b): a = (vjp2 f x y').1
+
+-- | Jacobian-Matrix Product, returning also the primal result: `jvp2` for
+-- each seed in `x'`. (Semantically a map of `jvp`, as Futhark defines it;
+-- thorn runs the primal once and one tangent pass per seed.)
+def jmp2 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): (b, [n]b) =
+  (f x, map (\t -> (jvp2 f x t).1) x')
+
+-- | Matrix-Jacobian Product, returning also the primal result: `vjp2` for
+-- each seed in `y'`.
+def mjp2 'a 'b [n] (f: a -> b) (x: a) (y': [n]b): (b, [n]a) =
+  (f x, map (\s -> (vjp2 f x s).1) y')
+
+-- | Jacobian-Matrix Product: `jvp` for each seed.
+def jmp 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): [n]b = (jmp2 f x x').1
+
+-- | Matrix-Jacobian Product: `vjp` for each seed.
+def mjp 'a 'b [n] (f: a -> b) (x: a) (y': [n]b): [n]a = (mjp2 f x y').1

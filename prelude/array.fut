@@ -123,3 +123,22 @@ def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a): *[n][m]a =
 -- | A value for each point in a three-dimensional index space.
 def tabulate_3d 'a (n: i64) (m: i64) (o: i64) (f: i64 -> i64 -> i64 -> a): *[n][m][o]a =
   map1 (f >-> tabulate_2d m o) (iota n)
+
+-- | A flattened map of `f`, which produces an array of its own length and a
+-- value per element: the shape array (each result's length), the flag
+-- array (true where a segment begins), the offset array (where each
+-- segment begins), the concatenated arrays and the values. (thorn runs `f`
+-- on the reference path, once per element for each part of the result.)
+def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  let shape = map (\x -> let (bs, _) = f x in length bs) as
+  let offsets = map2 (-) (scan (+) 0 shape) shape
+  let m = reduce (+) 0 shape
+  let flags = scatter (replicate m false) offsets (replicate n true)
+  let data = loop acc = [] for x in as do acc ++ (f x).0
+  let cs = map (\x -> (f x).1) as
+  in (shape, flags, offsets, data :> [m]b, cs)
+
+-- | Like `flatmap`, but without the value result.
+def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
+  let (S, F, O, D, _) = flatmap (\x -> (f x, ())) as
+  in (S, F, O, D)

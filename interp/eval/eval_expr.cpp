@@ -540,6 +540,14 @@ Value Evaluator::eval_attr(const Expr& e, const Ctx& ctx) {
 // ------------------------------------------------------------------ intrinsics
 
 Value Evaluator::eval_intrinsic(const Expr& e, const Ctx& ctx) {
+  // A typed hole (`???`, parsed as this intrinsic) fails when reached, with
+  // Futhark's message.
+  if (e.text == "hole") {
+    TypePtr t = resolve_type(e.type, ctx.tenv, ctx.env);
+    // The location is part of the message, as in Futhark's backtrace.
+    throw Error(ErrorKind::Runtime, e.loc,
+                fmt::format("Reached hole of type: {} at {}", t ? to_string(t) : std::string("?"), e.loc.str()));
+  }
   std::vector<Value> args(e.list.size());
   bool consume = !e.list.empty() && consumes_first(e.text) && is_local_var(*e.list[0]);
   for (size_t k = consume ? 1 : 0; k < e.list.size(); ++k) args[k] = eval(*e.list[k], ctx);

@@ -194,6 +194,7 @@ bool Parser::at_atom_start() const {
     case Tok::LBracket:
     case Tok::IndexBracket:
     case Tok::LBrace: return true;
+    case Tok::Question: return peek(1).is(Tok::Question);  // `???`
     case Tok::Keyword: return peek().text == "true" || peek().text == "false";
     default: return false;
   }
@@ -204,6 +205,9 @@ ExprPtr Parser::application() {
   ExprPtr head = atom();
   std::vector<ExprPtr> args;
   while (at_atom_start()) args.push_back(atom());
+  // A lambda may be the last argument without parentheses, as in Futhark:
+  // `tabulate n \i -> e` (it extends as far to the right as possible).
+  if (at(Tok::Backslash) && head->kind != K::Constructor) args.push_back(lambda_expr());
   if (head->kind == K::Constructor && head->list.empty()) {
     // A constructor takes all juxtaposed atoms as its payload (`#foo #bar`
     // is #foo with payload #bar).
@@ -274,6 +278,13 @@ ExprPtr Parser::atom() {
   ExprPtr e;
   bool parenthesized = false;
   switch (t.kind) {
+    case Tok::Question:
+      // `???`, a typed hole: any type, an error when reached.
+      if (!peek(1).is(Tok::Question) || !peek(2).is(Tok::Question)) fail_expected("an expression");
+      advance(), advance(), advance();
+      e = make_expr(K::Intrinsic, span_from(start));
+      e->text = "hole";
+      break;
     case Tok::Ident:
       advance();
       e = make_expr(K::Var, t.loc);
