@@ -96,25 +96,10 @@ ExprPtr Parser::binop_expr(int min_level) {
       if (kLevelWith < min_level) break;
       chain.link();
       advance();
-      ExprPtr n;
-      if (peek().is_left_bracket()) {
-        advance();
-        n = make_expr(K::Update, start);
-        n->indices = dim_indices();
-      } else {
-        std::vector<std::string> path = field_path();
-        if (at(Tok::IndexBracket)) {
-          lhs = field_index_update(lhs, std::move(path), start, [this] { return binop_expr(kLevelWith + 1); });
-          continue;
-        }
-        n = make_expr(K::RecordUpdate, start);
-        n->field_path = std::move(path);
-      }
+      std::vector<UpdateStep> path = update_path(!peek().is_left_bracket());
       expect(Tok::Equals, "after the target of \"with\"");
-      n->a = lhs;
-      n->b = binop_expr(kLevelWith + 1);
-      n->loc = span_from(start);
-      lhs = n;
+      ExprPtr value = binop_expr(kLevelWith + 1);
+      lhs = path_update(lhs, path, value, span_from(start));
       continue;
     }
     QualName name;
@@ -247,19 +232,6 @@ std::string Parser::field_id() {
   if (t.is(Tok::IntLit) && !t.is_char && !t.suffix && t.text.find_first_not_of("0123456789") == std::string::npos)
     return advance().text;
   fail_expected("a field name");
-}
-
-ExprPtr Parser::field_index_update(ExprPtr target, std::vector<std::string> path, Loc start,
-                                   const std::function<ExprPtr()>& value) {
-  advance();  // the index bracket
-  auto n = make_expr(K::Update, start);
-  n->a = target;
-  n->field_path = std::move(path);
-  n->indices = dim_indices();
-  expect(Tok::Equals, "after the target of an in-place update");
-  n->b = value();
-  n->loc = span_from(start);
-  return n;
 }
 
 std::vector<std::string> Parser::field_path() {
@@ -448,19 +420,23 @@ ExprPtr Parser::paren_expr() {
   }
   if (at(Tok::Dot)) {
     advance();
-    if (peek().is_left_bracket()) {
-      advance();
-      auto n = make_expr(K::IndexSection, start);
-      n->indices = dim_indices();
-      expect(Tok::RParen, "to close the index section");
-      n->loc = span_from(start);
+    bool index = peek().is_left_bracket();
+    std::vector<UpdateStep> path = update_path(!index);
+    expect(Tok::RParen, index ? "to close the index section" : "to close the projection section");
+    bool fields_only = true;
+    for (const UpdateStep& s : path) fields_only = fields_only && s.is_field;
+    if (index && path.size() == 1) {
+      auto n = make_expr(K::IndexSection, span_from(start));
+      n->indices = path[0].indices;
       return n;
     }
-    auto n = make_expr(K::ProjSection, start);
-    n->field_path = field_path();
-    expect(Tok::RParen, "to close the projection section");
-    n->loc = span_from(start);
-    return n;
+    if (fields_only) {
+      auto n = make_expr(K::ProjSection, span_from(start));
+      for (const UpdateStep& s : path) n->field_path.push_back(s.field);
+      return n;
+    }
+    // `(.[0].a[1:3])`: \x -> x[0].a[1:3]
+    return path_section(path, span_from(start));
   }
   QualName op;
   OpInfo info;
@@ -556,42 +532,22 @@ ExprPtr Parser::let_expr() {
   }
   if (sizes.empty() && at(Tok::Ident)) {
     const Token& name = peek();
-    if (peek(1).is(Tok::Dot)) {
-      // let r.x.y[i] = v in body  ==>  let r = r with x.y[i] = v in body
+    if (peek(1).is(Tok::Dot) || peek(1).is(Tok::IndexBracket)) {
+      // let xs[i].f = v in body  ==>  let xs = xs with [i].f = v in body
       advance();
-      advance();
-      auto target = make_expr(K::Var, name.loc);
-      target->name.name = name.text;
-      std::vector<std::string> path = field_path();
-      if (!at(Tok::IndexBracket)) fail_expected("an index after the field path of an in-place update");
+      bool field = at(Tok::Dot);
+      if (field) advance();
+      std::vector<UpdateStep> path = update_path(field);
+      expect(Tok::Equals, "after the target of an in-place update");
+      ExprPtr value = expression();
       auto n = make_expr(K::Let, start);
       n->pattern = std::make_shared<Pattern>();
       n->pattern->kind = Pattern::Kind::Id;
       n->pattern->name = name.text;
       n->pattern->loc = name.loc;
-      n->a = field_index_update(target, std::move(path), start, [this] { return expression(); });
-      n->b = let_body();
-      n->loc = span_from(start);
-      return n;
-    }
-    if (peek(1).is(Tok::IndexBracket)) {
-      // let xs[i] = v in body  ==>  let xs = xs with [i] = v in body
-      advance();
-      advance();
-      auto update = make_expr(K::Update, start);
       auto target = make_expr(K::Var, name.loc);
       target->name.name = name.text;
-      update->a = target;
-      update->indices = dim_indices();
-      expect(Tok::Equals, "after the index of an in-place update");
-      update->b = expression();
-      update->loc = span_from(start);
-      auto n = make_expr(K::Let, start);
-      n->pattern = std::make_shared<Pattern>();
-      n->pattern->kind = Pattern::Kind::Id;
-      n->pattern->name = name.text;
-      n->pattern->loc = name.loc;
-      n->a = update;
+      n->a = path_update(target, path, value, span_from(start));
       n->b = let_body();
       n->loc = span_from(start);
       return n;

@@ -22,6 +22,13 @@ constexpr int kLevelBacktick = 1;
 constexpr int kLevelWith = 2;
 constexpr int kLevelLowestSymbol = 3;  // |>
 
+// One step of an update path (`[i].f` in `xs with [i].f = v`).
+struct UpdateStep {
+  bool is_field = false;
+  std::string field;
+  std::vector<IndexArg> indices;
+};
+
 // The precedence of an operator named `name` (unqualified part), decided by
 // its longest leading built-in operator as in Futhark.
 OpInfo operator_info(std::string_view name);
@@ -64,12 +71,12 @@ class Parser {
   ExprPtr lambda_expr();
   std::vector<IndexArg> dim_indices();  // after the opening bracket, up to and including `]`
   std::vector<std::string> field_path();  // a.b.0
-  // `target with a.b[i] = v`: an in-place update of the array at a field
-  // path (an Update with a field_path); at the index bracket. `value`
-  // parses what follows `=`.
-  ExprPtr field_index_update(ExprPtr target, std::vector<std::string> path, Loc start,
-                             const std::function<ExprPtr()>& value);
   std::string field_id();
+  // Update paths (parse_update.cpp): a sequence of `.field` and `[...]`,
+  // starting with a field name (no dot) when `leading_field`.
+  std::vector<UpdateStep> update_path(bool leading_field);
+  ExprPtr path_update(ExprPtr target, const std::vector<UpdateStep>& path, ExprPtr value, const Loc& loc);
+  ExprPtr path_section(const std::vector<UpdateStep>& path, const Loc& loc);
   // Recognises an infix operator at the cursor without consuming it: its
   // name, precedence and how many tokens it spans (3 for `f`).
   bool binop_at(size_t ahead, QualName& name, OpInfo& info, size_t& ntokens) const;
@@ -130,6 +137,7 @@ class Parser {
   std::vector<uint32_t> line_lengths_;  // [line - 1]: bytes, for multi-line spans
   size_t pos_ = 0;
   int depth_ = 0;
+  int fresh_counter_ = 0;  // names of desugared update paths
 };
 
 ExprPtr make_expr(Expr::Kind kind, const Loc& loc);
