@@ -1,0 +1,106 @@
+// The planner's array primitives as delayed producers: iota, replicate,
+// transpose.
+#include "interp/flatten/planner_impl.hpp"
+
+namespace thorn::flatten::planning {
+
+// ---- array primitives as delayed producers
+Value Planner::iota() {
+  int64_t n = call.args.at(0).scalar.as_i64();
+  if (n < 0) throw Fallback("negative size");
+  auto p = std::make_shared<Producer>();
+  kir::Builder b(p->elem);
+  p->elem.name = "iota";
+  b.ret({b.param(Prim::I64)});
+  p->shape = {n};
+  p->elem_shape.prim = Prim::I64;
+  p->leaves = {Prim::I64};
+  p->what = "iota";
+  p->loc = call.loc;
+  if (want_listing) out.listing = fmt::format("delayed iota {} at {}\n", n, call.loc.str());
+  return make_delayed_array(p);
+}
+
+Value Planner::replicate() {
+  int64_t n = call.args.at(0).scalar.as_i64();
+  const Value& x = call.args.at(1);
+  if (n < 0) throw Fallback("negative size");
+  if (n == 0) throw Fallback("empty replicate");
+  if (x.kind == Value::Kind::Array) return replicate_array(n, x);
+  Sym like = shape_of_value(x);  // scalars or tuples of scalars
+  auto p = std::make_shared<Producer>();
+  kir::Builder b(p->elem);
+  p->elem.name = "replicate";
+  b.param(Prim::I64);
+  std::vector<Reg> regs;
+  for (const Scalar& s : value_scalars(x)) regs.push_back(b.constant(s));
+  b.ret(regs);
+  p->shape = {n};
+  p->elem_shape = elem_shape_of(like);
+  leaf_prims(like, p->leaves);
+  p->what = "replicate";
+  p->loc = call.loc;
+  if (want_listing) out.listing = fmt::format("delayed replicate {} at {}\n", n, call.loc.str());
+  return make_delayed_array(p);
+}
+
+// replicate n xs: element f of the result is element f % |xs| of xs.
+Value Planner::replicate_array(int64_t n, const Value& x) {
+  const ArrayValue& a = x.arr();
+  int64_t inner = a.count();
+  if (inner == 0) throw Fallback("replicate of an empty array");
+  auto p = std::make_shared<Producer>();
+  p->elem.name = "replicate";
+  Lowerer lw(p->elem, ev);
+  kir::Builder& b = lw.b();
+  Reg flat = b.param(Prim::I64);
+  Sym v = index_row_major(lw, lw.array_of(x), flat, inner, a.shape, call.loc);
+  Sym like = shape_like(v);
+  b.ret(lw.leaves(v));
+  finish_function(p->elem, "replicate");
+  p->reads = lw.reads();
+  p->shape = {n};
+  for (int64_t d : a.shape) p->shape.push_back(d);
+  p->elem_shape = elem_shape_of(like);
+  leaf_prims(like, p->leaves);
+  p->what = "replicate";
+  p->loc = call.loc;
+  if (want_listing) out.listing = fmt::format("delayed replicate {} of {} elements at {}\n", n, inner, call.loc.str());
+  return make_delayed_array(p);
+}
+
+// transpose swaps the two outer dimensions; rows of higher rank arrays
+// ([n][m][k] -> [m][n][k]) move whole.
+Value Planner::transpose_of(const Value& xs) {
+  if (xs.kind != Value::Kind::Array || xs.arr().rank() < 2) throw Fallback("transpose of other than a matrix");
+  const std::vector<int64_t>& shape = xs.arr().shape;
+  int64_t n = shape[0], m = shape[1];
+  std::vector<int64_t> rest(shape.begin() + 2, shape.end());
+  int64_t inner = 1;
+  for (int64_t d : rest) inner *= d;
+  if (n == 0 || m == 0 || inner == 0) throw Fallback("empty matrix");
+  auto p = std::make_shared<Producer>();
+  p->elem.name = "transpose";
+  Lowerer lw(p->elem, ev);
+  kir::Builder& b = lw.b();
+  Reg flat = b.param(Prim::I64);
+  Reg outer = inner == 1 ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
+  Reg i = b.binary(kir::BinOp::Quot, outer, b.i64(n));  // result row: a column of xs
+  Reg j = b.binary(kir::BinOp::Rem, outer, b.i64(n));
+  Sym v = lw.index(lw.index(lw.array_of(xs), j, call.loc, false), i, call.loc, false);
+  if (!rest.empty()) v = index_row_major(lw, v, flat, inner, rest, call.loc);
+  Sym like = shape_like(v);
+  b.ret(lw.leaves(v));
+  finish_function(p->elem, "transpose");
+  p->reads = lw.reads();
+  p->shape = {m, n};
+  p->shape.insert(p->shape.end(), rest.begin(), rest.end());
+  p->elem_shape = elem_shape_of(like);
+  leaf_prims(like, p->leaves);
+  p->what = lw.fused.empty() ? "transpose" : "transpose, " + join(lw.fused);
+  p->loc = call.loc;
+  if (want_listing) out.listing = fmt::format("delayed transpose at {}\n", call.loc.str());
+  return make_delayed_array(p);
+}
+
+}  // namespace thorn::flatten::planning

@@ -1,0 +1,233 @@
+// The planner's reduce_by_index and scatter: destinations taken over in
+// place, vectorised operators, multi-dimensional indices linearised.
+#include "interp/flatten/planner_impl.hpp"
+
+namespace thorn::flatten::planning {
+
+// The destination of reduce_by_index / scatter, owned: its leaf buffers
+// whole (offset 0, exact size) and referenced by nothing else.
+Value Planner::own_destination(std::vector<BufferPtr>& leaves, Sym& like, int max_rank) {
+  Value dest = call.args.at(0);
+  if (dest.kind != Value::Kind::Array || dest.arr().rank() > max_rank)
+    throw Fallback("a destination of more dimensions than the indices have");
+  const ArrayValue& a = dest.arr();
+  std::vector<const ArrayValue*> parts;
+  if (a.elem.kind == ElemShape::Kind::Prim) {
+    parts.push_back(&a);
+    like = Sym::scalar(kir::kNoReg, a.elem.prim);
+  } else if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
+    like.kind = a.elem.kind == ElemShape::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+    if (a.elem.kind == ElemShape::Kind::Record) like.names = std::make_shared<std::vector<std::string>>(a.elem.names);
+    for (const ArrayPtr& c : a.components) {
+      if (c->elem.kind != ElemShape::Kind::Prim || c->rank() != a.rank()) throw Fallback("destination of nested tuples");
+      parts.push_back(c.get());
+      like.elems.push_back(Sym::scalar(kir::kNoReg, c->elem.prim));
+    }
+  } else {
+    throw Fallback("destination of sum types");
+  }
+  bool whole = true;
+  for (const ArrayValue* p : parts) whole &= p->offset == 0 && p->buffer->count() == a.count();
+  // The call's argument and `dest` hold the array; the evaluator gave it up.
+  call.args[0] = Value();
+  if (!(whole && dest.array.use_count() == 1 && eval::storage_unique(dest.arr())))
+    dest = Value::make_array(copy_array(dest.arr()));
+  const ArrayValue& owned = dest.arr();
+  if (owned.elem.kind == ElemShape::Kind::Prim) leaves.push_back(owned.buffer);
+  else
+    for (const ArrayPtr& c : owned.components) leaves.push_back(c->buffer);
+  return dest;
+}
+
+// The scalar neutral element of a vectorised one (an array whose
+// elements must all be equal).
+void Planner::uniform_neutral(const Value& ne, Sym& like, std::vector<Scalar>& neutral) {
+  const ArrayValue& a = ne.arr();
+  if (a.rank() != 1 || a.outer() == 0) throw Fallback("a vectorised neutral element of other than one dimension");
+  Value first = array_row(a, 0);
+  like = shape_of_value(first);
+  neutral = value_scalars(first);
+  for (int64_t c = 1; c < a.outer(); ++c)
+    if (value_scalars(array_row(a, c)) != neutral)
+      throw Fallback("a vectorised neutral element that differs between columns");
+}
+
+// hist (map2 f) (replicate d ne) k is vss (k-means): one histogram per
+// column, all updated from one pass over the input; the element yields
+// the bin and the d values of its row.
+Value Planner::hist_vectorised() {
+  const Value& opv = call.args.at(1);
+  const Value& ne = call.args.at(2);
+  const Value& isv = call.args.at(3);
+  const Value& vsv = call.args.at(4);
+  const ArrayValue& da = call.args.at(0).arr();
+  if (da.rank() != 2 || vsv.arr().rank() != 2) throw Fallback("vectorised histograms of other than rows");
+  int64_t k = da.shape[0], d = da.shape[1], n = isv.arr().outer();
+  if (ne.arr().outer() != d || vsv.arr().shape[1] != d) throw Fallback("rows of different lengths");
+  if (d == 0 || k == 0) throw Fallback("empty histogram rows");
+  Sym like;
+  std::vector<Scalar> ne1;
+  uniform_neutral(ne, like, ne1);
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  size_t L = types.size();
+  if (size_t(d) * L > 64) throw Fallback("vectorised histograms of more than 64 values per row");
+  kir::Function scalar_op = elementwise_operator(opv, like, d);
+  Builder pb;
+  plan::Step st = new_step(plan::StepKind::SegHist, call.loc, 1, n);
+  Lowerer lw(st.element, ev);
+  kir::Builder& b = lw.b();
+  b.param(Prim::I64);
+  Reg j = b.param(Prim::I64);
+  Sym idx = lw.index(lw.array_of(isv), j, call.loc, false);
+  if (!idx.is_scalar() || !is_integral(idx.prim)) throw Fallback("indices that are not integers");
+  std::vector<Reg> res{lw.convert(idx, Prim::I64).reg};
+  Sym row = lw.index(lw.array_of(vsv), j, call.loc, false);
+  for (int64_t c = 0; c < d; ++c) {
+    Sym x = lw.index(row, b.i64(c), call.loc, false);
+    if (lw.leaf_types(x) != types) throw Fallback("values and neutral element differ in type");
+    for (Reg r : lw.leaves(x)) res.push_back(r);
+  }
+  b.ret(res);
+  finish_function(st.element, "element");
+  // The operator: the scalar operator once per column.
+  {
+    kir::Builder ob(st.op);
+    st.op.name = "op";
+    std::vector<Reg> acc, x;
+    for (int64_t c = 0; c < d; ++c)
+      for (Prim t : types) acc.push_back(ob.param(t));
+    for (int64_t c = 0; c < d; ++c)
+      for (Prim t : types) x.push_back(ob.param(t));
+    std::vector<Reg> outs;
+    for (int64_t c = 0; c < d; ++c) {
+      std::vector<Reg> args(acc.begin() + long(size_t(c) * L), acc.begin() + long(size_t(c + 1) * L));
+      args.insert(args.end(), x.begin() + long(size_t(c) * L), x.begin() + long(size_t(c + 1) * L));
+      for (Reg r : ob.inline_call(scalar_op, args, {})) outs.push_back(r);
+    }
+    ob.ret(outs);
+    finish_function(st.op, "vectorised operator");
+  }
+  for (int64_t c = 0; c < d; ++c) st.neutral.insert(st.neutral.end(), ne1.begin(), ne1.end());
+  st.commutative = true;
+  st.bins = k;
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  // Columns of the destination as separate histograms, and back.
+  std::vector<BufferPtr> leaves;
+  Sym dlike;
+  Value dest = own_destination(leaves, dlike, 2);
+  if (leaves.size() != L) throw Internal();
+  std::vector<BufferPtr> cols;
+  for (int64_t c = 0; c < d; ++c)
+    for (size_t l = 0; l < L; ++l) {
+      auto col = std::make_shared<Buffer>(types[l], k, Buffer::NoInit{});
+      size_t w = size_t(prim_bytes(types[l]));
+      const std::byte* src = leaves[l]->host();
+      for (int64_t bin = 0; bin < k; ++bin) std::memcpy(col->host_mut() + size_t(bin) * w, src + size_t(bin * d + c) * w, w);
+      st.writes.push_back(pb.add(col, fmt::format("col{}.{}", c, l)));
+      cols.push_back(col);
+    }
+  pb.plan.source = fmt::format("reduce_by_index (vectorised operator) at {}", call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(fmt::format("vectorised operator: {} histograms of {} bins, one per column", d, k));
+  pb.plan.steps.push_back(std::move(st));
+  pb.plan.results = pb.plan.steps[0].writes;
+  run(pb);
+  for (int64_t c = 0; c < d; ++c)
+    for (size_t l = 0; l < L; ++l) {
+      size_t w = size_t(prim_bytes(types[l]));
+      std::byte* dst = leaves[l]->host_mut();
+      const std::byte* src = cols[size_t(c) * L + l]->host();
+      for (int64_t bin = 0; bin < k; ++bin) std::memcpy(dst + size_t(bin * d + c) * w, src + size_t(bin) * w, w);
+    }
+  return dest;
+}
+
+// The row-major position of index tuple `idx` in an array of `dims`, or
+// -1 when a component is out of its dimension's bounds.
+Sym Planner::linear_index(Lowerer& lw, const Sym& idx, const std::vector<int64_t>& dims) {
+  if (idx.kind != Sym::Kind::Tuple || idx.elems.size() != dims.size()) throw Fallback("index tuples of another arity");
+  auto i64 = [&](int64_t v) { return lw.constant(Scalar::i64(v)); };
+  Sym lin = i64(0), ok = lw.constant(Scalar::boolean(true));
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const Sym& c = idx.elems[k];
+    if (!c.is_scalar() || !is_integral(c.prim)) throw Fallback("indices that are not integers");
+    Sym ik = lw.convert(c, Prim::I64);
+    Sym in = lw.binop("&&", lw.binop(">=", ik, i64(0), call.loc), lw.binop("<", ik, i64(dims[k]), call.loc), call.loc);
+    ok = lw.binop("&&", ok, in, call.loc);
+    lin = lw.binop("+", lw.binop("*", lin, i64(dims[k]), call.loc), ik, call.loc);
+  }
+  return lw.select_or_if(ok, [&] { return lin; }, [&] { return i64(-1); });
+}
+
+Value Planner::hist_or_scatter(bool hist) {
+  const int d = call.index_dims;
+  if (hist && d == 1 && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
+  // scatter_2d / reduce_by_index_3d: the destination's d dimensions as
+  // one, each index tuple linearised (an index out of bounds in any
+  // dimension becomes -1, which the step ignores as the reference does).
+  std::vector<int64_t> dest_dims;
+  if (call.args.at(0).kind == Value::Kind::Array) dest_dims = call.args.at(0).arr().shape;
+  if (d > 1 && int(dest_dims.size()) != d) throw Fallback("a destination of more dimensions than the indices have");
+  const Value& isv = call.args.at(hist ? 3 : 1);
+  const Value& vsv = call.args.at(hist ? 4 : 2);
+  if (isv.kind != Value::Kind::Array || vsv.kind != Value::Kind::Array) throw Fallback("not arrays");
+  int64_t n = isv.arr().outer();
+  if (vsv.arr().outer() != n) throw Fallback("index and value arrays of different lengths");
+  if (n == 0) throw Fallback("empty input");
+  Builder pb;
+  plan::Step st = new_step(hist ? plan::StepKind::SegHist : plan::StepKind::Scatter, call.loc, 1, n);
+  Lowerer lw(st.element, ev);
+  kir::Builder& b = lw.b();
+  b.param(Prim::I64);
+  Reg j = b.param(Prim::I64);
+  Sym idx = lw.index(lw.array_of(isv), j, call.loc, false);
+  Sym v = lw.index(lw.array_of(vsv), j, call.loc, false);
+  if (d > 1) idx = linear_index(lw, idx, dest_dims);
+  if (!idx.is_scalar() || !is_integral(idx.prim)) throw Fallback("indices that are not integers");
+  std::vector<Reg> res{lw.convert(idx, Prim::I64).reg};
+  for (Reg r : lw.leaves(v)) res.push_back(r);
+  b.ret(res);
+  finish_function(st.element, "element");
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  // Everything that can fall back has been checked before the destination is taken.
+  Sym like;
+  std::vector<Prim> types;
+  if (hist) {
+    const Value& opv = call.args.at(1);
+    const Value& ne = call.args.at(2);
+    like = shape_of_value(ne);
+    leaf_prims(like, types);
+    if (lw.leaf_types(v) != types) throw Fallback("values and neutral element differ in type");
+    st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
+    st.neutral = value_scalars(ne);
+    st.commutative = true;
+  }
+  std::vector<BufferPtr> leaves;
+  Sym dlike;
+  {
+    // Type agreement of the destination, before it is taken from the call.
+    const ArrayValue& a = call.args.at(0).arr();
+    std::vector<Prim> dtypes;
+    if (a.elem.kind == ElemShape::Kind::Prim) dtypes.push_back(a.elem.prim);
+    else
+      for (const ArrayPtr& c : a.components) dtypes.push_back(c->elem.prim);
+    if (dtypes != lw.leaf_types(v)) throw Fallback("destination and values differ in type");
+  }
+  Value dest = own_destination(leaves, dlike, d);
+  int64_t k = dest.arr().count();
+  if (hist) st.bins = k;
+  else st.dest_size = k;
+  for (size_t r = 0; r < leaves.size(); ++r) st.writes.push_back(pb.add(leaves[r], fmt::format("dest{}", r)));
+  pb.plan.source = fmt::format("{} at {}", exec::soac_name(call.kind), call.loc.str());
+  pb.plan.loc = call.loc;
+  if (!st.fused.empty()) pb.plan.notes.push_back("fused: " + st.fused);
+  pb.plan.steps.push_back(std::move(st));
+  pb.plan.results = pb.plan.steps[0].writes;
+  run(pb);
+  return dest;
+}
+
+}  // namespace thorn::flatten::planning

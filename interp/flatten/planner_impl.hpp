@@ -1,0 +1,226 @@
+#pragma once
+// Internal to the planner (planner.cpp and planner_*.cpp): the Planner, which
+// turns one SOAC call into a plan, and the helpers its parts share. One file
+// per kind of nest: planner.cpp (entry, maps and their cache keys),
+// planner_map.cpp (flat, nested and row-wise maps; map-of-reduce/scan),
+// planner_reduce.cpp (reduce, scan, vectorised operators, their cache),
+// planner_hist.cpp (reduce_by_index, scatter, multi-dimensional indices),
+// planner_arrays.cpp (iota, replicate, transpose as delayed producers).
+#include "interp/flatten/planner.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <fmt/format.h>
+
+#include <fmt/format.h>
+
+#include "interp/eval/callable.hpp"
+#include "interp/eval/value_ops.hpp"
+#include "interp/exec/host_executor.hpp"
+#include "interp/flatten/captures.hpp"
+#include "interp/flatten/delayed.hpp"
+#include "interp/flatten/elem_tree.hpp"
+#include "interp/flatten/interchange.hpp"
+#include "interp/flatten/lower.hpp"
+#include "interp/flatten/planner_cache.hpp"
+
+namespace thorn::flatten::planning {
+
+using exec::SoacKind;
+using kir::Reg;
+// ------------------------------------------------------------------ plan assembly
+
+struct Builder {
+  plan::Plan plan;
+  std::vector<BufferPtr> bufs;
+
+  int add(const BufferPtr& b, std::string name) {
+    for (size_t i = 0; i < bufs.size(); ++i)
+      if (bufs[i] == b) return int(i);
+    plan.buffers.push_back({b->elem(), b->count(), std::move(name), true});
+    bufs.push_back(b);
+    return int(bufs.size() - 1);
+  }
+  std::vector<int> reads(const Lowerer& lw) {
+    std::vector<int> ids;
+    for (size_t k = 0; k < lw.reads().size(); ++k) ids.push_back(add(lw.reads()[k], fmt::format("in{}", k)));
+    return ids;
+  }
+  BufferPtr output(Prim t, int64_t count, const std::string& name, std::vector<int>& writes) {
+    auto b = std::make_shared<Buffer>(t, count, Buffer::NoInit{});
+    writes.push_back(add(b, name));
+    return b;
+  }
+};
+
+
+// ------------------------------------------------------------------ structure helpers
+// A register-free Sym with the structure of a value (tuples/records of scalars).
+Sym shape_of_value(const Value& v);
+
+void leaf_prims(const Sym& s, std::vector<Prim>& out);
+
+ElemShape elem_shape_of(const Sym& like);
+
+Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, const std::vector<int64_t>& shape);
+
+Value value_from_scalars(const Sym& like, const std::vector<Scalar>& xs, size_t& pos);
+
+std::vector<Scalar> value_scalars(const Value& v);
+
+std::string join(const std::vector<std::string>& xs);
+
+// The operator as a kir function of 2k parameters (accumulators, then values).
+kir::Function lower_operator(eval::Evaluator& ev, const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
+                             const Loc& loc);
+
+// Indexes `v` at the row-major position `flat % inner` over `dims` (whose
+// product is `inner`), one index per dimension, outermost first.
+Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vector<int64_t>& dims, const Loc& loc);
+
+Sym shape_like(const Sym& s);
+
+void finish_function(kir::Function& f, const char* what);
+
+// A step over `segments` regular segments of `size` elements each, at the
+// SOAC call `loc`; its element function is written by the caller.
+plan::Step new_step(plan::StepKind kind, const Loc& loc, int64_t segments, int64_t size);
+
+struct Planner {
+  exec::SoacCall& call;
+  eval::Evaluator& ev;
+  const PlanExecutor& execute;
+  HostRun out;
+  std::string note;  // a decision to show before the listing (interchange.hpp)
+  // Listings cost a formatted plan per call: made only when someone reads them.
+  bool want_listing = true;
+
+  Sym input(Lowerer& lw, size_t k) { return lw.array_of(call.args.at(k)); }
+
+  Value run(Builder& pb);
+
+  // ---- map
+  Value map();
+
+  // The key of a map: call site, the function's code identity and the
+  // inputs' structure without their outer size (captures.hpp). Captured
+  // values are not in it: a hit finds and checks them again (map_hit).
+  bool map_key(std::string& k);
+
+  void call_site_key(std::string& k) const;
+
+  // A cached map: its producer with this call's buffers and parameters.
+  std::optional<Value> map_hit(const CachedPlan& c, int64_t n);
+
+  // map whose element is a scalar (dims empty) or an array of constant dims:
+  // a delayed array over the flattened domain. With a key, the producer is
+  // cached with its captured scalars lifted into parameters; if the
+  // lowering needed one of them as a constant (a size, a range bound), it
+  // is lowered again the old way, with constants, and not cached.
+  Value map_flat(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr);
+
+  Value map_flat_once(int64_t n, const std::vector<int64_t>& dims, CaptureLog* log, const std::string* key);
+
+  static bool has_array(const Sym& s);
+
+  // One part of a map_rows result: a scalar (dims empty) or a regular array
+  // of each row's result, with its element structure and output buffers.
+  struct RowPart {
+    std::vector<int64_t> dims;
+    Sym like;
+    std::vector<BufferPtr> outs;
+    std::vector<int> ids;  // written free arrays of the element function
+  };
+
+  void row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts);
+
+  // The result value: parts as arrays with n rows, tuples of them zipped
+  // into arrays of tuples (components with more dimensions than [n]).
+  Value row_value(const Sym& r, std::vector<RowPart>& parts, size_t& k, int64_t n);
+
+  // map whose function builds its result in private arrays (a scan inside
+  // it, in-place updates, a loop over an array) or returns a tuple with
+  // array components: a SegMap with one element per row, which computes
+  // its row once and writes each part to its outputs (written free
+  // arrays), instead of once per element of the row.
+  Value map_rows(int64_t n);
+
+  Value map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr);
+
+  // map (\x -> reduce/scan op ne (... x ...)) xs: one segmented step.
+  Value segmented(const SymSoac& probe_soac, int64_t n);
+
+  struct Internal : std::exception {};
+
+  // The scalar operator f of a vectorised operator (`map2 f`, or any
+  // function that combines two [m] arrays element by element), found by
+  // applying it to arrays whose every element is the scalar parameters:
+  // an element access at any index but the one asked for is not
+  // elementwise, and falls back.
+  kir::Function elementwise_operator(const Value& opv, const Sym& like, int64_t m);
+
+  // reduce (map2 f) (replicate m ne) xss: column-wise, one segment per
+  // column; scan likewise, its [m][n] result handed back transposed (a
+  // delayed transpose: a consumer reads it in place).
+  Value reduce_vectorised(bool scan = false);
+
+  // ---- reduce / reduce_comm / scan
+  Value reduce_or_scan(bool scan);
+
+  Value reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs);
+
+  // ---- the plan cache (planner_cache.hpp)
+
+  // The key of a reduce/scan whose plan depends on nothing but what the key
+  // holds; nullopt when the call is not cached. `leaves` gets the input
+  // array's leaf buffers, which a cached plan's inputs are rebound to.
+  // Cached: operators fixed by name and argument types (`(+)`, prelude
+  // functions that merely forward to an intrinsic), over arrays that are
+  // views (a delayed input's producer is inlined as code: not cached).
+  std::optional<std::string> reduce_key(const Value& opv, const Value& ne, const Value& xsv,
+                                        std::vector<BufferPtr>& leaves);
+
+  // Runs a cached plan on this call's input leaves, with fresh outputs;
+  // returns the result buffers in order.
+  std::vector<BufferPtr> run_cached(const CachedPlan& c, const std::vector<BufferPtr>& leaves);
+
+  // Caches pb's plan under `key` if every buffer it reads is one of the
+  // input's leaves (rebound on a hit) and every other is written.
+  void cache_plan(const std::string& key, const Builder& pb, const std::vector<BufferPtr>& leaves);
+
+  // The destination of reduce_by_index / scatter, owned: its leaf buffers
+  // whole (offset 0, exact size) and referenced by nothing else.
+  Value own_destination(std::vector<BufferPtr>& leaves, Sym& like, int max_rank = 1);
+
+  // The scalar neutral element of a vectorised one (an array whose
+  // elements must all be equal).
+  static void uniform_neutral(const Value& ne, Sym& like, std::vector<Scalar>& neutral);
+
+  // hist (map2 f) (replicate d ne) k is vss (k-means): one histogram per
+  // column, all updated from one pass over the input; the element yields
+  // the bin and the d values of its row.
+  Value hist_vectorised();
+
+  // The row-major position of index tuple `idx` in an array of `dims`, or
+  // -1 when a component is out of its dimension's bounds.
+  Sym linear_index(Lowerer& lw, const Sym& idx, const std::vector<int64_t>& dims);
+
+  Value hist_or_scatter(bool hist);
+
+  // ---- array primitives as delayed producers
+  Value iota();
+
+  Value replicate();
+
+  // replicate n xs: element f of the result is element f % |xs| of xs.
+  Value replicate_array(int64_t n, const Value& x);
+
+  Value transpose() { return transpose_of(call.args.at(0)); }
+
+  // transpose swaps the two outer dimensions; rows of higher rank arrays
+  // ([n][m][k] -> [m][n][k]) move whole.
+  Value transpose_of(const Value& xs);
+};
+
+}  // namespace thorn::flatten::planning

@@ -1,0 +1,269 @@
+// The planner's maps: flat and nested element functions (delayed
+// producers), rows built once each (map_rows), map of reduce/scan as one
+// segmented step.
+#include "interp/flatten/planner_impl.hpp"
+
+namespace thorn::flatten::planning {
+
+// map whose element is a scalar (dims empty) or an array of constant dims:
+// a delayed array over the flattened domain. With a key, the producer is
+// cached with its captured scalars lifted into parameters; if the
+// lowering needed one of them as a constant (a size, a range bound), it
+// is lowered again the old way, with constants, and not cached.
+Value Planner::map_flat(int64_t n, const std::vector<int64_t>& dims, const std::string* key) {
+  if (key) {
+    CaptureLog log;
+    try {
+      return map_flat_once(n, dims, &log, key);
+    } catch (const Fallback&) {
+      if (!log.lifted) throw;
+    }
+  }
+  return map_flat_once(n, dims, nullptr, nullptr);
+}
+
+Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, CaptureLog* log, const std::string* key) {
+  const Value& fv = call.args.at(0);
+  size_t nin = call.args.size() - 1;
+  auto p = std::make_shared<Producer>();
+  p->elem.name = "map";
+  Lowerer lw(p->elem, ev);
+  lw.set_capture_log(log);
+  kir::Builder& b = lw.b();
+  Reg flat = b.param(Prim::I64);
+  int64_t inner = 1;
+  for (int64_t d : dims) inner *= d;
+  Reg i = dims.empty() ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
+  Sym fs = log ? lw.from_source(fv, log->source(-1, CaptureSource::Step::Fn, "", 0).first) : lw.from_value(fv);
+  std::vector<Sym> xs;
+  for (size_t k = 1; k <= nin; ++k) {
+    Sym in = log ? lw.from_source(call.args[k], log->source(-1, CaptureSource::Step::Input, "", int(k)).first)
+                 : input(lw, k);
+    xs.push_back(lw.index(in, i, call.loc, false));
+  }
+  Sym r = lw.apply(fs, xs, call.loc);
+  // The rows' shape came from the probe, lowered with captured scalars as
+  // constants. With them as parameters, a shape that depends on one
+  // (`replicate n x`, n captured) is not the same in every later call that
+  // hits the cache: lower again with constants, uncached (map_flat).
+  if (log && !dims.empty() && (r.kind != Sym::Kind::Array || Lowerer::dynamic(r) || r.arr->dims != dims))
+    throw Fallback("the rows' shape depends on a captured scalar");
+  if (!dims.empty()) r = index_row_major(lw, r, flat, inner, dims, call.loc);
+  Sym like = shape_like(r);
+  b.ret(lw.leaves(r));
+  finish_function(p->elem, "map");
+  p->reads = lw.reads();
+  p->shape = {n};
+  for (int64_t d : dims) p->shape.push_back(d);
+  p->elem_shape = elem_shape_of(like);
+  leaf_prims(like, p->leaves);
+  p->what = lw.fused.empty() ? "map" : "map, " + join(lw.fused);
+  p->loc = call.loc;
+  if (want_listing) out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}", p->what,
+                            call.loc.str(), p->count(), kir::to_string(p->elem));
+  if (log && key) {
+    if (log->cacheable && log->reads.size() == p->elem.free_arrays.size()) {
+      auto c = std::make_shared<CachedPlan>();
+      auto proto = std::make_shared<Producer>(*p);
+      proto->reads.clear();
+      c->producer = proto;
+      c->sources = log->sources;
+      c->reads = log->reads;
+      c->aliases = log->aliases;
+      plan_cache().insert(*key, std::move(c));
+      if (want_listing)
+      {
+        size_t params = 0;
+        for (const ReadBinding& r : log->reads) params += r.kind == ReadBinding::Kind::Param;
+        out.listing += plan_cache_summary() + fmt::format(" (this call: planned; {} captured scalar{} as parameters)\n",
+                                                          params, params == 1 ? "" : "s");
+      }
+    } else if (want_listing) {
+      out.listing += "not cached: " + log->why_not + "\n";
+    }
+  }
+  return make_delayed_array(p);
+}
+
+bool Planner::has_array(const Sym& s) {
+  if (s.kind == Sym::Kind::Array) return true;
+  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record) return false;
+  for (const Sym& e : s.elems)
+    if (has_array(e)) return true;
+  return false;
+}
+
+void Planner::row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts) {
+  switch (r.kind) {
+    case Sym::Kind::Scalar: parts.push_back({{}, shape_like(r), {}, {}}); return;
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record:
+      for (const Sym& e : r.elems) row_parts(lw, e, parts);
+      return;
+    case Sym::Kind::Array:
+      if (Lowerer::dynamic(r)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
+      parts.push_back({r.arr->dims, shape_like(lw.element_like(r, call.loc)), {}, {}});
+      return;
+    default: throw Fallback("map producing functions or nested SOACs");
+  }
+}
+
+// The result value: parts as arrays with n rows, tuples of them zipped
+// into arrays of tuples (components with more dimensions than [n]).
+Value Planner::row_value(const Sym& r, std::vector<RowPart>& parts, size_t& k, int64_t n) {
+  if (r.kind == Sym::Kind::Tuple || r.kind == Sym::Kind::Record) {
+    auto a = std::make_shared<ArrayValue>();
+    a->shape = {n};
+    a->elem.kind = r.kind == Sym::Kind::Record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
+    if (r.names) a->elem.names = *r.names;
+    for (const Sym& e : r.elems) {
+      Value v = row_value(e, parts, k, n);
+      a->elem.children.push_back(v.arr().elem);
+      a->components.push_back(v.array);
+    }
+    return Value::make_array(a);
+  }
+  RowPart& p = parts.at(k++);
+  std::vector<int64_t> shape{n};
+  shape.insert(shape.end(), p.dims.begin(), p.dims.end());
+  return array_from_leaves(p.like, p.outs, shape);
+}
+
+// map whose function builds its result in private arrays (a scan inside
+// it, in-place updates, a loop over an array) or returns a tuple with
+// array components: a SegMap with one element per row, which computes
+// its row once and writes each part to its outputs (written free
+// arrays), instead of once per element of the row.
+Value Planner::map_rows(int64_t n) {
+  const Value& fv = call.args.at(0);
+  size_t nin = call.args.size() - 1;
+  Builder pb;
+  plan::Step st = new_step(plan::StepKind::SegMap, call.loc, n, 1);
+  Lowerer lw(st.element, ev);
+  kir::Builder& b = lw.b();
+  Reg s = b.param(Prim::I64);
+  b.param(Prim::I64);
+  std::vector<Sym> xs;
+  for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
+  Sym r = lw.apply(lw.from_value(fv), xs, call.loc);
+  std::vector<RowPart> parts;
+  row_parts(lw, r, parts);
+  int64_t row_elems = 0;
+  for (RowPart& p : parts) {
+    int64_t inner = 1;
+    for (int64_t d : p.dims) inner *= d;
+    row_elems += inner;
+    std::vector<Prim> types;
+    leaf_prims(p.like, types);
+    for (Prim t : types) {
+      p.outs.push_back(std::make_shared<Buffer>(t, n * inner, Buffer::NoInit{}));
+      p.ids.push_back(lw.output_array(p.outs.back(), fmt::format("out{}", pb.bufs.size() + p.outs.size())));
+    }
+  }
+  // Write each part of the row: scalars at the row, arrays row-major.
+  size_t k = 0;
+  std::function<void(const Sym&)> write = [&](const Sym& v) {
+    if (v.kind == Sym::Kind::Tuple || v.kind == Sym::Kind::Record) {
+      for (const Sym& e : v.elems) write(e);
+      return;
+    }
+    const RowPart& p = parts.at(k++);
+    if (p.dims.empty()) {
+      std::vector<Reg> regs = lw.leaves(v);
+      for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], s, regs[l]);
+      return;
+    }
+    int64_t inner = 1;
+    for (int64_t d : p.dims) inner *= d;
+    Reg base = b.binary(kir::BinOp::Mul, s, b.i64(inner));
+    b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
+      std::vector<Reg> regs = lw.leaves(index_row_major(lw, v, j, inner, p.dims, call.loc));
+      Reg at = b.binary(kir::BinOp::Add, base, j);
+      for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], at, regs[l]);
+      return std::vector<Reg>{};
+    });
+  };
+  write(r);
+  b.ret({});
+  finish_function(st.element, "map rows");
+  st.reads = pb.reads(lw);
+  int out_no = 0;
+  for (const RowPart& p : parts)
+    for (const BufferPtr& o : p.outs) {
+      plan::BufferDesc& d = pb.plan.buffers[size_t(pb.add(o, ""))];
+      d.name = fmt::format("out{}", out_no++);
+      d.is_input = false;
+      pb.plan.results.push_back(pb.add(o, ""));
+    }
+  st.fused = join(lw.fused);
+  pb.plan.source = fmt::format("map at {}", call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(fmt::format("rows built once each ({} bytes of private arrays per row): one element per row, [{}] rows of {} elements",
+                                      st.element.local_bytes(), n, row_elems));
+  pb.plan.steps.push_back(std::move(st));
+  run(pb);
+  k = 0;
+  return row_value(r, parts, k, n);
+}
+
+Value Planner::map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key) {
+  for (int64_t d : dims)
+    if (d == 0) throw Fallback("map producing empty arrays");
+  return map_flat(n, dims, key);
+}
+
+// map (\x -> reduce/scan op ne (... x ...)) xs: one segmented step.
+Value Planner::segmented(const SymSoac& probe_soac, int64_t n) {
+  const Value& fv = call.args.at(0);
+  size_t nin = call.args.size() - 1;
+  if (probe_soac.arr.kind != Sym::Kind::Array) throw Fallback("a nested SOAC over a non-array");
+
+  int64_t m = probe_soac.arr.arr->dims.at(0);
+  if (probe_soac.arr.arr->dims.size() != 1) throw Fallback("a nested SOAC over arrays of arrays");
+  bool scan = probe_soac.kind == SoacKind::Scan;
+  Builder pb;
+  plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, n, m);
+  Lowerer lw(st.element, ev);
+  kir::Builder& b = lw.b();
+  Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+  std::vector<Sym> xs;
+  for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
+  Sym r = lw.apply(lw.from_value(fv), xs, call.loc, true);
+  if (r.kind != Sym::Kind::Soac) throw Internal();
+  const SymSoac& soac = *r.soac;
+  Sym x = lw.index(soac.arr, j, soac.loc, false);
+  Sym like = shape_like(soac.ne);
+  if (lw.leaf_types(x) != lw.leaf_types(soac.ne)) throw Fallback("the nested SOAC's neutral element and array differ in type");
+  b.ret(lw.leaves(x));
+  finish_function(st.element, "segmented element");
+  // Neutral elements must be the same for every segment: plan-time constants.
+  std::function<void(const Sym&)> neutrals = [&](const Sym& v) {
+    if (v.kind == Sym::Kind::Scalar) {
+      if (!v.known) throw Fallback("a neutral element that depends on the mapped element");
+      st.neutral.push_back(*v.known);
+    } else {
+      for (const Sym& e : v.elems) neutrals(e);
+    }
+  };
+  neutrals(soac.ne);
+  Sym op_sym = soac.op;
+  st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.import(op_sym); }, like, soac.loc);
+  st.commutative = soac.kind == SoacKind::ReduceComm;
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  std::vector<BufferPtr> outs;
+  for (size_t k = 0; k < types.size(); ++k)
+    outs.push_back(pb.output(types[k], scan ? n * m : n, fmt::format("out{}", k), st.writes));
+  pb.plan.source = fmt::format("map ({}) at {}", scan ? "scan" : "reduce", call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(fmt::format("map-{} flattened to one {} over [{}][{}]", scan ? "scan" : "reduce",
+                                      scan ? "SegScan" : "SegRed", n, m));
+  pb.plan.steps.push_back(std::move(st));
+  for (size_t k = 0; k < outs.size(); ++k) pb.plan.results.push_back(pb.plan.steps[0].writes[k]);
+  run(pb);
+  return array_from_leaves(like, outs, scan ? std::vector<int64_t>{n, m} : std::vector<int64_t>{n});
+}
+
+}  // namespace thorn::flatten::planning

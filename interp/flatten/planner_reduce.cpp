@@ -1,0 +1,281 @@
+// The planner's reductions and scans: plain, over vectorised operators, and
+// their plan-cache entries.
+#include "interp/flatten/planner_impl.hpp"
+
+namespace thorn::flatten::planning {
+
+// The scalar operator f of a vectorised operator (`map2 f`, or any
+// function that combines two [m] arrays element by element), found by
+// applying it to arrays whose every element is the scalar parameters:
+// an element access at any index but the one asked for is not
+// elementwise, and falls back.
+kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, int64_t m) {
+  kir::Function f;
+  f.name = "op";
+  Lowerer lw(f, ev);
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  std::vector<Reg> acc, x;
+  for (Prim t : types) acc.push_back(lw.b().param(t));
+  for (Prim t : types) x.push_back(lw.b().param(t));
+  size_t p1 = 0, p2 = 0;
+  Sym a = lw.rebuild(like, acc, p1), b = lw.rebuild(like, x, p2);
+  Reg i0 = f.new_reg(Prim::I64);  // never defined: any other use of it fails verification
+  Lowerer* l = &lw;
+  auto vec = [&](Sym elem) {
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = {m};
+    arr->gen = [elem, i0, l](Reg i) -> Sym {
+      bool ok = i == i0;
+      for (Reg p : l->probe_indices) ok |= i == p;
+      if (!ok) throw Fallback("a vectorised operator that is not elementwise");
+      return elem;
+    };
+    Sym s;
+    s.kind = Sym::Kind::Array;
+    s.arr = arr;
+    return s;
+  };
+  Sym r = lw.apply(lw.from_value(opv), {vec(a), vec(b)}, call.loc);
+  if (r.kind != Sym::Kind::Array || r.arr->dims != std::vector<int64_t>{m})
+    throw Fallback("a vectorised operator whose result is not an array of the same length");
+  Sym e = lw.index(r, i0, call.loc, false);
+  if (lw.leaf_types(e) != types) throw Fallback("the operator's result type differs from its arguments'");
+  lw.b().ret(lw.leaves(e));
+  if (!lw.reads().empty()) throw Fallback("the operator reads arrays");
+  if (std::string err = kir::verify(f); !err.empty()) throw Fallback("a vectorised operator that is not elementwise");
+  return f;
+}
+
+// reduce (map2 f) (replicate m ne) xss: column-wise, one segment per
+// column; scan likewise, its [m][n] result handed back transposed (a
+// delayed transpose: a consumer reads it in place).
+Value Planner::reduce_vectorised(bool scan) {
+  const Value& opv = call.args.at(0);
+  const Value& ne = call.args.at(1);
+  const Value& xsv = call.args.at(2);
+  const ArrayValue& xs = xsv.arr();
+  if (xs.rank() != 2 || ne.arr().rank() != 1) throw Fallback("vectorised operators on more than one dimension");
+  int64_t n = xs.shape[0], m = xs.shape[1];
+  if (ne.arr().outer() != m) throw Fallback("neutral element and rows of different lengths");
+  if (m == 0) throw Fallback("empty rows");
+  // The neutral element must be the same in every column.
+  Sym like;
+  std::vector<Scalar> neutral;
+  {
+    Value first = array_row(ne.arr(), 0);
+    like = shape_of_value(first);
+    neutral = value_scalars(first);
+    for (int64_t c = 1; c < m; ++c)
+      if (value_scalars(array_row(ne.arr(), c)) != neutral)
+        throw Fallback("a vectorised neutral element that differs between columns");
+  }
+  Builder pb;
+  plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, m, n);
+  Lowerer lw(st.element, ev);
+  kir::Builder& b = lw.b();
+  Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+  Sym x = lw.index(lw.index(lw.array_of(xsv), j, call.loc, false), s, call.loc, false);  // xss[j][s]
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  if (lw.leaf_types(x) != types) throw Fallback("elements and neutral element differ in type");
+  b.ret(lw.leaves(x));
+  finish_function(st.element, "element");
+  st.neutral = neutral;
+  st.op = elementwise_operator(opv, like, m);
+  st.commutative = call.kind == SoacKind::ReduceComm;
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  std::vector<BufferPtr> outs;
+  for (size_t k = 0; k < types.size(); ++k)
+    outs.push_back(pb.output(types[k], scan ? m * n : m, fmt::format("out{}", k), st.writes));
+  pb.plan.source = fmt::format("{} (vectorised operator) at {}", exec::soac_name(call.kind), call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(fmt::format("vectorised operator: one segment per column, [{}][{}] read transposed", m, n));
+  pb.plan.steps.push_back(std::move(st));
+  pb.plan.results = pb.plan.steps[0].writes;
+  run(pb);
+  if (!scan) return array_from_leaves(like, outs, {m});
+  std::string listing = out.listing;
+  Value t = transpose_of(array_from_leaves(like, outs, {m, n}));
+  out.listing = listing + out.listing;
+  return t;
+}
+
+// ---- reduce / reduce_comm / scan
+Value Planner::reduce_or_scan(bool scan) {
+  const Value& opv = call.args.at(0);
+  const Value& ne = call.args.at(1);
+  const Value& xsv = call.args.at(2);
+  if (xsv.kind != Value::Kind::Array) throw Fallback("not an array");
+  int64_t n = xsv.arr().outer();
+  if (n == 0) throw Fallback("empty input");
+  if (ne.kind == Value::Kind::Array) return reduce_vectorised(scan);
+  Sym like = shape_of_value(ne);
+  std::vector<BufferPtr> in_leaves;
+  std::optional<std::string> key = plan_cache_enabled() ? reduce_key(opv, ne, xsv, in_leaves) : std::nullopt;
+  if (key)
+    if (CachedPlanPtr c = plan_cache().find(*key)) return reduce_result(like, scan, n, run_cached(*c, in_leaves));
+  Builder pb;
+  plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, 1, n);
+  Lowerer lw(st.element, ev);
+  kir::Builder& b = lw.b();
+  b.param(Prim::I64);
+  Reg j = b.param(Prim::I64);
+  Sym x = lw.index(lw.array_of(xsv), j, call.loc, false);
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  if (lw.leaf_types(x) != types) throw Fallback("elements and neutral element differ in type (vectorised operator?)");
+  b.ret(lw.leaves(x));
+  finish_function(st.element, "element");
+  st.neutral = value_scalars(ne);
+  st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
+  st.commutative = call.kind == SoacKind::ReduceComm;
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  std::vector<BufferPtr> outs;
+  for (size_t k = 0; k < types.size(); ++k)
+    outs.push_back(pb.output(types[k], scan ? n : 1, fmt::format("out{}", k), st.writes));
+  pb.plan.source = fmt::format("{} at {}", exec::soac_name(call.kind), call.loc.str());
+  pb.plan.loc = call.loc;
+  if (!st.fused.empty()) pb.plan.notes.push_back("fused into the " + std::string(scan ? "scan" : "reduction") + ": " + st.fused);
+  pb.plan.steps.push_back(std::move(st));
+  pb.plan.results = pb.plan.steps[0].writes;
+  run(pb);
+  if (key) {
+    cache_plan(*key, pb, in_leaves);
+    if (want_listing) out.listing += plan_cache_summary() + " (this call: planned)\n";
+  }
+  return reduce_result(like, scan, n, outs);
+}
+
+Value Planner::reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs) {
+  if (scan) return array_from_leaves(like, outs, {n});
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  std::vector<Scalar> xs;
+  for (size_t k = 0; k < types.size(); ++k) xs.push_back(load_scalar(types[k], outs[k]->host()));
+  size_t pos = 0;
+  return value_from_scalars(like, xs, pos);
+}
+
+// ---- the plan cache (planner_cache.hpp)
+
+// The key of a reduce/scan whose plan depends on nothing but what the key
+// holds; nullopt when the call is not cached. `leaves` gets the input
+// array's leaf buffers, which a cached plan's inputs are rebound to.
+// Cached: operators fixed by name and argument types (`(+)`, prelude
+// functions that merely forward to an intrinsic), over arrays that are
+// views (a delayed input's producer is inlined as code: not cached).
+std::optional<std::string> Planner::reduce_key(const Value& opv, const Value& ne, const Value& xsv,
+                                      std::vector<BufferPtr>& leaves) {
+  if (opv.kind != Value::Kind::Function || !opv.fn || xsv.kind != Value::Kind::Array) return std::nullopt;
+  const Callable& f = *opv.fn;
+  std::string k;
+  k.reserve(160);
+  auto num = [&](uint64_t v) {
+    k.append(reinterpret_cast<const char*>(&v), sizeof v);
+  };
+  num(uint64_t(call.kind));
+  num(uint64_t(reinterpret_cast<uintptr_t>(call.loc.file)));
+  num(call.loc.line);
+  num(uint64_t(call.loc.col) << 32 | call.loc.end_col);
+  if (f.kind == Callable::Kind::Operator) {
+    k += "op ";
+  } else if (f.kind == Callable::Kind::Closure && f.params) {
+    std::optional<std::string> alias = f.intrinsic_alias();
+    if (!alias) return std::nullopt;
+    k += "alias ";
+    k += *alias;
+    num(f.params->size());
+  } else {
+    return std::nullopt;
+  }
+  k += f.name;
+  k += '|';
+  // The neutral element: structure and exact values (plan constants).
+  std::function<bool(const Value&)> neutral = [&](const Value& v) {
+    if (v.kind == Value::Kind::Scalar) {
+      num(uint64_t(v.scalar.type));
+      num(v.scalar.u);
+      return true;
+    }
+    if (v.kind != Value::Kind::Tuple && v.kind != Value::Kind::Record) return false;
+    k += v.kind == Value::Kind::Tuple ? '(' : '{';
+    if (v.names)
+      for (const std::string& nm : *v.names) k += nm + ",";
+    for (const Value& e : *v.elems)
+      if (!neutral(e)) return false;
+    k += ')';
+    return true;
+  };
+  if (!neutral(ne)) return std::nullopt;
+  k += '|';
+  // The input: a view (not a pending delayed array), its exact shape,
+  // and per leaf its type, offset, buffer size and sharing.
+  const ArrayValue& a = xsv.arr();
+  if (delayed_producer(a)) return std::nullopt;
+  for (int64_t d : a.shape) num(uint64_t(d));
+  std::vector<const ArrayValue*> parts;
+  if (a.elem.kind == ElemShape::Kind::Prim) {
+    parts.push_back(&a);
+  } else if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
+    k += a.elem.kind == ElemShape::Kind::Tuple ? 't' : 'r';
+    for (const std::string& nm : a.elem.names) k += nm + ",";
+    for (const ArrayPtr& c : a.components) {
+      if (c->elem.kind != ElemShape::Kind::Prim || c->shape != a.shape) return std::nullopt;
+      parts.push_back(c.get());
+    }
+  } else {
+    return std::nullopt;
+  }
+  for (const ArrayValue* p : parts) {
+    if (!p->buffer) return std::nullopt;
+    size_t first = leaves.size();
+    for (size_t l = 0; l < leaves.size(); ++l)
+      if (leaves[l] == p->buffer) first = std::min(first, l);
+    leaves.push_back(p->buffer);
+    num(uint64_t(p->elem.prim));
+    num(uint64_t(p->offset));
+    num(uint64_t(p->buffer->count()));
+    num(first);
+  }
+  return k;
+}
+
+// Runs a cached plan on this call's input leaves, with fresh outputs;
+// returns the result buffers in order.
+std::vector<BufferPtr> Planner::run_cached(const CachedPlan& c, const std::vector<BufferPtr>& leaves) {
+  std::vector<BufferPtr> bufs(c.plan.buffers.size());
+  for (size_t b = 0; b < bufs.size(); ++b) {
+    const plan::BufferDesc& d = c.plan.buffers[b];
+    bufs[b] = c.input_leaf[b] >= 0 ? leaves.at(size_t(c.input_leaf[b]))
+                                   : std::make_shared<Buffer>(d.elem, d.count, Buffer::NoInit{});
+  }
+  std::vector<BufferPtr> outs;
+  for (int r : c.plan.results) outs.push_back(bufs.at(size_t(r)));
+  if (want_listing) out.listing = plan::to_string(c.plan) + plan_cache_summary() + " (this call: cached plan)\n";
+  if (execute) execute(c.plan, bufs);
+  else host::execute(c.plan, bufs);
+  return outs;
+}
+
+// Caches pb's plan under `key` if every buffer it reads is one of the
+// input's leaves (rebound on a hit) and every other is written.
+void Planner::cache_plan(const std::string& key, const Builder& pb, const std::vector<BufferPtr>& leaves) {
+  auto c = std::make_shared<CachedPlan>();
+  std::vector<bool> written(pb.bufs.size(), false);
+  for (const plan::Step& st : pb.plan.steps)
+    for (int w : st.writes) written.at(size_t(w)) = true;
+  for (size_t b = 0; b < pb.bufs.size(); ++b) {
+    int leaf = -1;
+    for (size_t l = 0; l < leaves.size() && leaf < 0; ++l)
+      if (leaves[l] == pb.bufs[b]) leaf = int(l);
+    if (written[b] == (leaf >= 0)) return;  // an output that is an input, or an input we cannot rebind
+    c->input_leaf.push_back(leaf);
+  }
+  c->plan = pb.plan;
+  plan_cache().insert(key, std::move(c));
+}
+
+}  // namespace thorn::flatten::planning

@@ -1,0 +1,139 @@
+// Helpers shared by the planner's parts (planner_impl.hpp).
+#include "interp/flatten/planner_impl.hpp"
+
+namespace thorn::flatten::planning {
+
+// ------------------------------------------------------------------ structure helpers
+
+// A register-free Sym with the structure of a value (tuples/records of scalars).
+Sym shape_of_value(const Value& v) {
+  if (v.kind == Value::Kind::Scalar) return Sym::scalar(kir::kNoReg, v.scalar.type);
+  if (v.kind != Value::Kind::Tuple && v.kind != Value::Kind::Record)
+    throw Fallback("a neutral element that is not a scalar or a tuple of scalars");
+  Sym s;
+  s.kind = v.kind == Value::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+  s.names = v.names;
+  for (const Value& e : *v.elems) s.elems.push_back(shape_of_value(e));
+  return s;
+}
+
+void leaf_prims(const Sym& s, std::vector<Prim>& out) {
+  if (s.kind == Sym::Kind::Scalar) {
+    out.push_back(s.prim);
+    return;
+  }
+  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record)
+    throw Fallback("results that are not scalars or tuples of scalars");
+  for (const Sym& e : s.elems) leaf_prims(e, out);
+}
+
+ElemShape elem_shape_of(const Sym& like) { return elem_shape_of_sym(like); }
+
+Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, const std::vector<int64_t>& shape) {
+  std::vector<ArrayPtr> leaves;
+  for (const BufferPtr& b : bufs) leaves.push_back(make_prim_array(b, shape));
+  size_t pos = 0;
+  return Value::make_array(nest_leaves(elem_shape_of(like), leaves, pos, shape));
+}
+
+Value value_from_scalars(const Sym& like, const std::vector<Scalar>& xs, size_t& pos) {
+  if (like.kind == Sym::Kind::Scalar) return Value(xs.at(pos++));
+  std::vector<Value> elems;
+  for (const Sym& e : like.elems) elems.push_back(value_from_scalars(e, xs, pos));
+  if (like.kind == Sym::Kind::Record) {
+    std::vector<std::pair<std::string, Value>> fields;
+    for (size_t k = 0; k < elems.size(); ++k) fields.emplace_back((*like.names)[k], elems[k]);
+    return Value::record(std::move(fields));
+  }
+  return Value::tuple(std::move(elems));
+}
+
+std::vector<Scalar> value_scalars(const Value& v) {
+  std::vector<Scalar> out;
+  std::function<void(const Value&)> go = [&](const Value& x) {
+    if (x.kind == Value::Kind::Scalar) out.push_back(x.scalar);
+    else if (x.kind == Value::Kind::Tuple || x.kind == Value::Kind::Record)
+      for (const Value& e : *x.elems) go(e);
+    else throw Fallback("a neutral element that is not a scalar or a tuple of scalars");
+  };
+  go(v);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& xs) {
+  std::string s;
+  for (const std::string& x : xs)
+    if (s.find(x) == std::string::npos) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// The operator as a kir function of 2k parameters (accumulators, then values).
+kir::Function lower_operator(eval::Evaluator& ev, const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
+                             const Loc& loc) {
+  kir::Function f;
+  f.name = "op";
+  Lowerer lw(f, ev);
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  std::vector<Reg> acc, x;
+  for (Prim t : types) acc.push_back(lw.b().param(t));
+  for (Prim t : types) x.push_back(lw.b().param(t));
+  size_t p1 = 0, p2 = 0;
+  Sym a = lw.rebuild(like, acc, p1), b = lw.rebuild(like, x, p2);
+  Sym r = lw.apply(get_op(lw), {a, b}, loc);
+  if (lw.leaf_types(r) != types) throw Fallback("the operator's result type differs from its arguments'");
+  lw.b().ret(lw.leaves(r));
+  if (!lw.reads().empty()) throw Fallback("the operator reads arrays");
+  if (std::string err = kir::verify(f); !err.empty()) throw Fallback("operator: " + err);
+  return f;
+}
+
+// Indexes `v` at the row-major position `flat % inner` over `dims` (whose
+// product is `inner`), one index per dimension, outermost first.
+Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vector<int64_t>& dims, const Loc& loc) {
+  kir::Builder& b = lw.b();
+  Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
+  int64_t stride = inner;
+  for (int64_t d : dims) {
+    stride /= d;
+    Reg ix = rest;
+    if (stride != 1) {
+      ix = b.binary(kir::BinOp::Quot, rest, b.i64(stride));
+      rest = b.binary(kir::BinOp::Rem, rest, b.i64(stride));
+    } else {
+      rest = b.i64(0);  // dimensions of size 1 may follow ([3][1]): their index is 0
+    }
+    v = lw.index(v, ix, loc, false);
+  }
+  return v;
+}
+
+Sym shape_like(const Sym& s) {
+  if (s.kind == Sym::Kind::Scalar) return Sym::scalar(kir::kNoReg, s.prim);
+  Sym out;
+  out.kind = s.kind;
+  out.names = s.names;
+  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record) throw Fallback("non-scalar element values");
+  for (const Sym& e : s.elems) out.elems.push_back(shape_like(e));
+  return out;
+}
+
+void finish_function(kir::Function& f, const char* what) {
+  if (std::string err = kir::verify(f); !err.empty())
+    throw Error(ErrorKind::Internal, fmt::format("flattener produced invalid kernel IR for {}: {}\n{}", what, err,
+                                                 kir::to_string(f)));
+}
+
+// A step over `segments` regular segments of `size` elements each, at the
+// SOAC call `loc`; its element function is written by the caller.
+plan::Step new_step(plan::StepKind kind, const Loc& loc, int64_t segments, int64_t size) {
+  plan::Step st;
+  st.kind = kind;
+  st.loc = loc;
+  st.segments = segments;
+  st.segment_size = size;
+  st.element.name = "element";
+  return st;
+}
+
+}  // namespace thorn::flatten::planning
