@@ -34,6 +34,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     case Expr::Kind::Apply: t = infer_apply(e); break;
     case Expr::Kind::BinOp: t = infer_binop(e); break;
     case Expr::Kind::Negate: {
+      if (e.a && e.a->kind == Expr::Kind::IntLit) pending_.negated_literals.insert(e.a.get());
       t = infer(e.a);
       expect(e.a->loc, u.fresh_overloaded(numeric_mask(), e.loc), t, "in operand of unary -");
       break;

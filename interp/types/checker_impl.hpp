@@ -30,6 +30,7 @@ struct Frame {
 struct Pending {
   std::vector<std::pair<Expr*, Ty>> exprs;
   std::vector<std::pair<Expr*, Ty>> literals;
+  std::set<const Expr*> negated_literals;  // integer literals under a unary minus (`-128`)
   std::vector<std::pair<Pattern*, Ty>> patterns;
   std::vector<std::pair<Expr*, std::vector<Ty>>> instantiations;
   std::vector<std::pair<Expr*, std::vector<std::pair<std::string, DimRef>>>> size_instantiations;
@@ -72,6 +73,7 @@ class CheckerImpl {
 
   // ---- errors and unification (checker.cpp)
   [[noreturn]] void error(Loc loc, std::string msg) const;
+  void check_literal_bounds(const Expr& e, Prim t, bool negated) const;
   // Unifies; on failure reports "<context>: expected E, got A" at loc.
   void expect(Loc loc, const Ty& expected, const Ty& actual, const std::string& context = "");
   // expect, with sizes that certainly differ an error (Futhark's static

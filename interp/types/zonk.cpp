@@ -2,6 +2,7 @@
 // types into the immutable `Type`s stored on the AST.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <set>
 
 #include "interp/types/checker_impl.hpp"
@@ -16,6 +17,30 @@ void CheckerImpl::begin_definition() {
 namespace {
 Dim zonk_dim(const DimRef& d0);
 }  // namespace
+
+// Futhark rejects a literal that its inferred type cannot represent
+// (`128 : i8`, `-4 : u32`, `9.7e42 : f32`); `-128 : i8` is fine.
+void CheckerImpl::check_literal_bounds(const Expr& e, Prim t, bool negated) const {
+  bool ok = true;
+  std::string shown = e.text.empty() ? std::to_string(e.int_value) : e.text;
+  if (e.kind == Expr::Kind::IntLit) {
+    long double x = static_cast<long double>(e.int_value);
+    if (negated) x = -x, shown = "-" + shown;
+    if (is_float(t)) {
+      long double max = t == Prim::F16 ? 65520.0L : t == Prim::F32 ? 3.4028235677973366e38L : 1.7976931348623157e308L;
+      ok = x < max && x > -max;
+    } else if (is_integral(t)) {
+      int bits = prim_bytes(t) * 8;
+      long double lo = is_signed_int(t) ? -std::ldexp(1.0L, bits - 1) : 0.0L;
+      long double hi = is_signed_int(t) ? std::ldexp(1.0L, bits - 1) : std::ldexp(1.0L, bits);
+      ok = x >= lo && x < hi;
+    }
+  } else if (e.kind == Expr::Kind::FloatLit && is_float(t)) {
+    double x = e.float_value;
+    ok = t == Prim::F16 ? std::fabs(x) < 65520.0 : t == Prim::F32 ? !std::isinf(static_cast<float>(x)) : !std::isinf(x);
+  }
+  if (!ok) error(e.loc, fmt::format("Literal {} out of bounds for inferred type {}.", shown, prim_name(t)));
+}
 
 void CheckerImpl::finish_definition() {
   Pending p;
@@ -39,7 +64,9 @@ void CheckerImpl::finish_definition() {
   for (auto& [e, t] : p.exprs) e->type = zonk(t, false);
   for (auto& [e, t] : p.literals) {
     Ty r = resolve(t);
-    if (r->kind == TyNode::Kind::Prim) e->prim = r->prim;
+    if (r->kind != TyNode::Kind::Prim) continue;
+    e->prim = r->prim;
+    check_literal_bounds(*e, r->prim, p.negated_literals.count(e) > 0);
   }
   for (auto& [pt, t] : p.patterns) pt->type = zonk(t, true);
   for (auto& [e, ts] : p.instantiations) {
