@@ -427,8 +427,12 @@ std::vector<Value> Session::call(const std::string& name, std::vector<Value> arg
       if (n == 0) return v;
       fn = std::move(v);  // a point-free entry point: its value is the function
     }
-    if (n == 0) return fn;
-    return s.ev.apply(fn, std::move(args), loc);
+    // Computed, not delayed: a fused map's run-time errors (an index out
+    // of bounds) are the call's, as in Futhark, whether or not anyone
+    // reads the result.
+    Value r = n == 0 ? fn : s.ev.apply(fn, std::move(args), loc);
+    materialise(r);
+    return r;
     });
   } catch (OutOfMemory& e) {
     if (!e.loc.known()) e.loc = loc;
