@@ -265,7 +265,7 @@ constexpr const char* kScanKernel = R"CUDA(  __shared__ thorn_acc thorn_warp_val
     const thorn_acc prefix = thorn_look_back(env, id, ok);
     if (lane == 0) {
       thorn_block_prefix = prefix;
-      if (!agg_f) {
+      if (!agg_f && THORN_SCAN_LATE_PREFIX) {
         thorn_acc inc = thorn_warp_vals[NW - 1];
         if (ok) ok = thorn_prepend(env, prefix, inc);
         thorn_publish(env, id, inc, THORN_FLAG_PREFIX);
@@ -396,7 +396,7 @@ size_t segscan_shared_bytes(const plan::Step& step, int m, int block) {
   return (g + g / 32 + 1) * size_t(scan_tuple(step).max_bytes);
 }
 
-KernelSource gen_segscan(const plan::Step& step, int m, const CodegenOptions& opts) {
+KernelSource gen_segscan(const plan::Step& step, int m, const CodegenOptions& opts, bool late_prefix) {
   check_scan_step(step);
   if (m < 1 || opts.block_size < 32 || opts.block_size % 32 != 0 || opts.block_size > 1024)
     throw Error(ErrorKind::Internal,
@@ -405,11 +405,12 @@ KernelSource gen_segscan(const plan::Step& step, int m, const CodegenOptions& op
   std::vector<Prim> types = function_results(step.op);
   const size_t k = types.size();
   KernelSource ks;
-  ks.name = detail::kernel_name(step, fmt::format("segscan.m{}.b{}", m, opts.block_size));
+  ks.name = detail::kernel_name(step, fmt::format("segscan.m{}.b{}{}", m, opts.block_size, late_prefix ? "" : ".aggregates"));
   ks.entries = {"thorn_segscan"};
   std::string s = detail::source_header(step, "segscan");
   s += fmt::format("#define THORN_SCAN_M {}\n#define THORN_SCAN_B {}\n", m, opts.block_size);
   s += fmt::format(kScanMacros, kScanFlagNone, kScanFlagAggregate, kScanFlagPrefix);
+  s += fmt::format("#define THORN_SCAN_LATE_PREFIX {}\n", late_prefix ? 1 : 0);
   s += detail::env_struct(l);
   s += detail::operator_support(step, l, "SegScan");
   s += detail::element_function(step, l, opts.noalias);

@@ -86,7 +86,12 @@ struct ScanTuple {
 ScanTuple scan_tuple(const plan::Step& step);
 // Dynamic shared memory of the kernel for m elements per thread.
 size_t segscan_shared_bytes(const plan::Step& step, int m, int block);
-KernelSource gen_segscan(const plan::Step& step, int m, const CodegenOptions& opts);
+// `late_prefix` false is for tests: a tile whose prefix depends on earlier
+// tiles then never publishes it (only its aggregate), so every look-back
+// walks back to the last tile with a segment start, over aggregates and
+// through many windows, even on the emulator, where blocks run one after
+// another and would otherwise always find their predecessor's prefix.
+KernelSource gen_segscan(const plan::Step& step, int m, const CodegenOptions& opts, bool late_prefix = true);
 
 // ---- Scatter (scatter.cpp): grid-stride; p1 = dest_size; entry "thorn_scatter".
 KernelSource gen_scatter(const plan::Step& step, const CodegenOptions& opts);

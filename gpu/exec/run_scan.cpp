@@ -34,8 +34,9 @@ void run_segscan(RunContext& ctx, const plan::Step& step, MessageBase msg) {
   launch::SegScanLaunch L = launch::plan_segscan(ctx.device.props(), step, total);
   cg::CodegenOptions opts = codegen_options(outs, frees);
   opts.block_size = L.block;
-  const jit::Module& mod = step_module(ctx.device, step, fmt::format("segscan {} {} {}", L.m, L.block, opts.noalias),
-                                       [&] { return cg::gen_segscan(step, L.m, opts); });
+  const jit::Module& mod =
+      step_module(ctx.device, step, fmt::format("segscan {} {} {} {}", L.m, L.block, opts.noalias, L.late_prefix),
+                  [&] { return cg::gen_segscan(step, L.m, opts, L.late_prefix); });
 
   // [counter: 4 bytes][flags: one byte per tile] zeroed per launch, then
   // per value an aggregate and an inclusive prefix per tile.

@@ -186,9 +186,11 @@ SegScanLaunch plan_segscan(const DeviceProps& dev, const plan::Step& step, int64
   L.m = m;
   L.block = block;
   L.tile = int64_t(m) * block;
+  L.late_prefix = env_int("THORN_SCAN_AGGREGATES_ONLY", 0) == 0;
   L.grid = {ceil_div(total, L.tile), block, cg::segscan_shared_bytes(step, m, block)};
-  L.why = fmt::format("single pass: {} tiles of {} x {} elements{}", L.grid.blocks, block, m,
-                      forced_block > 0 || forced_m > 0 ? " [THORN_SCAN_BLOCK / THORN_SCAN_M]" : "");
+  L.why = fmt::format("single pass: {} tiles of {} x {} elements{}{}", L.grid.blocks, block, m,
+                      forced_block > 0 || forced_m > 0 ? " [THORN_SCAN_BLOCK / THORN_SCAN_M]" : "",
+                      L.late_prefix ? "" : " [THORN_SCAN_AGGREGATES_ONLY]");
   return L;
 }
 

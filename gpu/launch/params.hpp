@@ -53,11 +53,12 @@ struct SegScanLaunch {
   int m = 1;
   int block = kBlock;
   int64_t tile = 0;  // m * block
+  bool late_prefix = true;  // false: THORN_SCAN_AGGREGATES_ONLY=1 (tests; gen_segscan)
   Grid grid;
   std::string why;
 };
 // Environment overrides for tuning and tests: THORN_SCAN_M=M, THORN_SCAN_BLOCK=B
-// (a multiple of 32, 32 to 1024).
+// (a multiple of 32, 32 to 1024), THORN_SCAN_AGGREGATES_ONLY=1 (long look-backs).
 SegScanLaunch plan_segscan(const DeviceProps& dev, const plan::Step& step, int64_t total);
 
 // The tile shape of a transpose of rows x cols (log2 of the tile height).

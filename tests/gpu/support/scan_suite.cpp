@@ -112,9 +112,15 @@ plan::BufferDesc desc(Prim t, int64_t count, std::string name, bool input) {
 // ---- running cases
 
 // A launch configuration: the device's choice (0, 0) or forced.
+// `aggregates_only`: tiles publish no late prefixes (gen_segscan), so
+// look-backs go back to the last segment start over many windows.
 struct Config {
   int block = 0, m = 0;
-  std::string name() const { return block == 0 ? "device m" : fmt::format("block {} m {}", block, m); }
+  bool aggregates_only = false;
+  std::string name() const {
+    return (block == 0 ? std::string("device m") : fmt::format("block {} m {}", block, m)) +
+           (aggregates_only ? ", aggregates only" : "");
+  }
   void apply() const {
     if (block == 0) {
       unsetenv("THORN_SCAN_BLOCK");
@@ -123,9 +129,12 @@ struct Config {
       setenv("THORN_SCAN_BLOCK", std::to_string(block).c_str(), 1);
       setenv("THORN_SCAN_M", std::to_string(m).c_str(), 1);
     }
+    if (aggregates_only) setenv("THORN_SCAN_AGGREGATES_ONLY", "1", 1);
+    else unsetenv("THORN_SCAN_AGGREGATES_ONLY");
   }
 };
-const Config kConfigs[] = {{0, 0}, {32, 3}, {64, 1}};
+const Config kConfigs[] = {{0, 0, false}, {32, 3, false}, {64, 1, false}, {0, 0, true}, {32, 3, true}};
+constexpr int kNumConfigs = sizeof kConfigs / sizeof kConfigs[0];
 
 // Runs `c` twice in a row (the second launch must find the counter and the
 // flags reset), comparing both times.
@@ -353,7 +362,7 @@ SuiteResult run_scan_stress(const Runner& run, int launches, uint64_t seed, cons
   uint64_t state = seed;
   const ScanOp ops[] = {ScanOp::Sum, ScanOp::Mat2, ScanOp::Lssp};
   for (int i = 0; i < launches; ++i) {
-    const Config& cfg = kConfigs[next(state) % 3];
+    const Config& cfg = kConfigs[next(state) % kNumConfigs];
     ScanOp op = ops[next(state) % 3];
     // Sizes up to a few tiles of the small configurations, n from 1 to 700.
     int64_t n = 1 + int64_t(next(state) % 700);

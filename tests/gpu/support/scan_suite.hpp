@@ -29,9 +29,11 @@ plan::Step segscan(Prim t, ScanOp op, int64_t segments, int64_t n);
 Case segscan_case(Prim t, ScanOp op, int64_t segments, int64_t n, uint64_t seed, bool random_floats = false,
                   std::vector<Scalar> x = {});
 
-// Everything in notes-scan.md §7, on three launch configurations (the
-// device's choice and two forced small tiles, so that look-back windows
-// move many times on small inputs); every case also runs twice in a row.
+// Everything in notes-scan.md §7, on five launch configurations: the
+// device's choice and two forced small tiles (many tiles on small inputs),
+// and two with THORN_SCAN_AGGREGATES_ONLY (look-backs over aggregates and
+// many windows, which the emulator, running blocks in order, would
+// otherwise never need). Every case also runs twice in a row.
 SuiteResult run_scan_suite(const Runner& run, const DeviceProps& dev, const SuiteOptions& o);
 // `launches` launches of random shapes, operators and configurations.
 SuiteResult run_scan_stress(const Runner& run, int launches, uint64_t seed, const SuiteOptions& o);
