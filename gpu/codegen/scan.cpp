@@ -1,7 +1,7 @@
 // SegScan: inclusive scan within regular segments in a single pass, after
 // Clausen's regular segmented single-pass scan (seed 000, notes-scan.md §1),
 // itself Merrill & Garland's decoupled look-back with the segments' flags
-// inferred from the index. out[r][s*n + j] = e(s,0) ⊕ ... ⊕ e(s,j), with the
+// inferred from the index. out[r][s*n + j] = ne ⊕ e(s,0) ⊕ ... ⊕ e(s,j), with the
 // element function e fused into the load ("scanomap").
 //
 // One kernel, "thorn_segscan". Each block scans a tile of G = M*B elements
@@ -13,7 +13,10 @@
 //     waits on tiles of blocks already running (no deadlock whatever order
 //     the hardware schedules blocks in).
 //  1. Load: element tid + i*B of the tile (coalesced), through the element
-//     function; past the end, the neutral element.
+//     function; past the end, the neutral element. A segment's first
+//     element becomes ne ⊕ e(s, 0), so every result is ne ⊕ e(s,0) ⊕ ...,
+//     as in a sequential scan (and the host's), also for operators whose
+//     neutral element is one only up to an equivalence.
 //  2. Striped -> blocked through shared memory, one tuple component at a time
 //     (so the buffer is sized by the widest component, not the tuple): thread
 //     t then holds elements t*M .. t*M+M-1. Indices are padded by one slot per
@@ -207,7 +210,14 @@ constexpr const char* kScanKernel = R"CUDA(  __shared__ thorn_acc thorn_warp_val
 #pragma unroll
     for (int i = 0; i < M; ++i) {
       x[i] = thorn_neutral();
-      if (tile0 + tid + i * B < total && ok) ok = thorn_elem_acc(env, s, j, x[i]);
+      if (tile0 + tid + i * B < total && ok) {
+        ok = thorn_elem_acc(env, s, j, x[i]);
+        // A segment's first element is ne ⊕ e(s, 0), as in a sequential
+        // scan: it differs from e(s, 0) for operators with a neutral element
+        // only up to some equivalence (0.0 + -0.0; matrix products scaled
+        // to stay near 1, tests/programs/tridiagonal.fut).
+        if (j == 0 && ok) ok = thorn_prepend(env, thorn_neutral(), x[i]);
+      }
       s += ds;
       j += dj;
       if (j >= n) { j -= n; ++s; }
