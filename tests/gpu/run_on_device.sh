@@ -4,7 +4,8 @@
 #   tests/gpu/run_on_device.sh [LOG_DIR]
 # Programs come from gpu-carry/ (made here by bench/gpu/pack.sh BUILD_DIR),
 # else from build-gpu/. In order, each step bounded by STEP_TIMEOUT seconds:
-#  1. the GPU differential suite with a cold, then a warm kernel cache;
+#  1. the GPU differential suite with a cold, then a warm kernel cache, and
+#     the scan suite (thorn_gpu_scan_differential);
 #  2. `thorn test --backend gpu --validate tests/programs` with every
 #     supported nest offloaded (thresholds 0);
 #  3. compute-sanitizer memcheck, racecheck and synccheck over the
@@ -38,6 +39,12 @@ tail -3 "$logs/gpu_cold.log"
 t "$bin/thorn_gpu_differential" --expect-warm "$cache" > "$logs/gpu_warm.log" 2>&1 || note $?
 tail -3 "$logs/gpu_warm.log"
 
+# The scan suite and 1000 random scan launches (tests/gpu/scan_differential.cpp).
+if [ -x "$bin/thorn_gpu_scan_differential" ]; then
+  THORN_CACHE_DIR="$cache" t "$bin/thorn_gpu_scan_differential" --stress 1000 > "$logs/gpu_scan.log" 2>&1 || note $?
+  grep -E "^(scan suite|stress)" "$logs/gpu_scan.log"
+fi
+
 thorn="$bin/thorn"
 [ -x "$thorn" ] || thorn="$root/build-gpu/thorn"
 if [ -x "$thorn" ]; then
@@ -57,7 +64,7 @@ fi
 
 if [ -z "${SKIP_BENCH:-}" ]; then
   t bash "$root/bench/gpu/run.sh" "$logs" > "$logs/bench.log" 2>&1 || note $?
-  grep -E "^(reduce|map_axpy|nvrtc|disk|warm)" "$logs/thorn_gpu_bench.txt" 2>/dev/null
+  grep -E "^(reduce|map_axpy|scan|nvrtc|disk|warm)" "$logs/thorn_gpu_bench.txt" 2>/dev/null
   t bash "$root/bench/gpu/e2e.sh" "$logs" > "$logs/e2e.log" 2>&1 || note $?
   grep -A1 "backend)" "$logs/e2e.log"
 fi
