@@ -9,7 +9,8 @@
 #  2. `thorn test --backend gpu --validate tests/programs` with every
 #     supported nest offloaded (thresholds 0);
 #  3. compute-sanitizer memcheck, racecheck and synccheck over the
-#     differential suite at small sizes (SKIP_SANITIZER=1 skips them);
+#     differential suite at small sizes, and over the scan suite's small-tile
+#     cases (SKIP_SANITIZER=1 skips them);
 #  4. the benchmarks: bench/gpu/run.sh (CUB and copy peers) and
 #     bench/gpu/e2e.sh (programs, GPU against host) (SKIP_BENCH=1 skips).
 # Logs go to LOG_DIR (default $OUT/device-run, else /tmp/device-run); with
@@ -59,6 +60,12 @@ if [ -z "${SKIP_SANITIZER:-}" ] && command -v compute-sanitizer >/dev/null 2>&1;
     t compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/thorn_gpu_differential" --fresh-cache "$(mktemp -d)" \
       --log-n 8 > "$logs/sanitizer_$tool.log" 2>&1 || note $?
     tail -1 "$logs/sanitizer_$tool.log"
+    # The scan on its small-tile configurations (many tiles, short look-backs and long ones).
+    if [ -x "$bin/thorn_gpu_scan_differential" ]; then
+      THORN_CACHE_DIR="$(mktemp -d)" t compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        "$bin/thorn_gpu_scan_differential" --filter "block 32 m 3" --stress 20 > "$logs/sanitizer_scan_$tool.log" 2>&1 || note $?
+      tail -1 "$logs/sanitizer_scan_$tool.log"
+    fi
   done
 fi
 
