@@ -1,5 +1,5 @@
 // The CUB side of the GPU benchmarks (bench/gpu/run.sh): the same reductions
-// thorn_gpu_bench runs, done by CUB, timed with CUDA events (median of
+// and scans thorn_gpu_bench runs, done by CUB, timed with CUDA events (median of
 // repetitions after a warm-up), written as JSON for thorn_gpu_bench to
 // compute ratios against.
 //
@@ -7,7 +7,9 @@
 //
 // Built by bench/gpu/build.sh with nvcc -arch=sm_90 -O3.
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
@@ -76,6 +78,13 @@ struct MssOp {
   __host__ __device__ Mss operator()(const Mss& a, const Mss& b) const {
     return {max(max(a.mss, b.mss), a.mcs + b.mis), max(a.mis, a.ts + b.mis), max(b.mcs, a.mcs + b.ts), a.ts + b.ts};
   }
+};
+
+// The segment of element i in [2^k][...]: the keys of a regular segmented
+// scan done with InclusiveSumByKey (CUB has no regular segmented scan).
+struct SegmentOf {
+  int log_n;
+  __host__ __device__ int operator()(long long i) const { return int(i >> log_n); }
 };
 
 __global__ void fill_offsets(int* begin, int* end, long long segments, long long n) {
@@ -169,6 +178,31 @@ int main(int argc, char** argv) {
              CHECK(cub::DeviceSegmentedReduce::Reduce(temp, need, mss_in, d_mss, segs, d_begin, d_end, MssOp(),
                                                       Mss{0, 0, 0, 0}));
            }));
+  }
+
+  // Scans: (+) at 2^(N-4), 2^(N-2), 2^N, and the copy of the same bytes.
+  for (int lg : {log_n - 4, log_n - 2, log_n}) {
+    if (lg < 0) continue;
+    long long n = 1ll << lg;
+    record("copy_d2d_i32", 1, n, 2.0 * n * 4,
+           time_ms([&] { CHECK(cudaMemcpyAsync(d_oi, d_i, n * sizeof(int), cudaMemcpyDeviceToDevice)); }));
+    CHECK(cub::DeviceScan::InclusiveSum(nullptr, need, d_i, d_oi, (int)n));
+    ensure(need);
+    record("scan_sum_i32", 1, n, 2.0 * n * 4,
+           time_ms([&] { CHECK(cub::DeviceScan::InclusiveSum(temp, need, d_i, d_oi, (int)n)); }));
+    CHECK(cub::DeviceScan::InclusiveSum(nullptr, need, d_f, d_of, (int)n));
+    ensure(need);
+    record("scan_sum_f32", 1, n, 2.0 * n * 4,
+           time_ms([&] { CHECK(cub::DeviceScan::InclusiveSum(temp, need, d_f, d_of, (int)n)); }));
+  }
+  // Regular segmented scans [2^k][2^(N-k)], keys from the index.
+  for (int k = 0; k <= log_n; ++k) {
+    long long segs = 1ll << k, n = 1ll << (log_n - k);
+    auto keys = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), SegmentOf{log_n - k});
+    CHECK(cub::DeviceScan::InclusiveSumByKey(nullptr, need, keys, d_i, d_oi, (int)N));
+    ensure(need);
+    record("segscan_sum_i32", segs, n, 2.0 * N * 4,
+           time_ms([&] { CHECK(cub::DeviceScan::InclusiveSumByKey(temp, need, keys, d_i, d_oi, (int)N)); }));
   }
 
   FILE* f = std::fopen(out.c_str(), "w");

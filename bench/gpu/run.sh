@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU benchmarks in one call, on a machine with a device:
 #   bench/gpu/run.sh [RESULTS_DIR]
-# Runs CUB's reductions first (cub_peer), then thorn's with CUB's results
-# for the ratios; both write JSON and text into RESULTS_DIR (default: $OUT
+# Runs CUB's reductions and scans first (cub_peer), then thorn's with CUB's
+# results for the ratios; both write JSON and text into RESULTS_DIR (default: $OUT
 # when set, else bench/gpu/results).
 #
 # Programs: from gpu-carry/ when present (bench/gpu/pack.sh made it on a

@@ -6,6 +6,11 @@
 //  - segmented reduce [2^k][2^(N-k)], k = 0..N: (+) f32 vs CUB
 //    DeviceSegmentedReduce::Sum, and maximum segment sum (i32, 4-tuple,
 //    non-commutative) vs CUB DeviceSegmentedReduce::Reduce
+//  - scan (+) i32 / f32 at 2^(N-4), 2^(N-2), 2^N vs CUB DeviceScan::InclusiveSum
+//    and a device-to-device copy of the same bytes (a scan reads and writes
+//    each element once, as the copy does)
+//  - regular segmented scan (+) i32 [2^k][2^(N-k)], k = 0..N, vs CUB
+//    DeviceScan::InclusiveSumByKey with keys computed from the index
 //  - NVRTC compile time of a new kernel (median), disk-cache load time,
 //    module load time, warm launch overhead of a tiny plan
 //
@@ -39,6 +44,7 @@
 #include "gpu/memory/residency.hpp"
 #include "interp/util/error.hpp"
 #include "tests/gpu/emulator/emulator.hpp"
+#include "tests/gpu/support/scan_suite.hpp"
 #include "tests/gpu/support/steps.hpp"
 
 using namespace thorn;
@@ -218,6 +224,47 @@ int main(int argc, char** argv) {
       double mms = time_ms([&] { gpu->execute(pm, bm); });
       record("segred_mss_i32", "segred_mss_i32", segs, n, double(N) * 4 + double(segs) * 16, mms, "non-commutative");
     }
+    // ---- scans (gpu/codegen/scan.cpp)
+    auto scan_plan = [&](Prim t, int64_t segs, int64_t n) {
+      plan::Plan p;
+      p.buffers = {desc(t, N, true), desc(t, segs * n, false)};
+      plan::Step st = test::segscan(t, test::ScanOp::Sum, segs, n);
+      st.reads = {0};
+      st.writes = {1};
+      p.steps.push_back(std::move(st));
+      return p;
+    };
+    for (int lg : {log_n - 4, log_n - 2, log_n}) {
+      if (lg < 0) continue;
+      int64_t n = int64_t(1) << lg;
+      for (Prim t : {Prim::I32, Prim::F32}) {
+        plan::Plan p = scan_plan(t, 1, n);
+        std::vector<BufferPtr> bufs = {t == Prim::I32 ? xi : xf, nullptr};
+        double ms = time_ms([&] { gpu->execute(p, bufs); });
+        if (t == Prim::I32) {
+          // The copy of the same bytes, on this run's device and stream.
+          CUdeviceptr src = gpu::resident_for_read(dev, *xi);
+          CUdeviceptr dst = gpu::resident_for_write(dev, *bufs[1]);
+          double copy_ms = time_ms([&] {
+            CU_CALL(cuMemcpyDtoDAsync, dst, src, size_t(n) * 4, dev.stream());
+            CU_CALL(cuStreamSynchronize, dev.stream());
+          });
+          record("copy_d2d_i32", "", 1, n, 2.0 * double(n) * 4, copy_ms, "driver copy, this run");
+          peer[{"copy_d2d_scan", 1, n}] = copy_ms;
+        }
+        std::string name = fmt::format("scan_sum_{}", prim_name(t));
+        record(name, name, 1, n, 2.0 * double(n) * 4, ms,
+               fmt::format("{:.0f}% of the copy's bandwidth", 100.0 * peer[{"copy_d2d_scan", 1, n}] / ms));
+      }
+    }
+    for (int k = 0; k <= log_n; ++k) {
+      int64_t segs = int64_t(1) << k, n = int64_t(1) << (log_n - k);
+      plan::Plan p = scan_plan(Prim::I32, segs, n);
+      std::vector<BufferPtr> bufs = {xi, nullptr};
+      double ms = time_ms([&] { gpu->execute(p, bufs); });
+      record("segscan_sum_i32", "segscan_sum_i32", segs, n, 2.0 * double(N) * 4, ms,
+             fmt::format("{:.0f}% of the copy's bandwidth", 100.0 * peer[{"copy_d2d_scan", 1, N}] / ms));
+    }
     xi.reset();
     xf.reset();
 
@@ -227,7 +274,8 @@ int main(int argc, char** argv) {
     for (auto [name, ks] : std::vector<std::pair<std::string, gpu::cg::KernelSource>>{
              {"nvrtc_map", gpu::cg::gen_segmap(test::map_axpy(Prim::F32, 1, 1000), {})},
              {"nvrtc_segred_large", gpu::cg::gen_segred(test::segred(Prim::I32, test::RedOp::Mss, false, 0, 1, 1000),
-                                                        gpu::cg::RedStrategy::Large, true, {})}}) {
+                                                        gpu::cg::RedStrategy::Large, true, {})},
+             {"nvrtc_segscan", gpu::cg::gen_segscan(test::segscan(Prim::I32, test::ScanOp::Sum, 1, 1000), 12, {})}}) {
       std::vector<double> t;
       for (int r = 0; r < std::max(3, reps / 2); ++r) t.push_back(gpu::jit::compile_uncached(ks, target).ms);
       fmt::print("{:<22} {:10.1f} ms (median of {} compilations, {})\n", name, median(t), t.size(), target.option());

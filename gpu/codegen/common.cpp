@@ -16,6 +16,17 @@ StepLayout layout_of(const plan::Step& step) {
     case plan::StepKind::SegMap:
       l.outs = results;
       break;
+    case plan::StepKind::SegScan: {
+      // One output per scanned value; PART pointers are the look-back's
+      // global state (scan.cpp): the dynamic block counter, the status
+      // flags, then per-block aggregates and inclusive prefixes per value.
+      l.outs = results;
+      std::vector<Prim> vals = function_results(step.op);
+      l.parts = {Prim::U32, Prim::U8};
+      l.parts.insert(l.parts.end(), vals.begin(), vals.end());
+      l.parts.insert(l.parts.end(), vals.begin(), vals.end());
+      break;
+    }
     case plan::StepKind::SegRed: {
       // Map-part outputs first, then one output per reduced value.
       if (size_t(step.num_map_outputs) > results.size())

@@ -215,4 +215,28 @@ std::string reduce_support(const plan::Step& step, const StepLayout& l, bool noa
   return s;
 }
 
+std::string operator_support(const plan::Step& step, const StepLayout& l, const char* what) {
+  std::vector<Prim> op_params = function_params(step.op);
+  std::vector<Prim> types = function_results(step.op);
+  size_t k = types.size();
+  if (k == 0 || op_params.size() != 2 * k)
+    throw Error(ErrorKind::Internal, fmt::format("{}: operator takes {} values and yields {}; expected 2k -> k", what,
+                                                 op_params.size(), k));
+  for (size_t i = 0; i < k; ++i)
+    if (op_params[i] != types[i] || op_params[k + i] != types[i])
+      throw Error(ErrorKind::Internal, fmt::format("{}: operator parameter types differ from its result types", what));
+  if (!step.op.free_arrays.empty())
+    throw Error(ErrorKind::Internal, fmt::format("{}: the operator reads free arrays (not supported on the GPU)", what));
+  std::string s = acc_struct(types);
+  s += neutral_fn(step, types);
+  FunctionEmitOptions o;
+  o.name = "thorn_op";
+  o.msg_base = "env.msg_op";
+  o.lifted = &l.consts;
+  s += emit_function(step.op, o);
+  s += combine_fn(k);
+  s += shuffle_fn(k);
+  return s;
+}
+
 }  // namespace thorn::gpu::cg::detail

@@ -24,4 +24,11 @@ namespace thorn::gpu::cg::detail {
 
 std::string reduce_support(const plan::Step& step, const StepLayout& layout, bool noalias);
 
+// The operator's part alone, for the other skeletons with an operator (the
+// scan, scan.cpp): struct thorn_acc, thorn_neutral(), thorn_op,
+// thorn_combine and thorn_acc_shfl_down, after checking that the operator
+// takes 2k values of the k types it yields and that the neutral element
+// has k values. `what` names the step kind in the errors.
+std::string operator_support(const plan::Step& step, const StepLayout& layout, const char* what);
+
 }  // namespace thorn::gpu::cg::detail

@@ -3,11 +3,11 @@
 //
 // One file per skeleton (compare Accelerate's CodeGen/Map, Fold, FoldSeg,
 // Permute): map.cpp (SegMap), reduce.cpp (SegRed, seed 003 /
-// notes-segred.md), scatter.cpp (Scatter), transpose.cpp (a standalone tiled
-// transpose). Scan (notes-scan.md) and histogram (notes-hist.md) skeletons
-// are future work: scan.cpp / hist.cpp will slot in here, and until then the
-// executor reports SegScan / SegHist steps as unsupported so that the caller
-// runs them on the host.
+// notes-segred.md), scan.cpp (SegScan, seed 000 / notes-scan.md),
+// scatter.cpp (Scatter), transpose.cpp (a standalone tiled transpose). The
+// histogram skeleton (notes-hist.md) is future work: hist.cpp will slot in
+// here, and until then the executor reports SegHist steps as unsupported so
+// that the caller runs them on the host.
 //
 // Every step kernel takes the same parameter list, so one argument builder
 // serves all (gpu/exec/args.hpp):
@@ -17,7 +17,8 @@
 //    i64 p1, i64 p2, i64 p3,                  skeleton parameters (below)
 //    thorn_consts kc,                         lifted constants (constants.hpp); only when any
 //    OUT pointers...,                         the step's `writes`, in order
-//    PART pointers...,                        SegRed: one per reduced value (partials)
+//    PART pointers...,                        SegRed: one per reduced value (partials);
+//                                             SegScan: the look-back's state (below)
 //    FREE pointers...)                        element.free_arrays, bound by `reads`
 //
 // Element values are stored in memory types (gpu/codegen/ctypes.hpp).
@@ -65,6 +66,35 @@ const char* segred_entry(RedStrategy s);  // "thorn_segred_tps", "thorn_segred_s
 // Bytes of the accumulator tuple (`struct thorn_acc`) in a kernel for `step`,
 // laid out as the CUDA compiler does (register types: f16 is a float).
 int accumulator_bytes(const plan::Step& step);
+
+// ---- SegScan (scan.cpp): inclusive scan within regular segments in one
+// pass, after Clausen's regular segmented single-pass scan (seed 000,
+// notes-scan.md): tiles of m*block elements, dynamic block ids, decoupled
+// look-back. Entry "thorn_segscan"; m and opts.block_size are compiled in
+// (chosen by gpu/launch: plan_segscan). p1..p3 unused. PART pointers: the
+// block counter (u32), status flags (u8 per tile), then per tile the
+// aggregates and the inclusive prefixes, one array per scanned value; the
+// runner zeroes the counter and the flags before every launch. Status: it
+// compiles with NVRTC for sm_80 and sm_90 and passes the scan suite on the
+// emulated driver (tests/gpu/support/scan_suite.cpp); it has not run on a
+// real GPU yet.
+// Status flags of the look-back.
+constexpr int kScanFlagNone = 0, kScanFlagAggregate = 1, kScanFlagPrefix = 2;
+// The scanned tuple's sizes in registers (f16 as a float), for choosing m.
+struct ScanTuple {
+  int max_bytes = 0;  // the widest value
+  int sum_bytes = 0;  // all values
+  int words = 0;      // sum of max(bytes, 4) / 4: 32-bit registers per tuple
+};
+ScanTuple scan_tuple(const plan::Step& step);
+// Dynamic shared memory of the kernel for m elements per thread.
+size_t segscan_shared_bytes(const plan::Step& step, int m, int block);
+// `late_prefix` false is for tests: a tile whose prefix depends on earlier
+// tiles then never publishes it (only its aggregate), so every look-back
+// walks back to the last tile with a segment start, over aggregates and
+// through many windows, even on the emulator, where blocks run one after
+// another and would otherwise always find their predecessor's prefix.
+KernelSource gen_segscan(const plan::Step& step, int m, const CodegenOptions& opts, bool late_prefix = true);
 
 // ---- Scatter (scatter.cpp): grid-stride; p1 = dest_size; entry "thorn_scatter".
 KernelSource gen_scatter(const plan::Step& step, const CodegenOptions& opts);

@@ -65,12 +65,13 @@ bool GpuBackend::supports(const plan::Step& step, std::string* why) {
     case plan::StepKind::Scatter:
       break;
     case plan::StepKind::SegRed:
-      if (!step.op.free_arrays.empty()) return no("the reduction operator reads arrays");
-      if (step.neutral.empty()) return no("the reduction has no accumulator");
+    case plan::StepKind::SegScan:
+      // The same operator conditions for both (private arrays: below).
+      if (!step.op.free_arrays.empty()) return no("the operator reads arrays");
+      if (step.neutral.empty()) return no("the operator has no accumulator");
       if (cg::function_params(step.op).size() != 2 * step.neutral.size())
-        return no("the reduction operator's arity does not match its neutral element");
+        return no("the operator's arity does not match its neutral element");
       break;
-    case plan::StepKind::SegScan: return no("no GPU skeleton for SegScan yet");
     case plan::StepKind::SegHist: return no("no GPU skeleton for SegHist yet");
   }
   std::vector<Prim> params = cg::function_params(step.element);
@@ -136,6 +137,7 @@ void GpuBackend::execute(const plan::Plan& plan, std::vector<BufferPtr>& buffers
       switch (s.kind) {
         case plan::StepKind::SegMap: exec::run_segmap(ctx, s, bases[i]); break;
         case plan::StepKind::SegRed: exec::run_segred(ctx, s, bases[i]); break;
+        case plan::StepKind::SegScan: exec::run_segscan(ctx, s, bases[i]); break;
         case plan::StepKind::Scatter: exec::run_scatter(ctx, s, bases[i]); break;
         default: break;  // excluded by supports()
       }

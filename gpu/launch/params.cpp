@@ -158,6 +158,42 @@ SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bo
   return L;
 }
 
+// Elements per thread (notes-scan.md §2), the thesis's model with the
+// device's real numbers instead of its hard-coded ones: per thread of the
+// largest block, k_mem bytes of shared memory and k_reg registers;
+//   m = max(1, min(max(k_mem, sum) / max, (k_reg - 1 - words) / (2 words + 3)))
+// with max / sum the widest / all values' bytes and words their 32-bit
+// registers. An H100 (48 KiB, 64K registers per block): 12 for i32 and
+// f32, 6 for i64, 5 for a 4 x i32 tuple, 3 for 6 x i32. Then m shrinks
+// until the transposition buffer fits the 48 KiB every block may have.
+// The thesis found its model a good start, a little short of the best m for
+// small types on newer GPUs: tune with THORN_SCAN_M.
+SegScanLaunch plan_segscan(const DeviceProps& dev, const plan::Step& step, int64_t total) {
+  SegScanLaunch L;
+  const cg::ScanTuple t = cg::scan_tuple(step);
+  const int k_mem = dev.shared_per_block / std::max(1, dev.max_threads_per_block);
+  const int k_reg = dev.regs_per_block / std::max(1, dev.max_threads_per_block);
+  const int max_bytes = std::max(1, t.max_bytes), words = std::max(1, t.words);
+  int m = std::max(1, std::min(std::max(k_mem, t.sum_bytes) / max_bytes, (k_reg - 1 - words) / (2 * words + 3)));
+  int block = kBlock;
+  const int64_t forced_block = env_int("THORN_SCAN_BLOCK", 0);
+  if (forced_block > 0) block = int(std::clamp<int64_t>(forced_block / 32 * 32, 32, 1024));
+  const int64_t forced_m = env_int("THORN_SCAN_M", 0);
+  if (forced_m > 0) m = int(std::min<int64_t>(forced_m, 64));
+  // Static shared memory: a value and a flag per warp, the block prefix.
+  const size_t static_smem = size_t(block / 32 + 1) * size_t(cg::accumulator_bytes(step) + 1) + 64;
+  while (m > 1 && cg::segscan_shared_bytes(step, m, block) + static_smem > size_t(dev.shared_per_block)) --m;
+  L.m = m;
+  L.block = block;
+  L.tile = int64_t(m) * block;
+  L.late_prefix = env_int("THORN_SCAN_AGGREGATES_ONLY", 0) == 0;
+  L.grid = {ceil_div(total, L.tile), block, cg::segscan_shared_bytes(step, m, block)};
+  L.why = fmt::format("single pass: {} tiles of {} x {} elements{}{}", L.grid.blocks, block, m,
+                      forced_block > 0 || forced_m > 0 ? " [THORN_SCAN_BLOCK / THORN_SCAN_M]" : "",
+                      L.late_prefix ? "" : " [THORN_SCAN_AGGREGATES_ONLY]");
+  return L;
+}
+
 int transpose_log_tile_h(int64_t rows, int64_t cols) {
   // Square 32x32 tiles unless a dimension is below 32: then the tile takes
   // that dimension's power-of-two ceiling and is wider (or taller) instead.

@@ -45,6 +45,22 @@ struct SegRedLaunch {
 //   THORN_SEGRED_TPS_SEGMENTS=N             segments from which thread-per-segment is used
 SegRedLaunch plan_segred(const DeviceProps& dev, int64_t segments, int64_t n, bool commutative, int acc_bytes);
 
+// How one SegScan launch is done (gpu/codegen/scan.cpp): m elements per
+// thread and the block size, both compiled into the kernel, so they depend
+// only on the device and the scanned tuple, never on the sizes; one block
+// per tile of m*block elements.
+struct SegScanLaunch {
+  int m = 1;
+  int block = kBlock;
+  int64_t tile = 0;  // m * block
+  bool late_prefix = true;  // false: THORN_SCAN_AGGREGATES_ONLY=1 (tests; gen_segscan)
+  Grid grid;
+  std::string why;
+};
+// Environment overrides for tuning and tests: THORN_SCAN_M=M, THORN_SCAN_BLOCK=B
+// (a multiple of 32, 32 to 1024), THORN_SCAN_AGGREGATES_ONLY=1 (long look-backs).
+SegScanLaunch plan_segscan(const DeviceProps& dev, const plan::Step& step, int64_t total);
+
 // The tile shape of a transpose of rows x cols (log2 of the tile height).
 int transpose_log_tile_h(int64_t rows, int64_t cols);
 Grid transpose_grid(const DeviceProps& dev, int64_t batches, int64_t rows, int64_t cols);

@@ -4,11 +4,13 @@
 #   tests/gpu/run_on_device.sh [LOG_DIR]
 # Programs come from gpu-carry/ (made here by bench/gpu/pack.sh BUILD_DIR),
 # else from build-gpu/. In order, each step bounded by STEP_TIMEOUT seconds:
-#  1. the GPU differential suite with a cold, then a warm kernel cache;
+#  1. the GPU differential suite with a cold, then a warm kernel cache, and
+#     the scan suite (thorn_gpu_scan_differential);
 #  2. `thorn test --backend gpu --validate tests/programs` with every
 #     supported nest offloaded (thresholds 0);
 #  3. compute-sanitizer memcheck, racecheck and synccheck over the
-#     differential suite at small sizes (SKIP_SANITIZER=1 skips them);
+#     differential suite at small sizes, and over the scan suite's small-tile
+#     cases (SKIP_SANITIZER=1 skips them);
 #  4. the benchmarks: bench/gpu/run.sh (CUB and copy peers) and
 #     bench/gpu/e2e.sh (programs, GPU against host) (SKIP_BENCH=1 skips).
 # Logs go to LOG_DIR (default $OUT/device-run, else /tmp/device-run); with
@@ -38,6 +40,12 @@ tail -3 "$logs/gpu_cold.log"
 t "$bin/thorn_gpu_differential" --expect-warm "$cache" > "$logs/gpu_warm.log" 2>&1 || note $?
 tail -3 "$logs/gpu_warm.log"
 
+# The scan suite and 1000 random scan launches (tests/gpu/scan_differential.cpp).
+if [ -x "$bin/thorn_gpu_scan_differential" ]; then
+  THORN_CACHE_DIR="$cache" t "$bin/thorn_gpu_scan_differential" --stress 1000 > "$logs/gpu_scan.log" 2>&1 || note $?
+  grep -E "^(scan suite|stress)" "$logs/gpu_scan.log"
+fi
+
 thorn="$bin/thorn"
 [ -x "$thorn" ] || thorn="$root/build-gpu/thorn"
 if [ -x "$thorn" ]; then
@@ -52,12 +60,18 @@ if [ -z "${SKIP_SANITIZER:-}" ] && command -v compute-sanitizer >/dev/null 2>&1;
     t compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/thorn_gpu_differential" --fresh-cache "$(mktemp -d)" \
       --log-n 8 > "$logs/sanitizer_$tool.log" 2>&1 || note $?
     tail -1 "$logs/sanitizer_$tool.log"
+    # The scan on its small-tile configurations (many tiles, short look-backs and long ones).
+    if [ -x "$bin/thorn_gpu_scan_differential" ]; then
+      THORN_CACHE_DIR="$(mktemp -d)" t compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        "$bin/thorn_gpu_scan_differential" --filter "block 32 m 3" --stress 20 > "$logs/sanitizer_scan_$tool.log" 2>&1 || note $?
+      tail -1 "$logs/sanitizer_scan_$tool.log"
+    fi
   done
 fi
 
 if [ -z "${SKIP_BENCH:-}" ]; then
   t bash "$root/bench/gpu/run.sh" "$logs" > "$logs/bench.log" 2>&1 || note $?
-  grep -E "^(reduce|map_axpy|nvrtc|disk|warm)" "$logs/thorn_gpu_bench.txt" 2>/dev/null
+  grep -E "^(reduce|map_axpy|scan|nvrtc|disk|warm)" "$logs/thorn_gpu_bench.txt" 2>/dev/null
   t bash "$root/bench/gpu/e2e.sh" "$logs" > "$logs/e2e.log" 2>&1 || note $?
   grep -A1 "backend)" "$logs/e2e.log"
 fi

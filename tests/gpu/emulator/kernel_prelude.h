@@ -35,6 +35,8 @@ template <class T>
 inline T __shfl_down_sync(unsigned, T v, int d) { return thorn_emu_shfl_t(v, 0, d); }
 template <class T>
 inline T __shfl_xor_sync(unsigned, T v, int d) { return thorn_emu_shfl_t(v, 1, d); }
+template <class T>
+inline T __shfl_up_sync(unsigned, T v, int d) { return thorn_emu_shfl_t(v, 2, d); }
 
 // Fibers never preempt each other: a plain read-modify-write is atomic.
 inline int atomicCAS(int* p, int compare, int val) {
@@ -42,6 +44,14 @@ inline int atomicCAS(int* p, int compare, int val) {
   if (old == compare) *p = val;
   return old;
 }
+// The scan's dynamic block counter. Blocks run one after another, so a
+// memory fence has nothing to order.
+inline unsigned atomicAdd(unsigned* p, unsigned v) {
+  unsigned old = *p;
+  *p = old + v;
+  return old;
+}
+inline void __threadfence() {}
 template <class T>
 inline T __ldg(const T* p) { return *p; }
 

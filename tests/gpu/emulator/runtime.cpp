@@ -229,7 +229,7 @@ unsigned long long thorn_emu_shfl(unsigned long long v, int mode, int delta) {
   const int t = g->cur, lane = t & 31, base = t - lane;
   g->slots[size_t(t)] = v;
   thorn_emu_syncwarp();
-  const int src = mode == 0 ? lane + delta : lane ^ delta;
+  const int src = mode == 0 ? lane + delta : mode == 2 ? lane - delta : lane ^ delta;  // down, up, xor
   unsigned long long r = v;
   if (src >= 0 && src < 32 && size_t(base + src) < g->slots.size()) r = g->slots[size_t(base + src)];
   thorn_emu_syncwarp();  // every lane has read before the slots change again

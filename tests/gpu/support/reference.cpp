@@ -188,6 +188,12 @@ Case segred_case(Prim t, RedOp op, bool commutative, int maps, int64_t segments,
   return c;
 }
 
+std::vector<Scalar> red_op_lift(RedOp op, const Scalar& x) { return lift(op, x); }
+std::vector<Scalar> red_op_neutral(RedOp op, Prim t) { return neutral(op, t); }
+std::vector<Scalar> red_op_combine(RedOp op, const std::vector<Scalar>& x, const std::vector<Scalar>& y) {
+  return combine(op, x, y);
+}
+
 Case segmap_case(Prim t, int64_t segments, int64_t n, uint64_t seed) {
   Case c;
   c.name = fmt::format("map axpy {} [{}][{}]", prim_name(t), segments, n);

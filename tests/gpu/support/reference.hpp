@@ -24,6 +24,11 @@ struct Case {
 
 Case segred_case(Prim t, RedOp op, bool commutative, int num_map_outputs, int64_t segments, int64_t n,
                  uint64_t seed);
+// The reduction operators of steps.hpp on the host (for the scan suite):
+// the element's values for input x, the neutral element, x ⊕ y.
+std::vector<Scalar> red_op_lift(RedOp op, const Scalar& x);
+std::vector<Scalar> red_op_neutral(RedOp op, Prim t);
+std::vector<Scalar> red_op_combine(RedOp op, const std::vector<Scalar>& x, const std::vector<Scalar>& y);
 Case segmap_case(Prim t, int64_t segments, int64_t n, uint64_t seed);  // axpy
 Case private_rows_case(Prim t, int64_t rows, int64_t row, uint64_t seed);  // map_private_rows
 Case scatter_case(Prim t, int k, int64_t segments, int64_t n, int64_t dest_size, uint64_t seed);

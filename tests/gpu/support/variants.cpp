@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "gpu/launch/params.hpp"
+#include "tests/gpu/support/scan_suite.hpp"
 #include "tests/gpu/support/steps.hpp"
 
 namespace thorn::gpu::test {
@@ -73,6 +75,34 @@ std::vector<cg::KernelSource> all_kernel_variants() {
                               s == cg::RedStrategy::Large ? (ordered ? " ordered" : " strided") : "", maps));
             }
         }
+
+  // SegScan: every operator of the scan suite, with the m the device model
+  // picks for an H100 and extremes (m = 1, a large m, small and large blocks).
+  {
+    struct ScanCase {
+      ScanOp op;
+      Prim t;
+    };
+    const ScanCase scans[] = {
+        {ScanOp::Sum, Prim::I32},  {ScanOp::Sum, Prim::I64},  {ScanOp::Sum, Prim::F32},  {ScanOp::Sum, Prim::F64},
+        {ScanOp::Sum, Prim::F16},  {ScanOp::Sum, Prim::U8},   {ScanOp::Sum, Prim::Bool}, {ScanOp::Max, Prim::F32},
+        {ScanOp::Mss, Prim::I32},  {ScanOp::Mat2, Prim::I32}, {ScanOp::Affine, Prim::I64}, {ScanOp::Lssp, Prim::I32},
+        {ScanOp::Mixed, Prim::I32},
+    };
+    const DeviceProps h100 = DeviceProps::typical(90);
+    for (const ScanCase& c : scans) {
+      plan::Step st = segscan(c.t, c.op, segs, n);
+      int model_m = launch::plan_segscan(h100, st, segs * n).m;
+      for (auto [m, block] : std::vector<std::pair<int, int>>{{model_m, 256}, {1, 32}, {16, 1024}, {model_m, 128}})
+        for (const cg::CodegenOptions& base : {opts, noalias}) {
+          cg::CodegenOptions o = base;
+          o.block_size = block;
+          add(out, seen, cg::gen_segscan(st, m, o),
+              fmt::format("segscan {} {} m={} block={}{}", scan_op_name(c.op), prim_name(c.t), m, block,
+                          o.noalias ? " noalias" : ""));
+        }
+    }
+  }
 
   // Scatter
   for (Prim t : kTypes)
