@@ -312,7 +312,10 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
 }
 
 DimRef CheckerImpl::with_tree(DimRef d, const Expr& e) const {
-  if (d->kind == DimNode::Kind::Expr) d->tree = size_tree_of(e);
+  // A constant written as an expression keeps its syntax too: `iota (2 * 2)
+  // |> unflatten` is [2][2].
+  if (d->kind == DimNode::Kind::Expr || (d->kind == DimNode::Kind::Constant && e.kind == Expr::Kind::BinOp))
+    d->tree = size_tree_of(e);
   return d;
 }
 

@@ -117,7 +117,7 @@ DimRef dim_of_tree(const SizeTreePtr& t) {
   SizePoly p;
   if (tree_poly(t, p)) {
     DimRef d = dim_of_poly(std::move(p));
-    if (d->kind == DimNode::Kind::Expr) d->tree = t;
+    if (d->kind == DimNode::Kind::Expr || d->kind == DimNode::Kind::Constant) d->tree = t;
     return d;
   }
   auto d = std::make_shared<DimNode>();

@@ -58,7 +58,8 @@ struct DimNode {
   // one in scope are compared strictly (see Unifier::strict_sizes).
   std::shared_ptr<const void> binding;  // kept alive: its address identifies it
   std::shared_ptr<const SizePoly> poly;  // Expr (name: its text, for messages)
-  // Expr: its syntax, when written as one. An Expr whose tree still has an
+  // Expr (or a Constant written as an expression, `2 * 2`): its syntax,
+  // when written as one. An Expr whose tree still has an
   // unsolved Var leaf has no poly until the leaf is bound (dim_poly
   // computes it then).
   SizeTreePtr tree;

@@ -339,7 +339,7 @@ void Unifier::match_size_tree(const SizeTreePtr& p, const DimRef& target0) {
     }
     return;
   }
-  if (target->kind != DimNode::Kind::Expr || !target->tree || target->tree->op != p->op) return;
+  if (!target->tree || target->tree->op != p->op) return;  // an Expr, or a constant written as one
   match_size_tree(p->a, dim_of_tree(target->tree->a));
   if (p->b) match_size_tree(p->b, dim_of_tree(target->tree->b));
 }
