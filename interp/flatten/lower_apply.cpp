@@ -454,6 +454,28 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     };
     return array_sym(arr);
   }
+  if (name == "rotate") {
+    // A view: element i is xs[(i + r) mod n] (Futhark's %, so negative
+    // amounts rotate to the right).
+    need(2);
+    const Sym r = args[0], xs = args[1];
+    if (!r.is_scalar() || !is_integral(r.prim)) throw Fallback("rotate by a non-integer");
+    if (xs.kind != Sym::Kind::Array) throw Fallback("rotate of a non-array");
+    if (dynamic(xs)) throw Fallback("rotate of an array whose length depends on the element");
+    const int64_t n = std::max<int64_t>(xs.arr->dims[0], 1);
+    auto arr = std::make_shared<SymArr>();
+    arr->dims = xs.arr->dims;
+    arr->elem = xs.arr->elem;
+    arr->fused = "rotate";
+    Lowerer* self = this;
+    const Sym amount = convert(r, Prim::I64);
+    arr->gen = [self, xs, amount, n, loc](Reg i) {
+      const Sym at = self->binop("%", self->binop("+", Sym::scalar(i, Prim::I64), amount, loc),
+                                 self->constant(Scalar::i64(n)), loc);
+      return self->index(xs, at.reg, loc, false);
+    };
+    return array_sym(arr);
+  }
   if (name == "transpose") {
     need(1);
     const Sym xss = args[0];

@@ -21,6 +21,9 @@ Dim zonk_dim(const DimRef& d0);
 // Futhark rejects a literal that its inferred type cannot represent
 // (`128 : i8`, `-4 : u32`, `9.7e42 : f32`); `-128 : i8` is fine.
 void CheckerImpl::check_literal_bounds(const Expr& e, Prim t, bool negated) const {
+  // A literal with a type suffix is taken modulo its type, as Futhark's
+  // lexer does (`255i8` is -1); only inferred types are checked.
+  if (e.suffix) return;
   bool ok = true;
   std::string shown = e.text.empty() ? std::to_string(e.int_value) : e.text;
   if (e.kind == Expr::Kind::IntLit) {

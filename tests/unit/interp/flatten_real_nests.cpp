@@ -122,3 +122,8 @@ TEST_CASE("flatten: multi-dimensional scatter and histograms (rodinia/nw), sizes
   flattened("map (\\x -> reduce_by_index_3d (replicate 2 (replicate 2 (replicate 2 0i64))) (+) 0 "
             "(zip3 [0, 1, x % 2] [1, 1, 0] [0, 1, 1]) [x, 2 * x, 3]) (iota 5)");
 }
+
+TEST_CASE("flatten: rotate inside each element (misc/life)") {
+  flattened("map2 (\\i xs -> rotate (i - 1) xs) (iota 3) (unflatten (iota 12) : [3][4]i64)");
+  flattened("map (\\xs -> map2 (+) (rotate 1 xs) (rotate (-1) xs)) (unflatten (iota 12) : [3][4]i64)");
+}
