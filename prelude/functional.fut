@@ -43,3 +43,12 @@ def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a): a =
 -- through (it blocks optimisations in tests); an interpreter has nothing to
 -- block, so it is the identity here too.
 def opaque '^a (x: a): a = x
+
+-- | Negate a boolean: `not x` is `!x` (useful for passing to `map`).
+def not (x: bool): bool = !x
+
+-- | The identity, printing its argument when it runs (as `#[trace]`).
+def trace 't (x: t): t = #[trace(trace)] x
+
+-- | The identity (a break point in Futhark's REPL; thorn's REPL has none).
+def break 't (x: t): t = x
