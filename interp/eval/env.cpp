@@ -115,29 +115,13 @@ std::optional<int64_t> size_value(const std::string& name, const EnvPtr& env) {
   return ad_scalar(b->value).as_i64();
 }
 
-// A size expression's value where all its names are bound (wrapping, as
-// i64 arithmetic does in Futhark).
-std::optional<int64_t> formula_value(const DimFormula& f, const EnvPtr& env) {
-  uint64_t sum = 0;
-  for (const auto& [names, coef] : f.terms) {
-    uint64_t term = static_cast<uint64_t>(coef);
-    for (const auto& n : names) {
-      std::optional<int64_t> v = size_value(n, env);
-      if (!v) return std::nullopt;
-      term *= static_cast<uint64_t>(*v);
-    }
-    sum += term;
-  }
-  return static_cast<int64_t>(sum);
-}
-
 Dim resolve_dim(const Dim& d, const EnvPtr& env) {
   if (!env) return d;
   std::optional<int64_t> v;
   if (d.kind == Dim::Kind::Name)
     v = size_value(d.name, env);
   else if (d.kind == Dim::Kind::Unknown && d.formula)
-    v = formula_value(*d.formula, env);
+    v = d.formula->value([&](const std::string& n) { return size_value(n, env); });
   if (!v) return d;
   Dim out;
   out.kind = Dim::Kind::Constant;

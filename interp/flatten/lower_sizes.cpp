@@ -156,17 +156,7 @@ std::optional<int64_t> Lowerer::dim_value(const Dim& d, const ScopePtr& sc, cons
   if (d.kind == Dim::Kind::Constant) return d.value;
   if (d.kind == Dim::Kind::Name) return name_value(d.name);
   if (!d.formula) return std::nullopt;
-  uint64_t sum = 0;
-  for (const auto& [names, coef] : d.formula->terms) {
-    uint64_t term = uint64_t(coef);
-    for (const auto& n : names) {
-      std::optional<int64_t> v = name_value(n);
-      if (!v) return std::nullopt;
-      term *= uint64_t(*v);
-    }
-    sum += term;
-  }
-  return int64_t(sum);
+  return d.formula->value(name_value);
 }
 
 // What the checker knew of a call: its result's outer dims and the sizes

@@ -4,6 +4,7 @@
 // quantified variables of an enclosing polymorphic definition (Kind::Param),
 // which the evaluator resolves through its run-time type environment.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,23 @@ using TypePtr = std::shared_ptr<const Type>;
 struct DimFormula {
   std::vector<std::pair<std::vector<std::string>, int64_t>> terms;
   std::string text;  // Futhark's notation, for messages
+
+  // Its value with each name's from `name_value` (wrapping, as i64
+  // arithmetic does); nullopt when a name has none.
+  template <class NameValue>
+  std::optional<int64_t> value(const NameValue& name_value) const {
+    uint64_t sum = 0;
+    for (const auto& [names, coef] : terms) {
+      uint64_t term = static_cast<uint64_t>(coef);
+      for (const auto& n : names) {
+        std::optional<int64_t> v = name_value(n);
+        if (!v) return std::nullopt;
+        term *= static_cast<uint64_t>(*v);
+      }
+      sum += term;
+    }
+    return static_cast<int64_t>(sum);
+  }
 };
 
 // One array dimension: a known constant, a size variable in scope (a size
