@@ -159,9 +159,8 @@ std::optional<int64_t> Lowerer::dim_value(const Dim& d, const ScopePtr& sc, cons
   return d.formula->value(name_value);
 }
 
-// What the checker knew of a call: its result's outer dims and the sizes
-// its size parameters were instantiated with, where constant (or bound to
-// constants in the caller's scope).
+// What the checker knew of a call's result: its outer dims where constant
+// (or bound to constants in the caller's scope).
 Lowerer::CallHint Lowerer::call_hint(const Expr& call, const ScopePtr& sc) {
   CallHint h;
   const Type* t = call.type.get();
@@ -169,9 +168,8 @@ Lowerer::CallHint Lowerer::call_hint(const Expr& call, const ScopePtr& sc) {
     for (const Dim& d : t->dims) h.dims.push_back(dim_value(d, sc, call.loc));
     t = t->elem.get();
   }
-  if (call.kind == Expr::Kind::Apply && call.a && call.a->kind == Expr::Kind::Var)
-    for (const auto& [name, d] : call.a->size_args)
-      if (std::optional<int64_t> v = dim_value(d, sc, call.loc)) h.sizes.emplace_back(name, *v);
+  // The callee's instantiated sizes travel on its SymFn (the Var case of
+  // Lowerer::lower), which apply() adds to this hint.
   return h;
 }
 
