@@ -18,8 +18,8 @@ import "array"
 -- abstract so that a program can use it only through acc_write.
 module accumulators : {
   type~ acc 't
-  val scatter_stream [k] 'a 'b : *[k]a -> (*acc ([k]a) -> b -> acc ([k]a)) -> []b -> *[k]a
-  val hist_stream [k] 'a 'b : *[k]a -> (a -> a -> a) -> a -> (*acc ([k]a) -> b -> acc ([k]a)) -> []b -> *[k]a
+  val scatter_stream [k] [n] 'a 'b : *[k]a -> (*acc ([k]a) -> b -> acc ([k]a)) -> [n]b -> *[k]a
+  val hist_stream [k] [n] 'a 'b : *[k]a -> (a -> a -> a) -> a -> (*acc ([k]a) -> b -> acc ([k]a)) -> [n]b -> *[k]a
   val acc_write [n] 't : *acc ([n]t) -> i64 -> t -> *acc ([n]t)
 } = {
   type~ acc 't = t

@@ -1,6 +1,8 @@
 // Comparison, conversion, select, read and check kernels of the host executor.
 // The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
 #pragma GCC optimize("O3")
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "interp/exec/host_lanes.hpp"
@@ -147,7 +149,15 @@ void check_lanes(const CInstr& in, Frame& fr, Lanes L) {
   for_lanes(L, [&](int l) { ok &= c[l] != 0; });
   if (!ok) {
     const Program& p = *fr.prog;
-    throw Error(ErrorKind::Runtime, p.message_locs[size_t(in.aux)], p.messages[size_t(in.aux)]);
+    std::optional<int64_t> index;
+    if (in.b >= 0) {
+      const int64_t* v = fr.in<int64_t>(in.b);
+      for_lanes(L, [&](int l) {
+        if (!c[l] && !index) index = v[l];
+      });
+    }
+    throw Error(ErrorKind::Runtime, p.message_locs[size_t(in.aux)],
+                kir::check_message(p.messages[size_t(in.aux)], index ? &*index : nullptr));
   }
 }
 

@@ -4,6 +4,16 @@
 
 namespace thorn::kir {
 
+std::string check_message(const std::string& text, const int64_t* index) {
+  const std::string hole = "[{}]";
+  size_t at = text.find(hole);
+  if (at == std::string::npos) return text;
+  if (index) return text.substr(0, at) + fmt::format("[{}]", *index) + text.substr(at + hole.size());
+  size_t end = at + hole.size();
+  if (end < text.size() && text[end] == ' ') ++end;
+  return text.substr(0, at) + text.substr(end);
+}
+
 std::vector<Prim> Function::param_types() const {
   std::vector<Prim> out;
   for (Reg r : body.params) out.push_back(reg_types.at(size_t(r)));
@@ -121,6 +131,7 @@ struct Printer {
         std::string msg = in.aux >= 0 && size_t(in.aux) < f.messages.size()
                               ? f.messages[size_t(in.aux)]
                               : fmt::format("<message {}>", in.aux);
+        if (in.b != kNoReg) msg += fmt::format(" (index {})", reg(in.b));
         line(depth, fmt::format("check {} \"{}\"", reg(in.a), msg));
         break;
       }
@@ -388,7 +399,7 @@ struct Verifier {
       case Opcode::Check:
         if (in.aux < 0 || size_t(in.aux) >= f.messages.size())
           return fail(fmt::format("check: message {} does not exist", in.aux));
-        return expect(in.a, Prim::Bool, "check");
+        return expect(in.a, Prim::Bool, "check") && (in.b == kNoReg || expect(in.b, Prim::I64, "check"));
       case Opcode::If: {
         if (!expect(in.a, Prim::Bool, "if")) return false;
         if (in.blocks.size() != 2) return fail("if: needs exactly two blocks");

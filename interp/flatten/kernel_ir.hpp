@@ -48,7 +48,8 @@ enum class Opcode : uint8_t {
   Convert,  // dst : type = convert(a)             (src_type: operand type; Futhark's conversions)
   Select,   // dst = a ? b : c
   Read,     // dst = free_arrays[aux][a]           (a: i64 flat element index)
-  Check,    // if !a: fail with messages[aux]      (bounds, division by zero, assert)
+  Check,    // if !a: fail with messages[aux]      (bounds, division by zero, assert);
+            //   b (optional, i64): the index a bounds check reports (check_message)
   If,       // dsts = a ? blocks[0] : blocks[1]    (each block's results)
   For,      // dsts = loop a (i64 trip count) times over blocks[0]
             //   blocks[0].params = [i, carried...]; args = initial carried values;
@@ -67,6 +68,12 @@ inline bool has_effect(Opcode op) {
   return op == Opcode::Check || op == Opcode::If || op == Opcode::For || op == Opcode::While ||
          op == Opcode::LocalWrite || op == Opcode::Write;
 }
+
+// A Check's message with the index it reports: a bounds check's message
+// has "[{}]" where Futhark's names the index ("Index [-1] out of bounds for
+// array of shape [20000]."). Without the value (the GPU's error flag does not
+// carry it) the brackets are left out.
+std::string check_message(const std::string& text, const int64_t* index);
 
 struct Block;
 

@@ -145,10 +145,11 @@ void Builder::write(int array, Reg index, Reg value) {
   emit(std::move(in));
 }
 
-void Builder::check(Reg cond, std::string message, Loc loc) {
+void Builder::check(Reg cond, std::string message, Loc loc, Reg index) {
   Instr in;
   in.op = Opcode::Check;
   in.a = cond;
+  in.b = index;
   in.aux = f_.add_message(std::move(message), loc);
   emit(std::move(in));
 }

@@ -41,7 +41,9 @@ class Builder {
   Reg local_read(int local, Reg index);
   void local_write(int local, Reg index, Reg value);
   void write(int array, Reg index, Reg value);  // marks the free array written
-  void check(Reg cond, std::string message, Loc loc = {});
+  // index (i64, optional): the value a bounds check reports in place of the
+  // message's "[{}]" (kir::check_message).
+  void check(Reg cond, std::string message, Loc loc = {}, Reg index = kNoReg);
 
   using BlockFn = std::function<std::vector<Reg>()>;
   // dsts = cond ? then() : otherwise(); both must yield the same types.

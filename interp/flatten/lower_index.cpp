@@ -93,7 +93,8 @@ Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
     std::string shape;
     for (size_t k = 0; k < a.dims.size(); ++k)
       shape += k == 0 && a.len != kir::kNoReg ? std::string("[n]") : fmt::format("[{}]", a.dims[k]);
-    b_.check(ok, fmt::format("Index out of bounds for array of shape {}.", shape), loc);
+    b_.check(ok, fmt::format("Index [{{}}] out of bounds for array of shape {}.", shape), loc,
+             b_.type(i) == Prim::I64 ? i : b_.convert(Prim::I64, i));
   }
   if (a.gen) return a.gen(i);
   int64_t stride = 1;

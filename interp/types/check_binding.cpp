@@ -264,6 +264,7 @@ Ty CheckerImpl::infer_let(Expr& e) {
 }
 
 Ty CheckerImpl::infer_letfun(Expr& e) {
+  check_not_redefined(e.name.name, e.loc);
   FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, true, &e.name.name);
   e.quantified = r.quantified;
   // Open size variables of a local function would be shared by all its

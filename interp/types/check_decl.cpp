@@ -55,7 +55,14 @@ Ty CheckerImpl::with_result_uniqueness(const Ty& fn, size_t arity, const ResultU
   return ty_function(t->param, with_result_uniqueness(t->result, arity - 1, u), t->param_name);
 }
 
+// Futhark's doNotShadow: `&&` and `||` short-circuit, so a definition of
+// them could not mean the same thing.
+void CheckerImpl::check_not_redefined(const std::string& name, const Loc& loc) {
+  if (name == "&&" || name == "||") error(loc, fmt::format("The {} operator may not be redefined.", name));
+}
+
 void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
+  check_not_redefined(d.name, d.loc);
   FunResult r;
   with_scope(scope, [&] {
     begin_definition();

@@ -56,6 +56,40 @@ struct SigView {
 
 }  // namespace
 
+static std::string type_params_text(const std::vector<TypeParam>& ps) {
+  if (ps.empty()) return "no type parameters";
+  std::string out = "type parameters";
+  for (const TypeParam& p : ps)
+    out += p.is_size ? fmt::format(" [{}]", p.name) : fmt::format(" '{}{}", p.lifted ? "^" : "", p.name);
+  return out;
+}
+
+// Futhark's refineEnv: `S with t ps = u` needs `t` to be an abstract type
+// of S (declared without a definition, not refined already) whose type
+// parameters match `ps` one for one (a lifted parameter only by a lifted
+// one). `items_from` and `refined_from`: where S's items and refinements
+// start in `out`. Qualified names (`inner.t`) are not checked here.
+static void check_refinement(CheckerImpl& c, const SigExpr& with, const SigView& out, size_t items_from,
+                             size_t refined_from) {
+  if (!with.with_name.qualifiers.empty()) return;
+  const std::string& name = with.with_name.name;
+  const SpecItem* spec = nullptr;
+  for (size_t k = items_from; k < out.items.size(); ++k)
+    if (out.items[k]->kind == SpecItem::Kind::Type && out.items[k]->name == name) spec = out.items[k].get();
+  bool refined = false;
+  for (size_t k = refined_from; k < out.refinements.size(); ++k) refined = refined || out.refinements[k].name == name;
+  if (!spec || spec->type || refined)
+    c.error(with.loc, fmt::format("\"{}\" is not an abstract type in the module type.", name));
+  const auto& have = spec->type_params;
+  const auto& want = with.with_params;
+  bool match = have.size() == want.size();
+  for (size_t k = 0; match && k < have.size(); ++k)
+    match = have[k].is_size == want[k].is_size && (!have[k].lifted || want[k].lifted);
+  if (!match)
+    c.error(with.loc, fmt::format("Cannot refine a type having {} with a type having {}.", type_params_text(want),
+                                  type_params_text(have)));
+}
+
 // `in_specs`: `s` is included in the specifications of a module type
 // declared in `closure` (null: written at its use).
 static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out, bool in_specs = false,
@@ -96,8 +130,10 @@ static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out, bool 
         }
       }
       r.begin = out.items.size();
+      size_t refined_before = out.refinements.size();
       flatten_sig(c, s->base, out, in_specs, closure);
       r.end = out.items.size();
+      check_refinement(c, *s, out, r.begin, refined_before);
       if (r.type || r.expr) out.refinements.push_back(std::move(r));
       return;
     }
@@ -188,7 +224,47 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
   bind_name<ModPtr>(scope, local, &Env::mods, d.name, m);
 }
 
+// Every node of a type expression, outermost first.
+template <class F>
+static void each_type_node(const TypeExpr& te, F&& f) {
+  f(te);
+  for (const auto* p : {&te.elem, &te.param, &te.result})
+    if (*p) each_type_node(**p, f);
+  for (const auto& e : te.elems) each_type_node(*e, f);
+  for (const auto& [n, t] : te.fields) each_type_node(*t, f);
+  for (const auto& [c, ts] : te.constructors)
+    for (const auto& t : ts) each_type_node(*t, f);
+  for (const auto& a : te.args)
+    if (!a.is_size && a.type) each_type_node(*a.type, f);
+}
+
+// The rules Futhark's checkSpecs applies to a module type's `val`
+// specifications where the module type is declared: no anonymous sizes
+// (they would be existential), no name bound twice along the type.
+static void check_val_specs(CheckerImpl& c, const SigExpr& s) {
+  if (s.kind == SigExpr::Kind::With && s.base) check_val_specs(c, *s.base);
+  if (s.kind != SigExpr::Kind::Specs) return;
+  for (const auto& item : s.specs) {
+    if (item->kind == SpecItem::Kind::Module && item->sig) check_val_specs(c, *item->sig);
+    if (item->kind != SpecItem::Kind::Val || !item->type) continue;
+    each_type_node(*item->type, [&](const TypeExpr& t) {
+      c.check_names_bound_once(t);
+      if (t.kind == TypeExpr::Kind::Array && t.size.kind == SizeExpr::Kind::Anonymous)
+        c.error(item->loc, fmt::format("All function parameters must have non-anonymous sizes.\n"
+                                       "Hint: add size parameters to \"{}\".",
+                                       item->name));
+    });
+  }
+}
+
 void CheckerImpl::check_module_type_decl(Decl& d, ModScope& scope, bool local) {
+  check_val_specs(*this, *d.sig);
+  // Refinements (`S with t = u`) are checked where the module type is
+  // declared, as Futhark does, not only where it is used.
+  with_scope(scope, [&] {
+    SigView view;
+    flatten_sig(*this, d.sig, view);
+  });
   auto s = std::make_shared<SigBinding>();
   s->expr = d.sig;
   s->closure = std::make_shared<Env>(scope.visible);

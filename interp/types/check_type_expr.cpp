@@ -127,7 +127,39 @@ int CheckerImpl::type_expr_liftedness(const TypeExprPtr& te) {
   return l;
 }
 
+// A name that a function type binds (`(x: t) -> u`, or `?[x].t`) inside
+// the scope of a function type that binds it already: Futhark's
+// checkForDuplicateNamesInType ("Name "x" also bound at ...").
+static const TypeExpr* rebinding(const TypeExpr& te, const std::string& name) {
+  if (te.kind == TypeExpr::Kind::Function && te.param_name == name) return &te;
+  if (te.kind == TypeExpr::Kind::Existential)
+    for (const auto& e : te.existentials)
+      if (e == name) return &te;
+  std::vector<const TypeExpr*> inner;
+  for (const auto* p : {&te.elem, &te.param, &te.result})
+    if (*p) inner.push_back(p->get());
+  for (const auto& e : te.elems) inner.push_back(e.get());
+  for (const auto& [f, t] : te.fields) inner.push_back(t.get());
+  for (const auto& [c, ts] : te.constructors)
+    for (const auto& t : ts) inner.push_back(t.get());
+  for (const auto& a : te.args)
+    if (!a.is_size && a.type) inner.push_back(a.type.get());
+  for (const TypeExpr* t : inner)
+    if (const TypeExpr* r = rebinding(*t, name)) return r;
+  return nullptr;
+}
+
+void CheckerImpl::check_names_bound_once(const TypeExpr& te) {
+  if (te.kind == TypeExpr::Kind::Function && !te.param_name.empty()) {
+    for (const auto* part : {&te.param, &te.result})
+      if (*part)
+        if (const TypeExpr* again = rebinding(**part, te.param_name))
+          error(again->loc, fmt::format("Name \"{}\" also bound at {}.", te.param_name, te.loc.str()));
+  }
+}
+
 Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
+  check_names_bound_once(*te);
   switch (te->kind) {
     case TypeExpr::Kind::Name: {
       if (te->name.qualifiers.empty() && te->args.empty())

@@ -169,6 +169,10 @@ class CheckerImpl {
   // ---- declarations (check_decl.cpp)
   void check_decl(DeclPtr& d, ModScope& scope, bool local);
   void check_value_decl(Decl& d, ModScope& scope, bool local);
+  void check_not_redefined(const std::string& name, const Loc& loc);
+  // No name bound twice along a function type (`(x: t) -> (x: u) -> v`);
+  // checked by eval_type at every function type.
+  void check_names_bound_once(const TypeExpr& te);
   void check_type_decl(Decl& d, ModScope& scope, bool local);
   // fn (a function of `arity` parameters) with its result's uniqueness set.
   Ty with_result_uniqueness(const Ty& fn, size_t arity, const ResultUniqueness& u);

@@ -5,6 +5,13 @@
 -- input { [1, 2, 3] -1i64 } error: Index \[-1\] out of bounds
 -- input { [1, 2, 3] 2i64 } output { 3 }
 
+-- An index out of bounds in a mapped function names the index, on the
+-- flattened backends as on the reference one.
+-- ==
+-- entry: mapped_index_oob
+-- input { [1f32, 2f32, 3f32, 4f32] 2i64 } error: Index \[-1\] out of bounds for array of shape \[4\]
+-- input { [1f32, 2f32, 3f32, 4f32] 7i64 } output { [1f32, 2f32, 3f32, 4f32] }
+
 -- ==
 -- entry: update_oob
 -- input { [1, 2, 3] 5i64 } error: Index \[5\] out of bounds for array of shape \[3\]
@@ -28,6 +35,8 @@
 -- input { -3i64 } error: Range 0..1..<-3 is invalid
 
 entry index_oob (xs: []i32) (i: i64) = xs[i]
+
+entry mapped_index_oob [n] (xs: [n]f32) (bad: i64) = map (\i -> xs[if i == bad then -1 else i]) (iota n)
 entry update_oob (xs: *[]i32) (i: i64) = xs with [i] = 0
 entry divide (x: i32) (y: i32) = (x / y, x % y)
 entry checked (x: i32) = assert (x >= 0) (x * 2)
