@@ -201,7 +201,7 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
   if (generalise_it) {
     std::vector<std::string> taken;
     for (const auto& tp : tparams) taken.push_back(tp.name);
-    for (int id : generalise(fn, taken)) r.quantified.push_back(id);
+    for (int id : generalise(fn, taken, loc)) r.quantified.push_back(id);
   }
   r.type = fn;
   return r;

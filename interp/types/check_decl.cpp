@@ -6,6 +6,7 @@
 #include "interp/types/consumption.hpp"
 #include "interp/types/liftedness.hpp"
 #include "interp/types/order_check.hpp"
+#include "interp/types/recursion_check.hpp"
 
 namespace thorn::types {
 
@@ -76,6 +77,7 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   d.quantified = r.quantified;
   // Rules checked on the now fully annotated definition.
   check_function_order(d);
+  check_recursion(d);
   // A functor application checks its own copy of the body; Futhark checks
   // consumption once, at the functor's definition (with abstract types,
   // whose values carry no aliases), so errors here are not reported.

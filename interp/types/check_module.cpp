@@ -73,13 +73,19 @@ static void check_refinement(CheckerImpl& c, const SigExpr& with, const SigView&
                              size_t refined_from) {
   if (!with.with_name.qualifiers.empty()) return;
   const std::string& name = with.with_name.name;
+  // A name may be specified more than once (`type real` and an include
+  // that has it too); one abstract, unrefined specification is enough.
   const SpecItem* spec = nullptr;
-  for (size_t k = items_from; k < out.items.size(); ++k)
-    if (out.items[k]->kind == SpecItem::Kind::Type && out.items[k]->name == name) spec = out.items[k].get();
-  bool refined = false;
-  for (size_t k = refined_from; k < out.refinements.size(); ++k) refined = refined || out.refinements[k].name == name;
-  if (!spec || spec->type || refined)
-    c.error(with.loc, fmt::format("\"{}\" is not an abstract type in the module type.", name));
+  for (size_t k = items_from; k < out.items.size() && !spec; ++k) {
+    const SpecItem& item = *out.items[k];
+    if (item.kind != SpecItem::Kind::Type || item.name != name || item.type) continue;
+    bool refined = false;
+    for (size_t r = refined_from; r < out.refinements.size(); ++r)
+      refined = refined || (out.refinements[r].name == name && k >= out.refinements[r].begin &&
+                            k < out.refinements[r].end);
+    if (!refined) spec = &item;
+  }
+  if (!spec) c.error(with.loc, fmt::format("\"{}\" is not an abstract type in the module type.", name));
   const auto& have = spec->type_params;
   const auto& want = with.with_params;
   bool match = have.size() == want.size();
@@ -238,14 +244,16 @@ static void each_type_node(const TypeExpr& te, F&& f) {
     if (!a.is_size && a.type) each_type_node(*a.type, f);
 }
 
-// The rules Futhark's checkSpecs applies to a module type's `val`
-// specifications where the module type is declared: no anonymous sizes
-// (they would be existential), no name bound twice along the type.
+// The rules Futhark's checkSpecs applies to a module type's specifications
+// where the module type is declared: distinct type parameters; in `val`
+// types no anonymous sizes (they would be existential) and no name bound
+// twice along the type.
 static void check_val_specs(CheckerImpl& c, const SigExpr& s) {
   if (s.kind == SigExpr::Kind::With && s.base) check_val_specs(c, *s.base);
   if (s.kind != SigExpr::Kind::Specs) return;
   for (const auto& item : s.specs) {
     if (item->kind == SpecItem::Kind::Module && item->sig) check_val_specs(c, *item->sig);
+    c.check_distinct_type_params(item->type_params);
     if (item->kind != SpecItem::Kind::Val || !item->type) continue;
     each_type_node(*item->type, [&](const TypeExpr& t) {
       c.check_names_bound_once(t);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "interp/syntax/print.hpp"
@@ -49,11 +50,19 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
   return dim_var();
 }
 
+void CheckerImpl::check_distinct_type_params(const std::vector<TypeParam>& params) {
+  std::map<std::pair<bool, std::string>, Loc> seen;  // sizes and types are separate namespaces
+  for (const auto& p : params) {
+    auto [it, fresh] = seen.emplace(std::make_pair(p.is_size, p.name), p.loc);
+    if (!fresh)
+      error(p.loc, fmt::format("Type parameter \"{}\" previously defined at {}.", p.name, it->second.str()));
+  }
+}
+
 std::vector<int> CheckerImpl::bind_type_params(const std::vector<TypeParam>& params, Frame& frame) {
   std::vector<int> ids;
-  std::set<std::string> seen;
+  check_distinct_type_params(params);
   for (const auto& p : params) {
-    if (!seen.insert(p.name).second) error(p.loc, fmt::format("type parameter \"{}\" given twice", p.name));
     if (p.is_size) {
       // A size parameter is also an i64 value in the body.
       auto s = std::make_shared<Scheme>();

@@ -128,6 +128,7 @@ TypePtr CheckerImpl::check_expression(ExprPtr& e, bool generalise_it) {
       u.level = 0;
       generalise(t, {});
     }
+    CounterGuard lenient(lenient_records);
     default_vars(t);
     finish_definition();
     result = zonk(t, false);

@@ -173,6 +173,12 @@ class CheckerImpl {
   // No name bound twice along a function type (`(x: t) -> (x: u) -> v`);
   // checked by eval_type at every function type.
   void check_names_bound_once(const TypeExpr& te);
+  // > 0 while a REPL expression is checked: a record type that only field
+  // accesses constrain becomes a record of those fields instead of an
+  // ambiguity error (Futhark's rule for definitions).
+  int lenient_records = 0;
+  // "Type parameter "t" previously defined at ...".
+  void check_distinct_type_params(const std::vector<TypeParam>& params);
   void check_type_decl(Decl& d, ModScope& scope, bool local);
   // fn (a function of `arity` parameters) with its result's uniqueness set.
   Ty with_result_uniqueness(const Ty& fn, size_t arity, const ResultUniqueness& u);
@@ -221,7 +227,8 @@ class CheckerImpl {
   void finish_definition();
   // Turns unconstrained variables above the current level, free in t, into
   // rigid parameters. Returns their ids.
-  std::vector<int> generalise(const Ty& t, const std::vector<std::string>& taken_names);
+  // loc: the definition, where an error about a variable that cannot be generalised points.
+  std::vector<int> generalise(const Ty& t, const std::vector<std::string>& taken_names, const Loc& loc = {});
   void default_vars(const Ty& t);
   Ty freeze(const Ty& t);  // no variables left (for the environment)
   TypePtr zonk(const Ty& t, bool keep_unique);

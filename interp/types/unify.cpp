@@ -28,6 +28,25 @@ bool contains_function(const Ty& t0) {
   }
 }
 
+// A type parameter or abstract type: Futhark has no equality on those.
+bool contains_param(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Param: return true;
+    case TyNode::Kind::Array: return contains_param(t->elem);
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (contains_param(f)) return true;
+      return false;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps)
+          if (contains_param(p)) return true;
+      return false;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 std::string describe_prims(PrimMask m) {
@@ -145,6 +164,8 @@ void Unifier::apply_constraint(const Ty& var, const Ty& t) {
     case Constraint::None: return;
     case Constraint::Equality:
       if (contains_function(t)) fail(fmt::format("{} is a function type, which has no equality", show(t)));
+      if (contains_param(t))
+        fail(fmt::format("Comparing equality of values of type {}, which does not support equality.", show(t)));
       return;
     case Constraint::Overloaded:
       if (t->kind != TyNode::Kind::Prim || !(var->prims & prim_bit(t->prim)))

@@ -119,7 +119,7 @@ std::string invented_name(int n) {
 
 }  // namespace
 
-std::vector<int> CheckerImpl::generalise(const Ty& t, const std::vector<std::string>& taken_names) {
+std::vector<int> CheckerImpl::generalise(const Ty& t, const std::vector<std::string>& taken_names, const Loc& loc) {
   std::vector<Ty> vars;
   std::set<const TyNode*> seen;
   collect_vars(t, u.level, vars, seen);
@@ -143,9 +143,12 @@ std::vector<int> CheckerImpl::generalise(const Ty& t, const std::vector<std::str
     if (blocked.count(v.get())) continue;
     // As in Futhark, only unconstrained variables become type parameters;
     // overloaded ones are defaulted instead (there are no type classes).
-    // Equality-constrained ones are generalised too: every non-function
-    // type parameter supports ==.
-    if (v->constraint != Constraint::None && v->constraint != Constraint::Equality) continue;
+    // An equality-constrained one cannot be: a type parameter does not
+    // support == (`def add x y = x == y`).
+    if (v->constraint == Constraint::Equality)
+      error(loc, "Comparing equality of values of a type that is not known, which does not support equality.\n"
+                    "Hint: add a type annotation.");
+    if (v->constraint != Constraint::None) continue;
     std::string name;
     do name = invented_name(next_name++);
     while (taken.count(name));
@@ -176,10 +179,18 @@ void CheckerImpl::default_vars(const Ty& t0) {
           return;
         }
         case Constraint::HasFields: {
-          Fields fs = t->fields;
-          t->link = ty_record(fs);
-          for (const auto& [n, f] : fs) default_vars(f);
-          return;
+          if (lenient_records) {  // a REPL expression such as `(.a.b)` shows a function
+            Fields fs = t->fields;
+            t->link = ty_record(fs);
+            for (const auto& [n, f] : fs) default_vars(f);
+            return;
+          }
+          // Nor a record type from the fields used (`def f x = x.l`).
+          std::string used;
+          for (const auto& [n, f] : t->fields) used += (used.empty() ? "" : ", ") + n;
+          error(t->constraint_loc, fmt::format("Type is ambiguous: a record with field(s) {} is never given a full "
+                                               "type. Add a type annotation.",
+                                               used));
         }
         case Constraint::HasConstrs: {
           // Futhark never guesses a sum type from the constructors used:
