@@ -64,6 +64,7 @@ void CheckerImpl::check_not_redefined(const std::string& name, const Loc& loc) {
 
 void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   check_not_redefined(d.name, d.loc);
+  if (d.entry && scope.in_module) error(d.loc, "Entry points may not be declared inside modules.");
   FunResult r;
   with_scope(scope, [&] {
     begin_definition();

@@ -319,6 +319,7 @@ void CheckerImpl::check_import(Decl& d, ModScope& scope) {
 EnvPtr CheckerImpl::check_struct(std::vector<DeclPtr>& decls, const Env& outer) {
   ModScope s;
   s.visible = outer;
+  s.in_module = true;
   check_duplicates(decls);
   for (auto& d : decls) check_decl(d, s, false);
   return std::make_shared<Env>(std::move(s.exports));

@@ -91,6 +91,9 @@ void plain_param_sizes(const Ty& t0, bool in_param, std::set<std::string>& out) 
 
 Ty CheckerImpl::infer_var(ExprPtr& ep) {
   Expr& v = *ep;
+  // Futhark: a name starting with `_` is bound but unused on purpose.
+  if (!v.name.name.empty() && v.name.name[0] == '_')
+    error(v.loc, fmt::format("Use of \"{}\": variables prefixed with underscore may not be accessed.", v.name.str()));
   const auto& q = v.name.qualifiers;
   if (!q.empty()) {
     // `a.b.c`: the longest prefix naming modules is a module path, the rest

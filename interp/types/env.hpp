@@ -81,6 +81,7 @@ struct Env {
 struct ModScope {
   Env visible;
   Env exports;
+  bool in_module = false;  // a module's body (not a file's top level)
 };
 
 }  // namespace thorn::types
