@@ -1,6 +1,7 @@
 #pragma once
 // Running one plan step on the device: what the per-skeleton runners
-// (run_map.cpp, run_reduce.cpp, run_scan.cpp, run_scatter.cpp) share.
+// (run_map.cpp, run_reduce.cpp, run_scan.cpp, run_hist.cpp,
+// run_scatter.cpp) share.
 #include <functional>
 #include <memory>
 #include <string>
@@ -75,6 +76,7 @@ CUdeviceptr scratch(RunContext& ctx, size_t bytes);
 void run_segmap(RunContext& ctx, const plan::Step& step, MessageBase msg);
 void run_segred(RunContext& ctx, const plan::Step& step, MessageBase msg);
 void run_segscan(RunContext& ctx, const plan::Step& step, MessageBase msg);
+void run_seghist(RunContext& ctx, const plan::Step& step, MessageBase msg);
 void run_scatter(RunContext& ctx, const plan::Step& step, MessageBase msg);
 
 // Codegen options for a step whose kernels write `outs` and read `frees`.
