@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "gpu/codegen/skeleton.hpp"
-#include "gpu/launch/hist_launch.hpp"
+#include "gpu/exec/step_runner.hpp"
 #include "interp/flatten/kernel_ir_builder.hpp"
 
 namespace thorn::bench {
@@ -130,7 +130,6 @@ void run_hist_benchmarks(gpu::GpuBackend& gpu, int64_t n, bool fixed, const Hist
           st.writes.push_back(int(p.buffers.size()));
           p.buffers.push_back(desc(Prim::I32, bins, true));
         }
-        const gpu::launch::SegHistLaunch model = gpu::launch::plan_seghist(gpu.props(), st, n);
         p.steps.push_back(std::move(st));
         // The destinations are updated in place; their contents do not
         // matter for the timing.
@@ -141,7 +140,7 @@ void run_hist_benchmarks(gpu::GpuBackend& gpu, int64_t n, bool fixed, const Hist
         const std::string peer = op == Op::Add ? fmt::format("cub_histogram_even_rf{}", rf)
                                                : fmt::format("cub_sort_reduce_{}_rf{}", op_name(op), rf);
         const double ms = hooks.time_ms(run);
-        hooks.record(name, peer, bins, n, double(n) * 4, ms, model.why);
+        hooks.record(name, peer, bins, n, double(n) * 4, ms, gpu::exec::last_hist_trace().why);
         if (!fixed) continue;
         double best = 0;
         std::string best_name;

@@ -29,6 +29,8 @@
 //  - thorn_hist_combine: dest[off + i] = dest[off + i] ⊕ row_0[i] ⊕ ... ⊕
 //    row_{R-1}[i] (the paper's second kernel, with the destination's
 //    initial values folded in first).
+//  - thorn_hist_sample: the race-factor inspector; counts the distinct bins
+//    a group of consecutive elements hits (the cost model's RF).
 // The atomic update itself (hardware, CAS, lock) is hist_atomic.cpp's.
 //
 // A failing Check in the element function or the operator sets the error
@@ -182,6 +184,22 @@ constexpr const char* kCombineKernel = R"CUDA(  const i64 off = p2, len = p3 & T
 }
 )CUDA";
 
+// The race-factor inspector (the paper's §III-D): elements [p2, p2 + p3)
+// mark the flat bins they hit in the flag words (PART k, one per bin of
+// the whole histogram, zeroed by the host), and the first to mark a bin
+// counts it in the word after the flags: the number of distinct bins.
+constexpr const char* kSampleKernel = R"CUDA(  const i64 bins = p1, start = p2, count = p3, all = segments * bins;
+  u32* const flags = thorn_sub_locks(env);
+  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
+    const i64 e = start + i, s = e / n, j = e - s * n;
+    i64 at;
+    thorn_acc x;
+    if (!thorn_hist_elem(env, s, j, bins, 0, all, at, x)) return;
+    if (at >= 0 && atomicExch(flags + at, 1u) == 0u) atomicAdd(flags + all, 1u);
+  }
+}
+)CUDA";
+
 void check_hist_step(const plan::Step& step) {
   if (step.kind != plan::StepKind::SegHist) throw Error(ErrorKind::Internal, "gen_seghist: not a SegHist step");
   std::vector<Prim> types = function_results(step.op), elem = function_results(step.element);
@@ -243,7 +261,7 @@ KernelSource gen_seghist(const plan::Step& step, launch::HistAtomic atomic, cons
   std::vector<Prim> types = function_results(step.op);
   KernelSource ks;
   ks.name = detail::kernel_name(step, fmt::format("seghist.{}.b{}", launch::hist_atomic_name(atomic), opts.block_size));
-  ks.entries = {"thorn_hist_init", "thorn_hist_global", "thorn_hist_shared", "thorn_hist_combine"};
+  ks.entries = {"thorn_hist_init", "thorn_hist_global", "thorn_hist_shared", "thorn_hist_combine", "thorn_hist_sample"};
   std::string s = detail::source_header(step, fmt::format("seghist ({} updates)", launch::hist_atomic_name(atomic)));
   s += fmt::format("#define THORN_HIST_LEN_BITS {}\n", kHistLenBits);
   s += detail::env_struct(l);
@@ -262,6 +280,8 @@ KernelSource gen_seghist(const plan::Step& step, launch::HistAtomic atomic, cons
   s += kSharedKernel;
   s += detail::kernel_begin("thorn_hist_combine", l, opts.block_size, opts.noalias);
   s += kCombineKernel;
+  s += detail::kernel_begin("thorn_hist_sample", l, opts.block_size, opts.noalias);
+  s += kSampleKernel;
   ks.source = std::move(s);
   return ks;
 }

@@ -111,7 +111,11 @@ KernelSource gen_segscan(const plan::Step& step, int m, const CodegenOptions& op
 //                         block folds them into PART row blockIdx.x
 //   "thorn_hist_combine"  dest[off + i] = dest[off + i] ⊕ row_0[i] ⊕ ... for
 //                         the p3's `rows` PART rows
-// p1 = bins, p2 = off, p3 = len | (M or rows) << kHistLenBits. PART
+//   "thorn_hist_sample"   the race-factor inspector: elements [p2, p2 + p3)
+//                         set flag words (the locks pointer, one per flat
+//                         bin, then a counter of the distinct bins hit)
+// p1 = bins, p2 = off, p3 = len | (M or rows) << kHistLenBits (the
+// sample kernel: p2 = first element, p3 = elements). PART
 // pointers: one array per value (rows x len), then the u32 locks (Lock).
 // Status: compiles with NVRTC for sm_80 and sm_90 and passes the histogram
 // suite on the emulated driver (tests/gpu/support/hist_suite.cpp); it has

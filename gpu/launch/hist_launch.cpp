@@ -1,6 +1,7 @@
 #include "gpu/launch/hist_launch.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -26,7 +27,10 @@ int64_t shared_budget(const DeviceProps& dev) {
 
 int64_t hw_threads(const DeviceProps& dev) { return int64_t(dev.sm_count) * dev.max_threads_per_sm; }
 
-HistAtomic forced_atomic(const plan::Step& step, HistAtomic best) {
+}  // namespace
+
+HistAtomic hist_atomic_for(const plan::Step& step) {
+  const HistAtomic best = cg::hist_best_atomic(step);
   const std::string f = env_or_empty("THORN_HIST_ATOMIC");
   HistAtomic want = best;
   if (f == "hdw") want = HistAtomic::Hardware;
@@ -35,10 +39,25 @@ HistAtomic forced_atomic(const plan::Step& step, HistAtomic best) {
   return cg::hist_atomic_allowed(step, want) ? want : best;
 }
 
-}  // namespace
+HistInspection hist_inspection(const DeviceProps& dev, const plan::Step& step, int64_t total) {
+  HistInspection h;
+  const std::string forced = env_or_empty("THORN_HIST_RF");
+  if (!forced.empty()) {
+    h.forced_rf = std::max(1.0, std::atof(forced.c_str()));
+    return h;
+  }
+  const int64_t bins = step.segments * step.bins;
+  if (bins <= 0 || total < 16 * bins) return h;
+  const std::string mem = env_or_empty("THORN_HIST_MEMORY");
+  const HistModelChoice c = hist_choose(hist_model_input(dev, step, total, bins, hist_atomic_for(step)));
+  if (mem == "shared" || (mem.empty() && c.memory == HistMemory::Shared)) return h;
+  h.group = bins;
+  h.groups = std::min(kHistSampleGroups, total / (16 * bins));
+  return h;
+}
 
 HistModelInput hist_model_input(const DeviceProps& dev, const plan::Step& step, int64_t total, int64_t bins,
-                                HistAtomic atomic) {
+                                HistAtomic atomic, double rf) {
   HistModelInput in;
   const double value = cg::hist_value_bytes(step);
   const double k = double(std::max<size_t>(1, step.neutral.size()));
@@ -54,16 +73,17 @@ HistModelInput hist_model_input(const DeviceProps& dev, const plan::Step& step, 
   in.shared_bytes = double(shared_budget(dev));
   in.l2_bytes = double(dev.l2_bytes > 0 ? dev.l2_bytes : 4 << 20);
   in.l2_line = 128;  // bytes per L2 line on sm_80 / sm_90 (four 32-byte sectors)
-  in.race_factor = 1.0;
+  in.race_factor = rf;
   return in;
 }
 
-SegHistLaunch plan_seghist(const DeviceProps& dev, const plan::Step& step, int64_t total) {
+SegHistLaunch plan_seghist(const DeviceProps& dev, const plan::Step& step, int64_t total, double race_factor) {
   SegHistLaunch L;
   L.bins = step.segments * step.bins;
   if (L.bins <= 0 || total <= 0) throw Error(ErrorKind::Internal, "plan_seghist: an empty histogram or input");
-  L.atomic = forced_atomic(step, cg::hist_best_atomic(step));
-  const HistModelInput in = hist_model_input(dev, step, total, L.bins, L.atomic);
+  L.atomic = hist_atomic_for(step);
+  L.race_factor = race_factor;
+  const HistModelInput in = hist_model_input(dev, step, total, L.bins, L.atomic, race_factor);
   L.model = hist_choose(in);
   const std::string mem = env_or_empty("THORN_HIST_MEMORY");
   L.memory = mem == "shared" ? HistMemory::Shared : mem == "global" ? HistMemory::Global : L.model.memory;
@@ -102,9 +122,9 @@ SegHistLaunch plan_seghist(const DeviceProps& dev, const plan::Step& step, int64
   if (L.chunk >= (int64_t(1) << cg::kHistLenBits) || L.m >= (int64_t(1) << (63 - cg::kHistLenBits)) ||
       L.rows >= (int64_t(1) << (63 - cg::kHistLenBits)))
     throw Error(ErrorKind::Gpu, fmt::format("histogram of {} bins: chunks of {} bins are too large", L.bins, L.chunk));
-  L.why = fmt::format("{} updates, {} memory: M={} chunk={} passes={} threads={} ({})", hist_atomic_name(L.atomic),
-                      hist_memory_name(L.memory), L.m, L.chunk, L.passes, L.update.blocks * L.update.threads,
-                      L.model.why);
+  L.why = fmt::format("{} updates, {} memory: M={} chunk={} passes={} threads={} RF={:.3g} ({})",
+                      hist_atomic_name(L.atomic), hist_memory_name(L.memory), L.m, L.chunk, L.passes,
+                      L.update.blocks * L.update.threads, race_factor, L.model.why);
   return L;
 }
 

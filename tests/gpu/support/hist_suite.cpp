@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "gpu/exec/step_runner.hpp"
 #include "interp/flatten/kernel_ir_builder.hpp"
 #include "interp/util/error.hpp"
 
@@ -517,6 +518,28 @@ SuiteResult run_hist_suite(const Runner& run, const DeviceProps& dev, const Suit
     run_hist_case(run, seghist_case(Prim::I32, HistOp::ArgMax, 4, 5000, 100000, seed++), cfg, o, r);
   }
   run_hist_case(run, seghist_case(Prim::I32, HistOp::Add, 1, 1000, int64_t(1) << 24, seed++), model, o, r, 1);
+  // The race-factor inspector: histograms the global-memory model takes,
+  // with input enough to sample (16 x the bins), uniform and sparse.
+  for (int64_t rf : {1, 63}) {
+    HistInput in;
+    in.race_factor = rf;
+    Case c = seghist_case(Prim::I32, HistOp::Add, 1, 1600000, 100000, seed++, in);
+    if (!o.filter.empty() && (c.name + " [model]").find(o.filter) == std::string::npos) continue;
+    SuiteResult one;
+    run_hist_case(run, c, model, o, one, 1);
+    const exec::HistTrace t = exec::last_hist_trace();
+    const bool plausible = rf == 1 ? t.race_factor < 3 : t.race_factor > 30 && t.race_factor < 100;
+    if (one.failures == 0 && (!t.inspected || !plausible)) {
+      ++one.failures;
+      one.messages.push_back(fmt::format("{}: the inspector {} (RF {:.3g}; {})", c.name,
+                                         t.inspected ? "measured an implausible race factor" : "did not run",
+                                         t.race_factor, t.why));
+      fmt::print(stderr, "FAIL: {}\n", one.messages.back());
+    } else if (o.verbose) {
+      fmt::print("inspector: RF {:.3g} for inputs of RF {}: {}\n", t.race_factor, rf, t.why);
+    }
+    add_result(r, one);
+  }
   // §5.5: ten million inputs into one bin.
   run_hist_case(run, seghist_one_bin(HistOp::Add, 10000000, seed++), model, o, r, 1);
   run_hist_case(run, seghist_one_bin(HistOp::Max, 10000000, seed++), model, o, r, 1);
