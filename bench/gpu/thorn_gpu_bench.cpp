@@ -22,10 +22,11 @@
 // inputs (wall clock, including its final synchronisation), so they include
 // the per-plan overhead; "overhead" below says how much that is.
 //
-//   thorn_gpu_bench [--peer cub_peer.json] [--out results.json] [--log-n 28] [--reps 10] [--emulate]
+//   thorn_gpu_bench [--peer cub_peer.json] [--out results.json] [--log-n 28] [--reps 10] [--emulate] [--hist-fixed]
 //
 // --emulate runs on the kernel emulator of tests/gpu (no device; for
-// checking the benchmark itself with a small --log-n, timings meaningless).
+// checking the benchmark itself with a small --log-n, timings meaningless);
+// it skips the histograms' fixed choices unless --hist-fixed.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -143,7 +144,7 @@ BufferPtr filled(Prim t, int64_t count) {
 int main(int argc, char** argv) {
   std::string peer_path, out_path = "thorn_gpu_bench.json";
   int log_n = 28;
-  bool emulate = false;
+  bool emulate = false, hist_fixed = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--peer" && i + 1 < argc) peer_path = argv[++i];
@@ -151,8 +152,10 @@ int main(int argc, char** argv) {
     else if (a == "--log-n" && i + 1 < argc) log_n = std::atoi(argv[++i]);
     else if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (a == "--emulate") emulate = true;
+    else if (a == "--hist-fixed") hist_fixed = true;
     else {
-      fmt::print(stderr, "usage: {} [--peer FILE] [--out FILE] [--log-n N] [--reps R] [--emulate]\n", argv[0]);
+      fmt::print(stderr, "usage: {} [--peer FILE] [--out FILE] [--log-n N] [--reps R] [--emulate] [--hist-fixed]\n",
+                 argv[0]);
       return 2;
     }
   }
@@ -282,7 +285,7 @@ int main(int argc, char** argv) {
                         double bytes, double ms, const std::string& note) {
         record(name, peer_name, segments, n, bytes, ms, note);
       };
-      bench::run_hist_benchmarks(*gpu, std::min<int64_t>(50000000, N), !emulate, hooks);
+      bench::run_hist_benchmarks(*gpu, std::min<int64_t>(50000000, N), !emulate || hist_fixed, hooks);
     }
 
     // ---- compilation, caches, launch overhead
