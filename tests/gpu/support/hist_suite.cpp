@@ -246,6 +246,76 @@ void run_hist_case(const Runner& run, const Case& c, const Config& cfg, const Su
   }
 }
 
+// A failing Check in the element ("thirteen": a value 13) or in the
+// operator ("minus seven": a value -7 reaching ⊕) must reach the caller as
+// Error(Runtime) with its message, on every configuration (a lock must be
+// released, a CAS loop left), and without one the result must be right.
+void run_hist_errors(const Runner& run, const SuiteOptions& o, SuiteResult& r) {
+  const int64_t n = 3000, bins = 50;
+  plan::Step st;
+  st.kind = plan::StepKind::SegHist;
+  st.segment_size = n;
+  st.bins = bins;
+  st.commutative = true;
+  {
+    Builder b(st.element);
+    st.element.name = "hist_elem_checked";
+    int is = b.free_array(Prim::I64, "is"), vs = b.free_array(Prim::I32, "vs");
+    b.param(Prim::I64);
+    Reg j = b.param(Prim::I64);
+    Reg v = b.read(vs, j);
+    b.check(b.compare(CmpOp::Ne, v, b.i32(13)), "thirteen (test)");
+    b.ret({b.read(is, j), v});
+  }
+  {
+    Builder b(st.op);
+    st.op.name = "op_checked";
+    Reg a = b.param(Prim::I32), x = b.param(Prim::I32);
+    b.check(b.compare(CmpOp::Ne, x, b.i32(-7)), "minus seven (test)");
+    b.ret({b.binary(BinOp::Add, a, x)});
+  }
+  st.neutral = {Scalar::i32(0)};
+  for (const Config& cfg : kConfigs)
+    for (int planted : {0, 13, -7}) {
+      const std::string name = fmt::format("seghist check {} [{}]", planted, cfg.name());
+      if (!o.filter.empty() && name.find(o.filter) == std::string::npos) continue;
+      ++r.cases;
+      // Positive values below 13: no partial sum is ever -7 or 13 by chance
+      // in the operator (it sees partial sums, never checked against 13).
+      std::vector<Scalar> is, vs, dest(size_t(bins), Scalar::i32(0)), want = dest;
+      uint64_t state = 99;
+      for (int64_t f = 0; f < n; ++f) {
+        const int64_t b = int64_t(next(state) % uint64_t(bins));
+        const int32_t v = f == n / 2 && planted ? planted : int32_t(1 + next(state) % 12);
+        is.push_back(Scalar::i64(b));
+        vs.push_back(Scalar::i32(v));
+        want[size_t(b)] = Scalar::i32(int32_t(want[size_t(b)].i + v));
+      }
+      Case c = make_case(st, Prim::I32, {Prim::I32}, is, vs, {dest}, {want});
+      c.name = name;
+      cfg.apply(bins);
+      std::vector<BufferPtr> buffers = fresh_buffers(c);
+      std::string failure;
+      try {
+        run(c.plan, buffers);
+        failure = planted ? name + ": a failing Check did not raise an error" : compare(c, buffers);
+      } catch (const Error& e) {
+        const char* want_msg = planted == 13 ? "thirteen (test)" : "minus seven (test)";
+        if (!planted) failure = name + ": unexpected error " + e.render();
+        else if (e.kind != ErrorKind::Runtime || e.message.find(want_msg) == std::string::npos)
+          failure = name + ": wrong error " + e.render();
+      }
+      Config{}.apply(0);
+      if (!failure.empty()) {
+        ++r.failures;
+        r.messages.push_back(failure);
+        fmt::print(stderr, "FAIL: {}\n", failure);
+      } else if (o.verbose) {
+        fmt::print("ok: {}\n", name);
+      }
+    }
+}
+
 void add_result(SuiteResult& total, const SuiteResult& r) {
   total.cases += r.cases;
   total.failures += r.failures;
@@ -454,6 +524,7 @@ SuiteResult run_hist_suite(const Runner& run, const DeviceProps& dev, const Suit
     run_hist_case(run, seghist_known(big, {-1, 24577, 24576, 0, 12288, lo, hi, 24576, 30000}, {1, 1, 1, 1, 1, 1, 1, 1, 1}),
                   cfg, o, r);
   }
+  run_hist_errors(run, o, r);
   run_hist_case(run, seghist_known({4, 5}, {}, {}), model, o, r);
   run_hist_case(run, seghist_known({}, {0, 1}, {1, 1}), model, o, r);
   run_hist_case(run, seghist_case(Prim::I32, HistOp::Add, 0, 5, 7, seed++), model, o, r);
