@@ -18,8 +18,9 @@
 namespace thorn::bench {
 
 struct HistBenchHooks {
-  // Times f (median of repetitions, after a warm-up), in ms.
-  std::function<double(const std::function<void()>&)> time_ms;
+  // Times f (median of `reps` repetitions, after a warm-up; 0: the
+  // benchmark's --reps), in ms.
+  std::function<double(const std::function<void()>&, int reps)> time_ms;
   // Prints and records one result against the peer's `peer_name` at [segments][n].
   std::function<void(const std::string& name, const std::string& peer_name, int64_t segments, int64_t n,
                      double bytes, double ms, const std::string& note)>

@@ -280,7 +280,13 @@ int main(int argc, char** argv) {
     // ---- histograms (hist_bench.cpp)
     {
       bench::HistBenchHooks hooks;
-      hooks.time_ms = [](const std::function<void()>& f) { return time_ms(f); };
+      hooks.time_ms = [](const std::function<void()>& f, int r) {
+        const int saved = reps;
+        if (r > 0) reps = r;
+        const double ms = time_ms(f);
+        reps = saved;
+        return ms;
+      };
       hooks.record = [](const std::string& name, const std::string& peer_name, int64_t segments, int64_t n,
                         double bytes, double ms, const std::string& note) {
         record(name, peer_name, segments, n, bytes, ms, note);
