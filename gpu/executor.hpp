@@ -20,8 +20,9 @@
 // Buffer::host_written(), see gpu/memory/residency.hpp).
 //
 // Supported steps: SegMap, SegRed (reduce / segmented reduce / redomap, any
-// tuple operator, commutative or not), Scatter. SegScan and SegHist are not
-// yet: supports() says so and the caller runs those plans on the host.
+// tuple operator, commutative or not), SegScan, SegHist (hist /
+// reduce_by_index, batched; docs/gpu.md), Scatter. supports() says no for
+// what the kernels cannot run, and the caller runs those plans on the host.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
-// The CUB side of the GPU benchmarks (bench/gpu/run.sh): the same reductions
-// and scans thorn_gpu_bench runs, done by CUB, timed with CUDA events (median of
+// The CUB side of the GPU benchmarks (bench/gpu/run.sh): the same reductions,
+// scans and histograms (cub_hist.cuh) thorn_gpu_bench runs, done by CUB, timed with CUDA events (median of
 // repetitions after a warm-up), written as JSON for thorn_gpu_bench to
 // compute ratios against.
 //
@@ -100,6 +100,8 @@ __global__ void fill(int* p, long long count) {
 }
 
 }  // namespace
+
+#include "cub_hist.cuh"
 
 int main(int argc, char** argv) {
   std::string out = "cub_peer.json";
@@ -204,6 +206,9 @@ int main(int argc, char** argv) {
     record("segscan_sum_i32", segs, n, 2.0 * N * 4,
            time_ms([&] { CHECK(cub::DeviceScan::InclusiveSumByKey(temp, need, keys, d_i, d_oi, (int)N)); }));
   }
+
+  // Histograms (cub_hist.cuh): 5e7 inputs, or 2^log_n when fewer.
+  hist_peer::run(std::min(50000000ll, N));
 
   FILE* f = std::fopen(out.c_str(), "w");
   if (!f) {

@@ -11,11 +11,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="${1:-$root/build-gpu}"
 dest="$root/gpu-carry"
-ninja -C "$build" -j2 thorn thorn_gpu_bench thorn_gpu_differential thorn_gpu_scan_differential thorn_nvrtc_check
+ninja -C "$build" -j2 thorn thorn_gpu_bench thorn_gpu_differential thorn_gpu_scan_differential \
+  thorn_gpu_hist_differential thorn_nvrtc_check
 rm -rf "$dest"
 mkdir -p "$dest/lib"
 for exe in thorn bench/gpu/thorn_gpu_bench tests/gpu/thorn_gpu_differential tests/gpu/thorn_gpu_scan_differential \
-    tests/gpu/thorn_nvrtc_check; do
+    tests/gpu/thorn_gpu_hist_differential tests/gpu/thorn_nvrtc_check; do
   cp "$build/$exe" "$dest/"
   strip --strip-debug "$dest/$(basename "$exe")"
   # Libraries other than the C/C++ runtime travel along.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU benchmarks in one call, on a machine with a device:
 #   bench/gpu/run.sh [RESULTS_DIR]
-# Runs CUB's reductions and scans first (cub_peer), then thorn's with CUB's
+# Runs CUB's reductions, scans and histograms first (cub_peer), then thorn's with CUB's
 # results for the ratios; both write JSON and text into RESULTS_DIR (default: $OUT
 # when set, else bench/gpu/results).
 #

@@ -11,6 +11,10 @@
 //    each element once, as the copy does)
 //  - regular segmented scan (+) i32 [2^k][2^(N-k)], k = 0..N, vs CUB
 //    DeviceScan::InclusiveSumByKey with keys computed from the index
+//  - histograms (hist_bench.cpp): 5e7 inputs (at most 2^N), the paper's 12
+//    sizes, RF 1 and 63: (+) vs CUB HistogramEven, saturating add and
+//    argmax vs CUB radix sort + reduce-by-key; the cost model's choice vs
+//    the best fixed one
 //  - NVRTC compile time of a new kernel (median), disk-cache load time,
 //    module load time, warm launch overhead of a tiny plan
 //
@@ -18,10 +22,11 @@
 // inputs (wall clock, including its final synchronisation), so they include
 // the per-plan overhead; "overhead" below says how much that is.
 //
-//   thorn_gpu_bench [--peer cub_peer.json] [--out results.json] [--log-n 28] [--reps 10] [--emulate]
+//   thorn_gpu_bench [--peer cub_peer.json] [--out results.json] [--log-n 28] [--reps 10] [--emulate] [--hist-fixed]
 //
 // --emulate runs on the kernel emulator of tests/gpu (no device; for
-// checking the benchmark itself with a small --log-n, timings meaningless).
+// checking the benchmark itself with a small --log-n, timings meaningless);
+// it skips the histograms' fixed choices unless --hist-fixed.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -35,6 +40,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/gpu/hist_bench.hpp"
 #include "gpu/codegen/skeleton.hpp"
 #include "gpu/driver/cuda.hpp"
 #include "gpu/driver/device.hpp"
@@ -44,6 +50,7 @@
 #include "gpu/memory/residency.hpp"
 #include "interp/util/error.hpp"
 #include "tests/gpu/emulator/emulator.hpp"
+#include "tests/gpu/support/hist_suite.hpp"
 #include "tests/gpu/support/scan_suite.hpp"
 #include "tests/gpu/support/steps.hpp"
 
@@ -137,7 +144,7 @@ BufferPtr filled(Prim t, int64_t count) {
 int main(int argc, char** argv) {
   std::string peer_path, out_path = "thorn_gpu_bench.json";
   int log_n = 28;
-  bool emulate = false;
+  bool emulate = false, hist_fixed = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--peer" && i + 1 < argc) peer_path = argv[++i];
@@ -145,8 +152,10 @@ int main(int argc, char** argv) {
     else if (a == "--log-n" && i + 1 < argc) log_n = std::atoi(argv[++i]);
     else if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (a == "--emulate") emulate = true;
+    else if (a == "--hist-fixed") hist_fixed = true;
     else {
-      fmt::print(stderr, "usage: {} [--peer FILE] [--out FILE] [--log-n N] [--reps R] [--emulate]\n", argv[0]);
+      fmt::print(stderr, "usage: {} [--peer FILE] [--out FILE] [--log-n N] [--reps R] [--emulate] [--hist-fixed]\n",
+                 argv[0]);
       return 2;
     }
   }
@@ -268,6 +277,23 @@ int main(int argc, char** argv) {
     xi.reset();
     xf.reset();
 
+    // ---- histograms (hist_bench.cpp)
+    {
+      bench::HistBenchHooks hooks;
+      hooks.time_ms = [](const std::function<void()>& f, int r) {
+        const int saved = reps;
+        if (r > 0) reps = r;
+        const double ms = time_ms(f);
+        reps = saved;
+        return ms;
+      };
+      hooks.record = [](const std::string& name, const std::string& peer_name, int64_t segments, int64_t n,
+                        double bytes, double ms, const std::string& note) {
+        record(name, peer_name, segments, n, bytes, ms, note);
+      };
+      bench::run_hist_benchmarks(*gpu, std::min<int64_t>(50000000, N), !emulate || hist_fixed, hooks);
+    }
+
     // ---- compilation, caches, launch overhead
     const gpu::Nvrtc& nv = gpu::Nvrtc::get();
     gpu::Nvrtc::Target target = nv.target_for(props.arch());
@@ -275,7 +301,9 @@ int main(int argc, char** argv) {
              {"nvrtc_map", gpu::cg::gen_segmap(test::map_axpy(Prim::F32, 1, 1000), {})},
              {"nvrtc_segred_large", gpu::cg::gen_segred(test::segred(Prim::I32, test::RedOp::Mss, false, 0, 1, 1000),
                                                         gpu::cg::RedStrategy::Large, true, {})},
-             {"nvrtc_segscan", gpu::cg::gen_segscan(test::segscan(Prim::I32, test::ScanOp::Sum, 1, 1000), 12, {})}}) {
+             {"nvrtc_segscan", gpu::cg::gen_segscan(test::segscan(Prim::I32, test::ScanOp::Sum, 1, 1000), 12, {})},
+             {"nvrtc_seghist", gpu::cg::gen_seghist(test::seghist(Prim::I32, test::HistOp::ArgMax, 1, 1000, 100),
+                                                    gpu::launch::HistAtomic::Lock, {})}}) {
       std::vector<double> t;
       for (int r = 0; r < std::max(3, reps / 2); ++r) t.push_back(gpu::jit::compile_uncached(ks, target).ms);
       fmt::print("{:<22} {:10.1f} ms (median of {} compilations, {})\n", name, median(t), t.size(), target.option());

@@ -37,6 +37,14 @@ StepLayout layout_of(const plan::Step& step) {
       l.parts = red;
       break;
     }
+    case plan::StepKind::SegHist: {
+      // OUT: the destinations, updated in place; PART: the subhistogram
+      // rows, one array per value, then the locks (hist.cpp).
+      l.outs = function_results(step.op);
+      l.parts = l.outs;
+      l.parts.push_back(Prim::U32);
+      break;
+    }
     case plan::StepKind::Scatter:
       if (results.empty()) throw Error(ErrorKind::Internal, "Scatter: element yields no index");
       l.outs.assign(results.begin() + 1, results.end());

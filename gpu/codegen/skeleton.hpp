@@ -4,10 +4,8 @@
 // One file per skeleton (compare Accelerate's CodeGen/Map, Fold, FoldSeg,
 // Permute): map.cpp (SegMap), reduce.cpp (SegRed, seed 003 /
 // notes-segred.md), scan.cpp (SegScan, seed 000 / notes-scan.md),
-// scatter.cpp (Scatter), transpose.cpp (a standalone tiled transpose). The
-// histogram skeleton (notes-hist.md) is future work: hist.cpp will slot in
-// here, and until then the executor reports SegHist steps as unsupported so
-// that the caller runs them on the host.
+// hist.cpp (SegHist, seed 001 / notes-hist.md; atomics in hist_atomic.cpp),
+// scatter.cpp (Scatter), transpose.cpp (a standalone tiled transpose).
 //
 // Every step kernel takes the same parameter list, so one argument builder
 // serves all (gpu/exec/args.hpp):
@@ -19,12 +17,14 @@
 //    OUT pointers...,                         the step's `writes`, in order
 //    PART pointers...,                        SegRed: one per reduced value (partials);
 //                                             SegScan: the look-back's state (below)
+//                                             SegHist: subhistograms per value, then locks
 //    FREE pointers...)                        element.free_arrays, bound by `reads`
 //
 // Element values are stored in memory types (gpu/codegen/ctypes.hpp).
 #include <string>
 #include <vector>
 
+#include "gpu/launch/hist_cost.hpp"
 #include "interp/core/prim.hpp"
 #include "interp/flatten/plan.hpp"
 
@@ -95,6 +95,42 @@ size_t segscan_shared_bytes(const plan::Step& step, int m, int block);
 // through many windows, even on the emulator, where blocks run one after
 // another and would otherwise always find their predecessor's prefix.
 KernelSource gen_segscan(const plan::Step& step, int m, const CodegenOptions& opts, bool late_prefix = true);
+
+// ---- SegHist (hist.cpp): generalised, batched histograms after Henriksen et
+// al. (seed 001, notes-hist.md). hist[r][s*bins + b] ⊕= v_r for element
+// (s, j) = (b, v_1..v_k) with 0 <= b < bins; the destinations (OUT
+// pointers) hold the initial values and are updated in place. The batch's
+// segments*bins bins are treated as one flat histogram; a launch covers
+// the chunk [off, off + len) of it and only the elements of the segments
+// that chunk touches. Entries (one module):
+//   "thorn_hist_init"     sub-histogram rows (PART) := ne, their locks := 0
+//   "thorn_hist_global"   update; p3's M = 0: the destinations directly,
+//                         else row (global thread id % M) of the PART rows
+//   "thorn_hist_shared"   (block kHistSharedBlock) M copies of the chunk in
+//                         shared memory, thread t updating copy t % M; the
+//                         block folds them into PART row blockIdx.x
+//   "thorn_hist_combine"  dest[off + i] = dest[off + i] ⊕ row_0[i] ⊕ ... for
+//                         the p3's `rows` PART rows
+//   "thorn_hist_sample"   the race-factor inspector: elements [p2, p2 + p3)
+//                         set flag words (the locks pointer, one per flat
+//                         bin, then a counter of the distinct bins hit)
+// p1 = bins, p2 = off, p3 = len | (M or rows) << kHistLenBits (the
+// sample kernel: p2 = first element, p3 = elements). PART
+// pointers: one array per value (rows x len), then the u32 locks (Lock).
+// Status: compiles with NVRTC for sm_80 and sm_90 and passes the histogram
+// suite on the emulated driver (tests/gpu/support/hist_suite.cpp); it has
+// not run on a real GPU.
+constexpr int kHistSharedBlock = 1024;
+constexpr int kHistLenBits = 40;
+// The strongest update the operator and its types allow, and whether a
+// given one is allowed (Lock always is; Cas needs one 32/64-bit value;
+// Hardware a separable operator of hardware atomics).
+launch::HistAtomic hist_best_atomic(const plan::Step& step);
+bool hist_atomic_allowed(const plan::Step& step, launch::HistAtomic a);
+int hist_value_bytes(const plan::Step& step);  // sizeof(β): the values' memory bytes
+// Dynamic shared memory of thorn_hist_shared for `cells` = M * len bins.
+size_t seghist_shared_bytes(const plan::Step& step, int64_t cells, launch::HistAtomic atomic);
+KernelSource gen_seghist(const plan::Step& step, launch::HistAtomic atomic, const CodegenOptions& opts);
 
 // ---- Scatter (scatter.cpp): grid-stride; p1 = dest_size; entry "thorn_scatter".
 KernelSource gen_scatter(const plan::Step& step, const CodegenOptions& opts);

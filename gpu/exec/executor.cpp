@@ -66,13 +66,23 @@ bool GpuBackend::supports(const plan::Step& step, std::string* why) {
       break;
     case plan::StepKind::SegRed:
     case plan::StepKind::SegScan:
-      // The same operator conditions for both (private arrays: below).
+    case plan::StepKind::SegHist:
+      // The same operator conditions for all three (private arrays: below).
       if (!step.op.free_arrays.empty()) return no("the operator reads arrays");
       if (step.neutral.empty()) return no("the operator has no accumulator");
       if (cg::function_params(step.op).size() != 2 * step.neutral.size())
         return no("the operator's arity does not match its neutral element");
+      if (cg::function_results(step.op).size() != step.neutral.size())
+        return no("the operator's results do not match its neutral element");
       break;
-    case plan::StepKind::SegHist: return no("no GPU skeleton for SegHist yet");
+  }
+  if (step.kind == plan::StepKind::SegHist) {
+    // The element yields (i64 bin, the operator's values); anything else
+    // is not a histogram the kernels of gpu/codegen/hist.cpp understand.
+    std::vector<Prim> r = cg::function_results(step.element), t = cg::function_results(step.op);
+    if (r.size() != t.size() + 1 || r[0] != Prim::I64) return no("the element does not yield (i64 bin, values)");
+    if (!std::equal(t.begin(), t.end(), r.begin() + 1)) return no("the element's values differ from the operator's");
+    if (step.bins < 0) return no("a negative bin count");
   }
   std::vector<Prim> params = cg::function_params(step.element);
   if (params.size() != 2 || params[0] != Prim::I64 || params[1] != Prim::I64)
@@ -138,8 +148,8 @@ void GpuBackend::execute(const plan::Plan& plan, std::vector<BufferPtr>& buffers
         case plan::StepKind::SegMap: exec::run_segmap(ctx, s, bases[i]); break;
         case plan::StepKind::SegRed: exec::run_segred(ctx, s, bases[i]); break;
         case plan::StepKind::SegScan: exec::run_segscan(ctx, s, bases[i]); break;
+        case plan::StepKind::SegHist: exec::run_seghist(ctx, s, bases[i]); break;
         case plan::StepKind::Scatter: exec::run_scatter(ctx, s, bases[i]); break;
-        default: break;  // excluded by supports()
       }
     }
     // Reading the flag waits for every kernel: errors surface here, at the nest.

@@ -1,6 +1,7 @@
 #pragma once
 // Running one plan step on the device: what the per-skeleton runners
-// (run_map.cpp, run_reduce.cpp, run_scan.cpp, run_scatter.cpp) share.
+// (run_map.cpp, run_reduce.cpp, run_scan.cpp, run_hist.cpp,
+// run_scatter.cpp) share.
 #include <functional>
 #include <memory>
 #include <string>
@@ -75,6 +76,15 @@ CUdeviceptr scratch(RunContext& ctx, size_t bytes);
 void run_segmap(RunContext& ctx, const plan::Step& step, MessageBase msg);
 void run_segred(RunContext& ctx, const plan::Step& step, MessageBase msg);
 void run_segscan(RunContext& ctx, const plan::Step& step, MessageBase msg);
+void run_seghist(RunContext& ctx, const plan::Step& step, MessageBase msg);
+// The last SegHist launch's choices (tests and benchmarks): whether the
+// inspector sampled the input, the race factor used, the plan in words.
+struct HistTrace {
+  bool inspected = false;
+  double race_factor = 1.0;
+  std::string why;
+};
+HistTrace last_hist_trace();
 void run_scatter(RunContext& ctx, const plan::Step& step, MessageBase msg);
 
 // Codegen options for a step whose kernels write `outs` and read `frees`.

@@ -83,4 +83,17 @@ sums=$(THORN_EMU_MEMORY=40000000 "$thorn" run --backend gpu "$programs/gpu_mirro
 expected_sums=$("$thorn" run --backend host "$programs/gpu_mirrors.fut" <"$data") || fail "eviction: host run failed"
 [ "$sums" = "$expected_sums" ] || fail "eviction: $sums, host: $expected_sums"
 echo "eviction: ok"
+
+# Histograms (gpu_hist_faults.fut: the shared-memory update, then the
+# combine, then a reduction): a device fault in the update kernel or in the
+# combine kernel (the destination then holds partial sums on the device),
+# a timeout, a failed compile: one line, then the right result on the host.
+hist_expected=$'4985037973i64\n4949703i64'
+for fault in illegal_address@1 illegal_address@2 timeout@2 compile@1; do
+  out=$(echo 100000 | THORN_EMU_FAULT=$fault THORN_CACHE_DIR=$(mktemp -d) "$thorn" run --backend gpu \
+    "$programs/gpu_hist_faults.fut" 2>"$err") || fail "hist $fault: thorn exited with $?: $(cat "$err")"
+  [ "$out" = "$hist_expected" ] || fail "hist $fault: wrong result: $out"
+  [ "$(wc -l <"$err")" -eq 1 ] && grep -q "GPU failure" "$err" || fail "hist $fault: stderr: $(cat "$err")"
+done
+echo "histogram faults: ok"
 echo "ok"

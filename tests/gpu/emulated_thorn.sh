@@ -39,6 +39,27 @@ kernels=$(printf ':load %s\nmain 1000\n:kernels\n' "$programs/residency.fut" | "
 echo "$kernels"
 awk '$NF ~ /^[0-9]+$/ && $NF > 0 && /emulated/ {ok=1} END {exit !ok}' <<<"$kernels" ||
   fail ":kernels lists no launched kernel"
+# Histograms run as SegHist kernels on the device (gpu/codegen/hist.cpp),
+# not on the host: reduce_by_index with a non-neutral destination, an
+# out-of-bounds index, and argmax (a tuple: the lock path).
+kernels=$(printf '%s\n' ":load $programs/hist_scatter.fut" 'counts 5 [0i64, 1i64, 1i64, 3i64, 3i64, 3i64, 7i64, -1i64]' \
+  'with_dest [10, 20, 30] [0i64, 2i64, 2i64] [1, 2, 3]' 'maxes [0i64, 0i64, 1i64, 1i64] [3, 7, 2, 2]' ':kernels' |
+  "$thorn" repl --backend gpu 2>&1)
+echo "$kernels"
+grep -q '^\[1, 2, 0, 3, 0\]$' <<<"$kernels" && grep -q '^\[11, 20, 35\]$' <<<"$kernels" &&
+  grep -q '^(\[7, 2\],$' <<<"$kernels" && grep -q '^ \[1, 2\])$' <<<"$kernels" || fail "histograms: a wrong result"
+awk '/seghist/ && $NF ~ /^[0-9]+$/ && $NF > 0 {ok=1} END {exit !ok}' <<<"$kernels" ||
+  fail ":kernels lists no launched histogram kernel"
+# Every test program that uses hist / reduce_by_index, validated against the
+# reference with every plan offloaded: the histogram kernels must have run
+# on the (emulated) device.
+hist_programs=$(grep -lE 'reduce_by_index|hist ' "$programs"/*.fut)
+: >"$report"
+out=$(THORN_EMU_REPORT=$report "$thorn" test --backend gpu --validate $hist_programs 2>&1) ||
+  fail "thorn test on the histogram programs exited with $?: $out"
+echo "$out" | tail -1
+cat "$report"
+grep -Eq 'thorn_hist_(shared|global) x[1-9]' "$report" || fail "no histogram kernel ran on the device"
 # A session bounded to 4 loaded modules: the least recently used are
 # unloaded (after the stream drains) and loaded again when needed; every
 # result stays right.

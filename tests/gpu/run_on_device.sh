@@ -5,12 +5,13 @@
 # Programs come from gpu-carry/ (made here by bench/gpu/pack.sh BUILD_DIR),
 # else from build-gpu/. In order, each step bounded by STEP_TIMEOUT seconds:
 #  1. the GPU differential suite with a cold, then a warm kernel cache, and
-#     the scan suite (thorn_gpu_scan_differential);
+#     the scan suite (thorn_gpu_scan_differential) and the histogram suite
+#     (thorn_gpu_hist_differential);
 #  2. `thorn test --backend gpu --validate tests/programs` with every
 #     supported nest offloaded (thresholds 0);
 #  3. compute-sanitizer memcheck, racecheck and synccheck over the
-#     differential suite at small sizes, and over the scan suite's small-tile
-#     cases (SKIP_SANITIZER=1 skips them);
+#     differential suite at small sizes, over the scan suite's small-tile
+#     cases and the histogram suite's known answers (SKIP_SANITIZER=1 skips them);
 #  4. the benchmarks: bench/gpu/run.sh (CUB and copy peers) and
 #     bench/gpu/e2e.sh (programs, GPU against host) (SKIP_BENCH=1 skips).
 # Logs go to LOG_DIR (default $OUT/device-run, else /tmp/device-run); with
@@ -46,6 +47,12 @@ if [ -x "$bin/thorn_gpu_scan_differential" ]; then
   grep -E "^(scan suite|stress)" "$logs/gpu_scan.log"
 fi
 
+# The histogram suite and 1000 random histogram launches (tests/gpu/hist_differential.cpp).
+if [ -x "$bin/thorn_gpu_hist_differential" ]; then
+  THORN_CACHE_DIR="$cache" t "$bin/thorn_gpu_hist_differential" --stress 1000 > "$logs/gpu_hist.log" 2>&1 || note $?
+  grep -E "^(hist suite|stress|histogram kernel)" "$logs/gpu_hist.log"
+fi
+
 thorn="$bin/thorn"
 [ -x "$thorn" ] || thorn="$root/build-gpu/thorn"
 if [ -x "$thorn" ]; then
@@ -66,12 +73,19 @@ if [ -z "${SKIP_SANITIZER:-}" ] && command -v compute-sanitizer >/dev/null 2>&1;
         "$bin/thorn_gpu_scan_differential" --filter "block 32 m 3" --stress 20 > "$logs/sanitizer_scan_$tool.log" 2>&1 || note $?
       tail -1 "$logs/sanitizer_scan_$tool.log"
     fi
+    # Histograms: the known answers on every launch configuration (locks,
+    # CAS loops, shared and global subhistograms, several passes).
+    if [ -x "$bin/thorn_gpu_hist_differential" ]; then
+      THORN_CACHE_DIR="$(mktemp -d)" t compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        "$bin/thorn_gpu_hist_differential" --filter "known" --stress 0 > "$logs/sanitizer_hist_$tool.log" 2>&1 || note $?
+      tail -1 "$logs/sanitizer_hist_$tool.log"
+    fi
   done
 fi
 
 if [ -z "${SKIP_BENCH:-}" ]; then
   t bash "$root/bench/gpu/run.sh" "$logs" > "$logs/bench.log" 2>&1 || note $?
-  grep -E "^(reduce|map_axpy|scan|nvrtc|disk|warm)" "$logs/thorn_gpu_bench.txt" 2>/dev/null
+  grep -E "^(reduce|map_axpy|scan|hist|nvrtc|disk|warm)" "$logs/thorn_gpu_bench.txt" 2>/dev/null
   t bash "$root/bench/gpu/e2e.sh" "$logs" > "$logs/e2e.log" 2>&1 || note $?
   grep -A1 "backend)" "$logs/e2e.log"
 fi

@@ -63,7 +63,12 @@ struct EmuModule {
 };
 struct EmuFunction {
   EntryFn entry = nullptr;
+  std::string name;
 };
+// Runs per kernel entry (the report lists them: tests check that a given
+// skeleton's kernels ran on the device, not on the host).
+std::mutex entry_mu;
+std::map<std::string, uint64_t> entry_runs;
 
 // ---------------------------------------------------------------- compiling
 
@@ -288,7 +293,7 @@ CUresult e_module_function(CUfunction* f, CUmodule m, const char* name) {
   auto* mod = reinterpret_cast<EmuModule*>(m);
   void* sym = dlsym(mod->handle, (std::string("thorn_emu_entry_") + name).c_str());
   if (!sym) return CUresult(500);
-  *f = reinterpret_cast<CUfunction>(new EmuFunction{reinterpret_cast<EntryFn>(sym)});
+  *f = reinterpret_cast<CUfunction>(new EmuFunction{reinterpret_cast<EntryFn>(sym), name});
   return ok();
 }
 CUresult e_func_attribute(int* v, CUfunction_attribute a, CUfunction) {
@@ -313,7 +318,12 @@ CUresult e_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned 
   static std::mutex launch_mu;  // one fiber scheduler: one launch at a time
   std::lock_guard<std::mutex> lock(launch_mu);
   try {
-    run_grid(reinterpret_cast<EmuFunction*>(f)->entry, params, gx, bx, smem);
+    auto* fn = reinterpret_cast<EmuFunction*>(f);
+    {
+      std::lock_guard<std::mutex> entries(entry_mu);
+      ++entry_runs[fn->name];
+    }
+    run_grid(fn->entry, params, gx, bx, smem);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "emulator: %s\n", e.what());
     return CUresult(719);
@@ -455,13 +465,28 @@ const CudaApi& driver_api() {
   return api;
 }
 
+// "emulator runs by entry: thorn_map x3, thorn_hist_global x2" (no
+// "launches" in it: scripts read that count from the line above).
+std::string entry_report() {
+  std::lock_guard<std::mutex> lock(entry_mu);
+  if (entry_runs.empty()) return "";
+  std::string r = "emulator runs by entry:";
+  const char* sep = " ";
+  for (const auto& [name, n] : entry_runs) {
+    r += fmt::format("{}{} x{}", sep, name, n);
+    sep = ", ";
+  }
+  return r + "\n";
+}
+
 std::string report() {
   LaunchStats s = launch_stats();
   return fmt::format(
       "emulator: {} kernels compiled for the host ({} compile requests), {} launches, {} blocks, {} fibers, {} switches, "
       "{} uploads ({} B), {} downloads ({} B)\n",
       kernels_compiled, compiles_seen.load(), s.launches, s.blocks, s.fibers, s.switches, uploads.load(), upload_bytes.load(),
-      downloads.load(), download_bytes.load());
+      downloads.load(), download_bytes.load()) +
+         entry_report();
 }
 
 }  // namespace thorn::gpu::emu

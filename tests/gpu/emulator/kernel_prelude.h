@@ -51,6 +51,48 @@ inline unsigned atomicAdd(unsigned* p, unsigned v) {
   *p = old + v;
   return old;
 }
+// The histogram's updates (gpu/codegen/hist_atomic.cpp): every overload of
+// the CUDA atomics it uses, plain read-modify-writes for the same reason.
+inline unsigned atomicCAS(unsigned* p, unsigned compare, unsigned val) {
+  unsigned old = *p;
+  if (old == compare) *p = val;
+  return old;
+}
+inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long compare, unsigned long long val) {
+  unsigned long long old = *p;
+  if (old == compare) *p = val;
+  return old;
+}
+inline unsigned atomicExch(unsigned* p, unsigned v) {
+  unsigned old = *p;
+  *p = v;
+  return old;
+}
+#define THORN_EMU_RMW(name, T, expr)   \
+  inline T name(T* p, T v) {           \
+    T old = *p;                        \
+    *p = (expr);                       \
+    return old;                        \
+  }
+THORN_EMU_RMW(atomicAdd, int, (int)((unsigned)old + (unsigned)v))
+THORN_EMU_RMW(atomicAdd, unsigned long long, old + v)
+THORN_EMU_RMW(atomicAdd, float, old + v)
+THORN_EMU_RMW(atomicAdd, double, old + v)
+THORN_EMU_RMW(atomicMin, int, v < old ? v : old)
+THORN_EMU_RMW(atomicMin, unsigned, v < old ? v : old)
+THORN_EMU_RMW(atomicMin, long long, v < old ? v : old)
+THORN_EMU_RMW(atomicMin, unsigned long long, v < old ? v : old)
+THORN_EMU_RMW(atomicMax, int, v > old ? v : old)
+THORN_EMU_RMW(atomicMax, unsigned, v > old ? v : old)
+THORN_EMU_RMW(atomicMax, long long, v > old ? v : old)
+THORN_EMU_RMW(atomicMax, unsigned long long, v > old ? v : old)
+THORN_EMU_RMW(atomicAnd, unsigned, old & v)
+THORN_EMU_RMW(atomicAnd, unsigned long long, old & v)
+THORN_EMU_RMW(atomicOr, unsigned, old | v)
+THORN_EMU_RMW(atomicOr, unsigned long long, old | v)
+THORN_EMU_RMW(atomicXor, unsigned, old ^ v)
+THORN_EMU_RMW(atomicXor, unsigned long long, old ^ v)
+#undef THORN_EMU_RMW
 inline void __threadfence() {}
 template <class T>
 inline T __ldg(const T* p) { return *p; }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "gpu/launch/params.hpp"
+#include "tests/gpu/support/hist_suite.hpp"
 #include "tests/gpu/support/scan_suite.hpp"
 #include "tests/gpu/support/steps.hpp"
 
@@ -101,6 +102,35 @@ std::vector<cg::KernelSource> all_kernel_variants() {
               fmt::format("segscan {} {} m={} block={}{}", scan_op_name(c.op), prim_name(c.t), m, block,
                           o.noalias ? " noalias" : ""));
         }
+    }
+  }
+
+  // SegHist: every operator of the hist suite with every update it allows
+  // (hardware atomics, CAS, locks; each module holds the shared, global,
+  // init and combine kernels, so shared and global subhistograms and the
+  // multi-pass launches are all compiled), with and without __restrict__.
+  {
+    struct HistCase {
+      HistOp op;
+      Prim t;
+    };
+    const HistCase hists[] = {
+        {HistOp::Add, Prim::I32},  {HistOp::Add, Prim::U32},   {HistOp::Add, Prim::I64},  {HistOp::Add, Prim::U64},
+        {HistOp::Add, Prim::F32},  {HistOp::Add, Prim::F64},   {HistOp::Add, Prim::F16},  {HistOp::Add, Prim::U8},
+        {HistOp::Min, Prim::I32},  {HistOp::Min, Prim::U32},   {HistOp::Max, Prim::I64},  {HistOp::Max, Prim::U64},
+        {HistOp::Max, Prim::F32},  {HistOp::Min, Prim::F64},   {HistOp::Xor, Prim::U32},  {HistOp::Xor, Prim::I64},
+        {HistOp::SatAdd, Prim::I32}, {HistOp::ArgMax, Prim::I32}, {HistOp::Vec3, Prim::I32}, {HistOp::Vec3, Prim::F64},
+        {HistOp::Pair, Prim::I64}, {HistOp::Or, Prim::Bool},
+    };
+    for (const HistCase& c : hists) {
+      plan::Step st = seghist(c.t, c.op, segs, n, 500);
+      for (launch::HistAtomic a : {launch::HistAtomic::Hardware, launch::HistAtomic::Cas, launch::HistAtomic::Lock}) {
+        if (!cg::hist_atomic_allowed(st, a)) continue;
+        for (const cg::CodegenOptions& o : {opts, noalias})
+          add(out, seen, cg::gen_seghist(st, a, o),
+              fmt::format("seghist {} {} {}{}", hist_op_name(c.op), prim_name(c.t), launch::hist_atomic_name(a),
+                          o.noalias ? " noalias" : ""));
+      }
     }
   }
 
