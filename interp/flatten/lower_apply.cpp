@@ -338,6 +338,20 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   };
   if (int d = index_dims("reduce_by_index")) {
     need(5);
+    if (tail && d == 1) {  // map-of-hist: the planner may make it one batched SegHist
+      auto s = std::make_shared<SymSoac>();
+      s->kind = exec::SoacKind::ReduceByIndex;
+      s->arr = args[0];
+      s->op = args[1];
+      s->ne = args[2];
+      s->is = args[3];
+      s->vs = args[4];
+      s->loc = loc;
+      Sym r;
+      r.kind = Sym::Kind::Soac;
+      r.soac = s;
+      return r;
+    }
     return sequential_hist(args[0], args[1], args[2], args[3], args[4], d, loc);
   }
   if (int d = index_dims("scatter")) {

@@ -50,6 +50,7 @@ Value Planner::map() {
     // sequentially inside each element instead (map_flat).
     if (probe.kind == Sym::Kind::Soac) {
       const SymSoac& soac = *probe.soac;
+      if (soac.kind == SoacKind::ReduceByIndex) return map_of_hist(soac, n);
       bool regular = soac.arr.kind == Sym::Kind::Array && !Lowerer::dynamic(soac.arr) && soac.arr.arr->dims.size() == 1;
       if (regular) return segmented(soac, n);
       // Over arrays of arrays (a vectorised operator) or a length known

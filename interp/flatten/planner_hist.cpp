@@ -230,4 +230,85 @@ Value Planner::hist_or_scatter(bool hist) {
   return dest;
 }
 
+// The plan-time constants of a Sym (scalars or tuples of them); false
+// when any part is known only at run time.
+static bool known_scalars(const Sym& v, std::vector<Scalar>& out) {
+  if (v.kind == Sym::Kind::Scalar) {
+    if (!v.known) return false;
+    out.push_back(*v.known);
+    return true;
+  }
+  if (v.kind != Sym::Kind::Tuple && v.kind != Sym::Kind::Record) return false;
+  for (const Sym& e : v.elems)
+    if (!known_scalars(e, out)) return false;
+  return true;
+}
+
+// map (\x -> hist op ne k (is x) (vs x)) xs (k-means' per-cluster counts,
+// one histogram per image row): one batched SegHist step of n segments of
+// m inputs into n histograms of k bins each, when every element's
+// destination is the same constant (`replicate k c`, as `hist` makes it)
+// and the inputs have one length at plan time. Otherwise each row's
+// histogram is built sequentially in private memory (map_rows).
+Value Planner::map_of_hist(const SymSoac& probe, int64_t n) {
+  auto regular = [](const Sym& a) {
+    return a.kind == Sym::Kind::Array && !Lowerer::dynamic(a) && a.arr->dims.size() == 1;
+  };
+  if (!regular(probe.arr) || !regular(probe.is) || !regular(probe.vs)) return map_rows(n);
+  int64_t bins = probe.arr.arr->dims[0], m = probe.is.arr->dims[0];
+  if (probe.vs.arr->dims[0] != m || bins == 0 || m == 0) return map_rows(n);
+
+  const Value& fv = call.args.at(0);
+  size_t nin = call.args.size() - 1;
+  Builder pb;
+  plan::Step st = new_step(plan::StepKind::SegHist, call.loc, n, m);
+  Lowerer lw(st.element, ev);
+  kir::Builder& b = lw.b();
+  Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+  std::vector<Sym> xs;
+  for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
+  Sym r = lw.apply(lw.from_value(fv), xs, call.loc, true);
+  if (r.kind != Sym::Kind::Soac || r.soac->kind != SoacKind::ReduceByIndex) throw Internal();
+  const SymSoac& soac = *r.soac;
+  // What every histogram starts from, and the neutral element: constants.
+  std::vector<Scalar> fill, neutral;
+  if (!known_scalars(lw.index(soac.arr, b.i64(0), soac.loc, false), fill) || !known_scalars(soac.ne, neutral))
+    return map_rows(n);
+  Sym idx = lw.index(soac.is, j, soac.loc, false);
+  Sym v = lw.index(soac.vs, j, soac.loc, false);
+  if (!idx.is_scalar() || !is_integral(idx.prim)) return map_rows(n);
+  Sym like = shape_like(soac.ne);
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  if (lw.leaf_types(v) != types || fill.size() != types.size()) return map_rows(n);
+  std::vector<Reg> res{lw.convert(idx, Prim::I64).reg};
+  for (Reg x : lw.leaves(v)) res.push_back(x);
+  b.ret(res);
+  finish_function(st.element, "batched histogram element");
+  Sym op_sym = soac.op;
+  st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.import(op_sym); }, like, soac.loc);
+  st.neutral = neutral;
+  st.commutative = true;  // reduce_by_index's operator is associative and commutative
+  st.bins = bins;
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  std::vector<BufferPtr> outs;
+  for (size_t k = 0; k < types.size(); ++k) {
+    auto buf = std::make_shared<Buffer>(types[k], n * bins, Buffer::NoInit{});
+    std::byte* at = buf->host_mut();
+    const int64_t width = prim_bytes(types[k]);
+    for (int64_t e = 0; e < n * bins; ++e) store_scalar(at + e * width, fill[k]);
+    outs.push_back(buf);
+    st.writes.push_back(pb.add(buf, fmt::format("hist{}", k)));
+  }
+  pb.plan.source = fmt::format("map (hist) at {}", call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(fmt::format("map-hist flattened to one batched SegHist: [{}] histograms of {} bins from [{}][{}] inputs",
+                                      n, bins, n, m));
+  pb.plan.steps.push_back(std::move(st));
+  pb.plan.results = pb.plan.steps[0].writes;
+  run(pb);
+  return array_from_leaves(like, outs, {n, bins});
+}
+
 }  // namespace thorn::flatten::planning

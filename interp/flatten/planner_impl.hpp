@@ -150,6 +150,8 @@ struct Planner {
 
   // map (\x -> reduce/scan op ne (... x ...)) xs: one segmented step.
   Value segmented(const SymSoac& probe_soac, int64_t n);
+  // map (\x -> hist ...) xs: one batched SegHist, or rows built one by one.
+  Value map_of_hist(const SymSoac& probe_soac, int64_t n);
 
   struct Internal : std::exception {};
 
