@@ -279,6 +279,23 @@ Ty CheckerImpl::infer_range(Expr& e) {
              e.c->kind == Expr::Kind::Var && e.c->name.qualifiers.empty()) {
     const std::string& n = e.c->name.name;
     dim = named_dim(n);
+  } else if (!e.b) {
+    // An i64 range between size expressions of local names has the size
+    // Futhark gives it: `1..<n + 1` is [n], `0..<(n + 1)` is [n + 1].
+    Ty rt = resolve(t);
+    SizePoly ps, pe;
+    if (rt->kind == TyNode::Kind::Prim && rt->prim == Prim::I64 && size_poly_of(*e.a, ps) && size_poly_of(*e.c, pe)) {
+      bool local = true;
+      for (const SizePoly* p : {&ps, &pe})
+        for (const auto& [n, b] : p->bindings) local = local && is_local_value(n);
+      if (local) {
+        switch (e.range_kind) {
+          case Expr::RangeKind::Inclusive: dim = dim_of_poly(poly_add(poly_add(pe, ps, -1), poly_const(1), 1)); break;
+          case Expr::RangeKind::UpToExclusive: dim = dim_of_poly(poly_add(pe, ps, -1)); break;
+          case Expr::RangeKind::DownToExclusive: dim = dim_of_poly(poly_add(ps, pe, -1)); break;
+        }
+      }
+    }
   }
   return ty_array(dim, t);
 }
