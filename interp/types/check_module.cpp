@@ -255,13 +255,23 @@ static void check_val_specs(CheckerImpl& c, const SigExpr& s) {
     if (item->kind == SpecItem::Kind::Module && item->sig) check_val_specs(c, *item->sig);
     c.check_distinct_type_params(item->type_params);
     if (item->kind != SpecItem::Kind::Val || !item->type) continue;
-    each_type_node(*item->type, [&](const TypeExpr& t) {
-      c.check_names_bound_once(t);
-      if (t.kind == TypeExpr::Kind::Array && t.size.kind == SizeExpr::Kind::Anonymous)
-        c.error(item->loc, fmt::format("All function parameters must have non-anonymous sizes.\n"
-                                       "Hint: add size parameters to \"{}\".",
-                                       item->name));
-    });
+    each_type_node(*item->type, [&](const TypeExpr& t) { c.check_names_bound_once(t); });
+    // Anonymous sizes: none in parameters (`val f : []i32 -> i32`) or in a
+    // value's type; a function's final result may have them (existential).
+    auto no_anonymous = [&](const TypeExpr& part) {
+      each_type_node(part, [&](const TypeExpr& t) {
+        if (t.kind == TypeExpr::Kind::Array && t.size.kind == SizeExpr::Kind::Anonymous)
+          c.error(item->loc, fmt::format("All function parameters must have non-anonymous sizes.\n"
+                                         "Hint: add size parameters to \"{}\".",
+                                         item->name));
+      });
+    };
+    const TypeExpr* t = item->type.get();
+    while (t->kind == TypeExpr::Kind::Function && t->param && t->result) {
+      no_anonymous(*t->param);
+      t = t->result.get();
+    }
+    if (t == item->type.get()) no_anonymous(*t);
   }
 }
 
