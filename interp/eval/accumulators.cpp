@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "interp/core/ad_value.hpp"
 #include "interp/eval/value_ops.hpp"
 
 namespace thorn::eval {
@@ -41,9 +42,10 @@ Value acc_write(Evaluator& ev, Value acc, const Value& index, const Value& v, co
   const Value* op = acc.field(kOp);
   Value keep_op = op ? *op : Value();
   acc = Value();  // so that `data` may be the storage's only reference
-  if (index.kind != Value::Kind::Scalar || !data.is_array())
+  // Under jvp/vjp an integer index carries a derivative; its value is what indexes.
+  if ((index.kind != Value::Kind::Scalar && index.kind != Value::Kind::AD) || !data.is_array())
     throw Error(ErrorKind::Internal, loc, "acc_write takes an accumulator, an index and a value");
-  int64_t i = index.scalar.as_i64();
+  int64_t i = ad_scalar(index).as_i64();
   int64_t n = data.arr().shape.empty() ? 0 : data.arr().shape[0];
   if (i < 0 || i >= n)  // ignored, as scatter ignores them
     return make_accumulator(std::move(data), op ? &keep_op : nullptr);
