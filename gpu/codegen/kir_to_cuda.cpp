@@ -76,6 +76,7 @@ class Emitter {
 
   std::string run() {
     std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
+    if (host()) params.push_back("u8& oob");
     for (Reg r : f_.body.params) {
       params.push_back(fmt::format("{} {}", reg_type(type(r)), reg(r)));
       is_param_[r] = true;
@@ -157,6 +158,19 @@ class Emitter {
       throw Error(ErrorKind::Internal, fmt::format("kernel codegen: private array {} missing in {}", in.aux, f_.name));
   }
 
+  bool host() const { return o_.dialect == Dialect::Host; }
+
+  // Host dialect: indices clamped into range, a violation noted in `oob`
+  // (see Dialect); the CUDA kernels trust the lowering's Checks.
+  std::string free_index(const Instr& in) const {
+    if (!host()) return reg(in.a);
+    return fmt::format("thorn_clamp({}, {}{}, oob)", reg(in.a), o_.free_array_count_prefix, in.aux);
+  }
+  std::string local_index(const Instr& in) const {
+    if (!host()) return reg(in.a);
+    return fmt::format("thorn_clamp({}, {}, oob)", reg(in.a), std::max<int64_t>(f_.locals[size_t(in.aux)].count, 1));
+  }
+
   void block_body(const Block& b) {
     for (const Instr& in : b.instrs) instr(in);
   }
@@ -203,7 +217,7 @@ class Emitter {
         return;
       case Opcode::Read: {
         const kir::FreeArray& fa = free_array(in);
-        std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, reg(in.a));
+        std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, free_index(in));
         // The read-only cache is for arrays no thread writes during the kernel.
         if (o_.read_only_cache && !fa.written) mem = fmt::format("__ldg(&{})", mem);
         line(fmt::format("{} = {};", reg(in.dst), load_expr(fa.elem, mem)));
@@ -213,18 +227,18 @@ class Emitter {
         const kir::FreeArray& fa = free_array(in);
         if (!fa.written)
           throw Error(ErrorKind::Internal, fmt::format("kernel codegen: write to read-only free array {} in {}", in.aux, f_.name));
-        line(fmt::format("{}{}[{}] = {};", o_.free_array_prefix, in.aux, reg(in.a), store_expr(fa.elem, reg(in.b))));
+        line(fmt::format("{}{}[{}] = {};", o_.free_array_prefix, in.aux, free_index(in), store_expr(fa.elem, reg(in.b))));
         return;
       }
       // Indices were checked by the lowering's own Check instructions, as on
       // the host (whose extra bounds test only guards against planner bugs).
       case Opcode::LocalRead:
         check_local(in);
-        line(fmt::format("{} = l{}[{}];", reg(in.dst), in.aux, reg(in.a)));
+        line(fmt::format("{} = l{}[{}];", reg(in.dst), in.aux, local_index(in)));
         return;
       case Opcode::LocalWrite:
         check_local(in);
-        line(fmt::format("l{}[{}] = {};", in.aux, reg(in.a), reg(in.b)));
+        line(fmt::format("l{}[{}] = {};", in.aux, local_index(in), reg(in.b)));
         return;
       case Opcode::Check:
         line(fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
@@ -347,6 +361,16 @@ class Emitter {
     // Shift amounts are read unsigned; shifting by the width or more gives 0
     // (or the sign, for an arithmetic right shift), as the hardware does.
     std::string amount = fmt::format("({})({}){}", W, U, b);
+    if (host()) {
+      // Shifts as the host executor computes them: on 64 bits, negative
+      // amounts shifting the other way (host_semantics.hpp).
+      switch (in.binop()) {
+        case BinOp::Shl: return fmt::format("thorn_hshl<{}>({}, {})", T, a, b);
+        case BinOp::Shr: return fmt::format("thorn_hashr<{}>({}, {})", T, a, b);
+        case BinOp::LShr: return fmt::format("thorn_hlshr<{}>({}, {})", T, a, b);
+        default: break;
+      }
+    }
     switch (in.binop()) {
       case BinOp::Add: return arith("+");
       case BinOp::Sub: return arith("-");
@@ -355,6 +379,8 @@ class Emitter {
         if (is_float(t)) return round_to(t, fmt::format("{} / {}", a, b));
         return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_sdiv" : "thorn_udiv", a, b);
       case BinOp::Mod:
+        // The host executor's `%` on floats is C's fmod (host_semantics.hpp).
+        if (is_float(t) && host()) return round_to(t, fmt::format("{}({}, {})", f64 ? "fmod" : "fmodf", a, b));
         if (is_float(t)) return round_to(t, fmt::format("{}({}, {})", f64 ? "thorn_fmod64" : "thorn_fmod32", a, b));
         return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_smod" : "thorn_umod", a, b);
       case BinOp::Quot:
@@ -365,6 +391,7 @@ class Emitter {
         return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_srem" : "thorn_umod", a, b);
       case BinOp::Pow:
         if (is_float(t)) return round_to(t, fmt::format("{}({}, {})", f64 ? "pow" : "powf", a, b));
+        if (host()) return fmt::format("thorn_hpow<{}>({}, {})", T, a, b);
         return fmt::format("({})thorn_upow<{}>(({})({}){}, ({})({}){})", T, W, W, U, a, W, U, b);
       case BinOp::And: return fmt::format("({})({} & {})", T, a, b);
       case BinOp::Or: return fmt::format("({})({} | {})", T, a, b);

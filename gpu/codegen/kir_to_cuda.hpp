@@ -18,10 +18,24 @@
 
 namespace thorn::gpu::cg {
 
+// Where the function runs. The host dialect (interp/exec/native) is C++ for
+// the system compiler and must agree bit for bit with the host executor's
+// interpreter (interp/exec/host_semantics.hpp), which differs from the CUDA
+// kernels in a few places: `%` on floats is C's fmod, shifts by negative
+// amounts shift the other way, integer `**` by a negative exponent is 0.
+// Free-array and private-array indices are clamped into range there and the
+// violation recorded in `oob` (a `u8&` parameter placed after `env`), so an
+// index the planner got wrong cannot touch foreign memory, and the loop
+// around the function stays free of branches the vectoriser cannot handle.
+enum class Dialect { Cuda, Host };
+
 struct FunctionEmitOptions {
+  Dialect dialect = Dialect::Cuda;
+
   std::string name;                          // the C function name
   std::string env_type = "thorn_env";        // the environment struct (by const reference)
   std::string free_array_prefix = "env.fa";  // free array k: env.fa<k>
+  std::string free_array_count_prefix = "env.cnt";  // Host dialect: its element count env.cnt<k>
   std::string err = "env.err";               // i32* error flag
   std::string msg_base = "0";                // added to Check message numbers
   bool read_only_cache = false;              // read free arrays with __ldg (no aliasing writes)
