@@ -32,7 +32,7 @@ std::vector<Prim> function_results(const kir::Function& f) {
 
 namespace {
 
-std::string reg(Reg r) { return fmt::format("r{}", r); }
+std::string reg_name(Reg r) { return fmt::format("r{}", r); }
 
 // The unsigned type integer arithmetic wraps in: C promotes narrower types to
 // int, where overflow would be undefined, so compute in u32 or u64.
@@ -77,12 +77,14 @@ class Emitter {
   std::string run() {
     std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
     if (host()) params.push_back("u8& oob");
+    // Block form: varying parameters and all results are arrays of THORN_B lanes.
     for (Reg r : f_.body.params) {
-      params.push_back(fmt::format("{} {}", reg_type(type(r)), reg(r)));
+      params.push_back(varying(r) ? fmt::format("const {}* {}", reg_type(type(r)), reg_name(r))
+                                  : fmt::format("{} {}", reg_type(type(r)), reg_name(r)));
       is_param_[r] = true;
     }
     for (size_t i = 0; i < f_.body.results.size(); ++i)
-      params.push_back(fmt::format("{}& out{}", reg_type(type(f_.body.results[i])), i));
+      params.push_back(fmt::format("{}{} out{}", reg_type(type(f_.body.results[i])), block() ? "*" : "&", i));
 
     std::string sig;
     for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + params[i];
@@ -94,7 +96,7 @@ class Emitter {
     indent_ = 1;
     block_body(f_.body);
     for (size_t i = 0; i < f_.body.results.size(); ++i)
-      line(fmt::format("out{} = {};", i, reg(f_.body.results[i])));
+      lanes_line(block(), fmt::format("out{}{} = {};", i, block() ? "[l]" : "", reg(f_.body.results[i])));
     line("return true;");
     out_ += "}\n";
     return out_;
@@ -112,6 +114,18 @@ class Emitter {
     out_ += s;
     out_ += '\n';
   }
+
+  // ---- the block form (FunctionEmitOptions::varying): a varying register
+  // is an array of THORN_B lanes, read as rN[l] inside a loop over the lanes
+  // that each statement writing it is wrapped in; uniform registers and all
+  // control flow stay scalar.
+  bool block() const { return o_.varying != nullptr; }
+  bool varying(Reg r) const { return block() && r >= 0 && (*o_.varying)[size_t(r)]; }
+  std::string reg(Reg r) const { return varying(r) ? reg_name(r) + "[l]" : reg_name(r); }
+  void lanes_line(bool over_lanes, const std::string& s) {
+    line(over_lanes ? "for (int l = 0; l < THORN_B; ++l) " + s : s);
+  }
+  void assign(Reg dst, const std::string& expr) { lanes_line(varying(dst), fmt::format("{} = {};", reg(dst), expr)); }
 
   // Every register defined in the body (instruction results and nested block
   // parameters) is a local declared up front: SSA form makes each assigned
@@ -133,7 +147,7 @@ class Emitter {
       std::string names;
       for (size_t i = 0; i < regs.size(); ++i) {
         if (is_param_.count(regs[i])) continue;
-        names += (names.empty() ? "" : ", ") + reg(regs[i]);
+        names += (names.empty() ? "" : ", ") + reg_name(regs[i]) + (varying(regs[i]) ? "[THORN_B]" : "");
       }
       if (!names.empty()) out_ += fmt::format("  {} {};\n", reg_type(t), names);
     }
@@ -144,7 +158,8 @@ class Emitter {
   // compiler keeps small ones in registers and the rest in local memory.
   void declare_locals() {
     for (size_t k = 0; k < f_.locals.size(); ++k)
-      out_ += fmt::format("  {} l{}[{}];\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1));
+      out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1),
+                          block() ? "[THORN_B]" : "");
   }
 
   const kir::FreeArray& free_array(const Instr& in) const {
@@ -188,11 +203,17 @@ class Emitter {
         continue;
       }
       std::string t = fmt::format("t{}", tmp_++);
-      line(fmt::format("const {} {} = {};", reg_type(type(values[i])), t, reg(values[i])));
-      tmps.push_back(t);
+      if (varying(targets[i])) {  // a lane array (the value may be uniform: broadcast)
+        line(fmt::format("{} {}[THORN_B];", reg_type(type(values[i])), t));
+        lanes_line(true, fmt::format("{}[l] = {};", t, reg(values[i])));
+        tmps.push_back(t + "[l]");
+      } else {
+        line(fmt::format("const {} {} = {};", reg_type(type(values[i])), t, reg(values[i])));
+        tmps.push_back(t);
+      }
     }
     for (size_t i = 0; i < targets.size(); ++i)
-      if (!tmps[i].empty()) line(fmt::format("{} = {};", reg(targets[i]), tmps[i]));
+      if (!tmps[i].empty()) assign(targets[i], tmps[i]);
   }
 
   void instr(const Instr& in) {
@@ -201,48 +222,47 @@ class Emitter {
         if (o_.lifted) {
           auto it = o_.lifted->slot.find(&in);
           if (it != o_.lifted->slot.end()) {
-            line(fmt::format("{} = {};", reg(in.dst), lifted_expr(in.type, it->second)));
+            assign(in.dst, lifted_expr(in.type, it->second));
             return;
           }
         }
-        line(fmt::format("{} = {};", reg(in.dst), literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type))));
+        assign(in.dst, literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type)));
         return;
       }
-      case Opcode::Unary: line(fmt::format("{} = {};", reg(in.dst), unary(in))); return;
-      case Opcode::Binary: line(fmt::format("{} = {};", reg(in.dst), binary(in))); return;
-      case Opcode::Compare: line(fmt::format("{} = {};", reg(in.dst), compare(in))); return;
-      case Opcode::Convert: line(fmt::format("{} = {};", reg(in.dst), convert(in.src_type, in.type, reg(in.a)))); return;
-      case Opcode::Select:
-        line(fmt::format("{} = {} ? {} : {};", reg(in.dst), reg(in.a), reg(in.b), reg(in.c)));
-        return;
+      case Opcode::Unary: assign(in.dst, unary(in)); return;
+      case Opcode::Binary: assign(in.dst, binary(in)); return;
+      case Opcode::Compare: assign(in.dst, compare(in)); return;
+      case Opcode::Convert: assign(in.dst, convert(in.src_type, in.type, reg(in.a))); return;
+      case Opcode::Select: assign(in.dst, fmt::format("{} ? {} : {}", reg(in.a), reg(in.b), reg(in.c))); return;
       case Opcode::Read: {
         const kir::FreeArray& fa = free_array(in);
         std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, free_index(in));
         // The read-only cache is for arrays no thread writes during the kernel.
         if (o_.read_only_cache && !fa.written) mem = fmt::format("__ldg(&{})", mem);
-        line(fmt::format("{} = {};", reg(in.dst), load_expr(fa.elem, mem)));
+        assign(in.dst, load_expr(fa.elem, mem));
         return;
       }
       case Opcode::Write: {
         const kir::FreeArray& fa = free_array(in);
         if (!fa.written)
           throw Error(ErrorKind::Internal, fmt::format("kernel codegen: write to read-only free array {} in {}", in.aux, f_.name));
-        line(fmt::format("{}{}[{}] = {};", o_.free_array_prefix, in.aux, free_index(in), store_expr(fa.elem, reg(in.b))));
+        lanes_line(varying(in.a) || varying(in.b), fmt::format("{}{}[{}] = {};", o_.free_array_prefix, in.aux,
+                                                               free_index(in), store_expr(fa.elem, reg(in.b))));
         return;
       }
       // Indices were checked by the lowering's own Check instructions, as on
       // the host (whose extra bounds test only guards against planner bugs).
       case Opcode::LocalRead:
         check_local(in);
-        line(fmt::format("{} = l{}[{}];", reg(in.dst), in.aux, local_index(in)));
+        assign(in.dst, fmt::format("l{}[{}]{}", in.aux, local_index(in), block() ? "[l]" : ""));
         return;
       case Opcode::LocalWrite:
         check_local(in);
-        line(fmt::format("l{}[{}] = {};", in.aux, local_index(in), reg(in.b)));
+        lanes_line(block(), fmt::format("l{}[{}]{} = {};", in.aux, local_index(in), block() ? "[l]" : "", reg(in.b)));
         return;
       case Opcode::Check:
-        line(fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
-                         o_.msg_base, in.aux));
+        lanes_line(varying(in.a), fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
+                                                      o_.msg_base, in.aux));
         return;
       case Opcode::If: {
         line(fmt::format("if ({}) {{", reg(in.a)));

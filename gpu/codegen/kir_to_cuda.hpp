@@ -12,6 +12,7 @@
 // wrap-around integer arithmetic, division rounding down, conversions as the
 // host backends do them, f16 rounded after every operation.
 #include <string>
+#include <vector>
 
 #include "gpu/codegen/constants.hpp"
 #include "interp/flatten/kernel_ir.hpp"
@@ -40,6 +41,13 @@ struct FunctionEmitOptions {
   std::string msg_base = "0";                // added to Check message numbers
   bool read_only_cache = false;              // read free arrays with __ldg (no aliasing writes)
   const LiftedConstants* lifted = nullptr;   // constants read from env.kc (constants.hpp)
+  // Host dialect, block form (interp/exec/native/native_uniform.hpp): the
+  // function runs THORN_B elements at once. Registers marked here (indexed by
+  // register) are arrays of THORN_B lanes, the others, and all control flow,
+  // are shared by the lanes; the caller guarantees that conditions and loop
+  // counts are uniform. Varying parameters and every result are then passed
+  // as pointers to THORN_B lanes; private arrays are laid out [count][lane].
+  const std::vector<char>* varying = nullptr;
 };
 
 std::string emit_function(const kir::Function& f, const FunctionEmitOptions& opts);

@@ -81,6 +81,8 @@ int run(const std::vector<std::string>& argv, const std::string& log) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   const char* out = log.empty() ? "/dev/null" : log.c_str();
+  // Not the REPL's standard input: the compiler must not compete for it.
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
@@ -196,7 +198,7 @@ const Toolchain& toolchain() {
 
 const std::string& compile_flags() {
   static const std::string flags =
-      "-std=c++17 -O2 -march=native -ffp-contract=off -fno-math-errno -fPIC -shared -fvisibility=hidden -w";
+      "-std=c++17 -O3 -march=native -ffp-contract=off -fno-math-errno -fPIC -shared -fvisibility=hidden -w";
   return flags;
 }
 

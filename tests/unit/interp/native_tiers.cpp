@@ -13,6 +13,7 @@
 #include "flatten_test_util.hpp"
 #include "interp/exec/native/native_compiler.hpp"
 #include "interp/exec/native/native_registry.hpp"
+#include "interp/exec/native/native_source.hpp"
 #include "interp/util/error.hpp"
 
 using namespace thorn;
@@ -248,6 +249,64 @@ TEST_CASE("native tier: control flow and private arrays (while, for with permute
                                   std::make_shared<Buffer>(Prim::F64, rows * cols),
                                   std::make_shared<Buffer>(Prim::F64, rows * cols)};
   });
+}
+
+TEST_CASE("native tier: the block form (uniform loops) agrees, including its partial last block") {
+  // A row of a matrix product per element, as the flattener plans matmul:
+  // uniform For loops over a row's columns and a dot product, the row in a
+  // private array, then written out; plus a uniform If and While, and a
+  // Check that fails only for some elements.
+  const int64_t m = 19;
+  auto xs = awkward_doubles(size_t(m * m), 21);
+  for (double& x : xs)
+    if (!std::isfinite(x)) x = 1.5;
+  for (int64_t rows : {int64_t(1), int64_t(37), int64_t(100)}) {
+    kir::Function f;
+    kir::Builder b(f);
+    Reg s = b.param(Prim::I64);
+    b.param(Prim::I64);
+    int a = b.free_array(Prim::F64, "xs");
+    int out = b.free_array(Prim::F64, "out");
+    int row = b.local_array(Prim::F64, m, "row");
+    Reg base = b.binary(BinOp::Mul, b.binary(BinOp::Rem, s, b.i64(m)), b.i64(m));
+    b.for_(b.i64(m), {}, [&](Reg c, const std::vector<Reg>&) {
+      auto dot = b.for_(b.i64(m), {b.constant(Scalar::floating(Prim::F64, 0.0))}, [&](Reg k, const std::vector<Reg>& acc) {
+        Reg x = b.read(a, b.binary(BinOp::Add, base, k));
+        Reg y = b.read(a, b.binary(BinOp::Add, b.binary(BinOp::Mul, k, b.i64(m)), c));
+        return std::vector<Reg>{b.binary(BinOp::Add, acc[0], b.binary(BinOp::Mul, x, y))};
+      });
+      b.local_write(row, c, dot[0]);
+      return std::vector<Reg>{};
+    });
+    // A uniform If (on a value read at a fixed index) and While.
+    Reg first = b.read(a, b.i64(0));
+    auto scale = b.if_(b.compare(CmpOp::Gt, first, b.constant(Scalar::floating(Prim::F64, 0.0))),
+                       [&] { return std::vector<Reg>{b.constant(Scalar::floating(Prim::F64, 0.5))}; },
+                       [&] { return std::vector<Reg>{b.constant(Scalar::floating(Prim::F64, 2.0))}; });
+    auto halvings = b.while_({b.i32(0), b.constant(Scalar::floating(Prim::F64, 100.0))},
+                             [&](const std::vector<Reg>& v) {
+                               return b.binary(BinOp::LogAnd,
+                                               b.compare(CmpOp::Gt, v[1], b.constant(Scalar::floating(Prim::F64, 1.0))),
+                                               b.compare(CmpOp::Lt, v[0], b.i32(20)));
+                             },
+                             [&](const std::vector<Reg>& v) {
+                               return std::vector<Reg>{b.binary(BinOp::Add, v[0], b.i32(1)), b.binary(BinOp::Mul, v[1], scale[0])};
+                             });
+    b.check(b.compare(CmpOp::Lt, s, b.i64(90)), "row too large");
+    b.for_(b.i64(m), {}, [&](Reg c, const std::vector<Reg>&) {
+      b.write(out, b.binary(BinOp::Add, b.binary(BinOp::Mul, s, b.i64(m)), c),
+              b.binary(BinOp::Mul, b.local_read(row, c), scale[0]));
+      return std::vector<Reg>{};
+    });
+    b.ret({halvings[0], b.unary(UnOp::Sin, b.local_read(row, b.i64(3)))});
+    plan::Step st = step(StepKind::SegMap, rows, 1, f, {0, 1}, {2, 3});
+    INFO("rows " << rows);
+    CHECK(native::generate(st).text.find("thorn_for_blocks(begin") != std::string::npos);
+    same_on_both_tiers(st, [&] {
+      return std::vector<BufferPtr>{buffer(Prim::F64, xs), std::make_shared<Buffer>(Prim::F64, rows * m),
+                                    std::make_shared<Buffer>(Prim::I32, rows), std::make_shared<Buffer>(Prim::F64, rows)};
+    }, Expect::Native, rows > 90 ? "runtime error: row too large" : "");
+  }
 }
 
 namespace {
