@@ -67,7 +67,9 @@ def write_futhark(path, *values):
     """Values in Futhark's binary data format (arrays and scalars), one after the other."""
     with open(path, "wb") as f:
         for a in values:
-            a = np.ascontiguousarray(a)
+            a = np.asarray(a)  # (ascontiguousarray would make a scalar a 1-element array)
+            if not a.flags.c_contiguous:
+                a = np.ascontiguousarray(a)
             f.write(b"b" + bytes([2, a.ndim]) + FUT_TYPES[a.dtype])
             f.write(np.array(a.shape, dtype="<u8").tobytes())
             f.write(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
