@@ -178,7 +178,7 @@ class Emitter {
   // Host dialect: indices clamped into range, a violation noted in `oob`
   // (see Dialect); the CUDA kernels trust the lowering's Checks.
   std::string free_index(const Instr& in) const {
-    if (!host()) return reg(in.a);
+    if (!host() || (o_.unchecked_reads && o_.unchecked_reads->count(&in))) return reg(in.a);
     return fmt::format("thorn_clamp({}, {}{}, oob)", reg(in.a), o_.free_array_count_prefix, in.aux);
   }
   std::string local_index(const Instr& in) const {

@@ -11,6 +11,7 @@
 // `<msg_base> + aux`. Semantics follow Futhark (see gpu/codegen/prelude.cpp):
 // wrap-around integer arithmetic, division rounding down, conversions as the
 // host backends do them, f16 rounded after every operation.
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct FunctionEmitOptions {
   // counts are uniform. Varying parameters and every result are then passed
   // as pointers to THORN_B lanes; private arrays are laid out [count][lane].
   const std::vector<char>* varying = nullptr;
+  // Host dialect: reads whose bounds the caller checks itself (interp/exec/
+  // native/native_bounds.hpp); their index is used as is, not clamped.
+  const std::set<const kir::Instr*>* unchecked_reads = nullptr;
 };
 
 std::string emit_function(const kir::Function& f, const FunctionEmitOptions& opts);

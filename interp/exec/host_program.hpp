@@ -125,9 +125,13 @@ struct Tile {
 // The native tier's tile entry for a frame's program (interp/exec/native):
 // when set, run_element_tile calls it instead of interpreting, and falls
 // back to interpreting the tile when it reports a failure.
+namespace native {
+struct AffineBounds;
+}
 struct NativeTile {
   native::TileFn fn = nullptr;
   const native::Args* args = nullptr;
+  const native::AffineBounds* bounds = nullptr;  // checked before each call (native_bounds.hpp)
 };
 
 // The registers of one running instance of a Program (one per thread).

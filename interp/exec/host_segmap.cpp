@@ -44,7 +44,7 @@ void run_segmap(StepEnv& env) {
       int64_t b1 = std::min(end, b0 + kNativePiece);
       if (native) {
         check_cancel();
-        if (native(&env.native.args, b0, b1) == 0) continue;
+        if (env.native.bounds.ok(b0, b1) && native(&env.native.args, b0, b1) == 0) continue;
         native::note_fallback();
       }
       Frame& fr = env.elem_frame(worker);

@@ -220,6 +220,7 @@ void StepEnv::bind_native() {
   native.args.outs = native.outs.data();
   native.args.consts = native.consts.data();
   native.args.segment_size = step.segment_size;
+  native.bounds = native::affine_bounds(step.element, native.counts, step.segment_size);
   native.entries = e;
 }
 
@@ -228,7 +229,7 @@ Frame& StepEnv::elem_frame(int worker) {
   if (!slot) {
     slot = std::make_unique<Frame>(elem);
     slot->arrays = arrays;
-    if (native.entries) slot->native = NativeTile{native.entries->tile, &native.args};
+    if (native.entries) slot->native = NativeTile{native.entries->tile, &native.args, &native.bounds};
   }
   return *slot;
 }
@@ -260,11 +261,11 @@ void run_element_tile(Frame& fr, int64_t flat0, int n, int64_t segment_size) {
     // Results into the frame's own registers, where the steps read them.
     void* lanes[64];
     const auto& results = fr.prog->results();
-    if (results.size() <= 64) {
+    if (results.size() <= 64 && fr.native.bounds->ok(flat0, flat0 + n)) {
       for (size_t r = 0; r < results.size(); ++r) lanes[r] = fr.out<std::byte>(results[r]);
       if (fr.native.fn(fr.native.args, flat0, n, lanes) == 0) return;
-      native::note_fallback();
     }
+    native::note_fallback();
   }
   interpret_element_tile(fr, flat0, n, segment_size);
 }

@@ -10,6 +10,7 @@
 #include "interp/exec/host_pool.hpp"
 #include "interp/exec/host_program.hpp"
 #include "interp/exec/host_semantics.hpp"
+#include "interp/exec/native/native_bounds.hpp"
 #include "interp/flatten/plan.hpp"
 
 namespace thorn::host {
@@ -86,6 +87,7 @@ struct NativeBinding {
   std::vector<int64_t> counts;
   std::vector<void*> outs;
   std::vector<uint64_t> consts;
+  native::AffineBounds bounds;
 };
 
 struct StepEnv {

@@ -9,6 +9,7 @@
 #include "gpu/codegen/ctypes.hpp"
 #include "gpu/codegen/kir_to_cuda.hpp"
 #include "gpu/codegen/prelude.hpp"
+#include "interp/exec/native/native_bounds.hpp"
 #include "interp/exec/native/native_uniform.hpp"
 
 namespace thorn::host::native {
@@ -124,22 +125,27 @@ struct thorn_args {
 };
 // f(s, j, i) for the flat positions i in [begin, end) of a [*][n] space:
 // runs within one segment are plain counted loops (vectorisable).
-template <class F> THORN_DEV void thorn_for_range(i64 begin, i64 end, i64 n, F&& f) {
-  i64 s = begin / n, j = begin - s * n;
+// Returns the OR of f's results (non-zero: a failure).
+template <class F> THORN_DEV u8 thorn_for_range(i64 begin, i64 end, i64 n, F&& f) {
+  u8 bad = 0;
+  i64 s = 0, j = begin;
+  if (begin >= n) s = begin / n, j = begin - s * n;  // a 64-bit division costs as much as a tile of work
   for (i64 i = begin; i < end;) {
     const i64 stop = end - i < n - j ? end : i + (n - j);
     const i64 off = j - i;
-    for (i64 k = i; k < stop; ++k) f(s, k + off, k);
+    for (i64 k = i; k < stop; ++k) bad |= f(s, k + off, k);
     i = stop;
     ++s;
     j = 0;
   }
+  return bad;
 }
 // The block form's loop: f(S, J, i, count) for blocks of THORN_B lanes at
 // flat positions i, i+1, ...; a last, partial block repeats its last
 // element in the spare lanes (valid indices; their results are dropped).
 template <class F> THORN_DEV void thorn_for_blocks(i64 begin, i64 end, i64 n, F&& f) {
-  i64 s = begin / n, j = begin - s * n;
+  i64 s = 0, j = begin;
+  if (begin >= n) s = begin / n, j = begin - s * n;  // a 64-bit division costs as much as a tile of work
   for (i64 i = begin; i < end; i += THORN_B) {
     const int count = end - i < THORN_B ? (int)(end - i) : THORN_B;
     i64 S[THORN_B], J[THORN_B];
@@ -160,6 +166,7 @@ struct Gen {
   cg::LiftedConstants lc;
   std::string out;
   std::optional<std::vector<char>> varying;  // the block form's (native_uniform.hpp)
+  std::set<const kir::Instr*> unchecked = affine_reads(step.element);  // native_bounds.hpp
 
   void env_struct() {
     size_t nc = lc.values.size();
@@ -187,7 +194,10 @@ struct Gen {
     o.name = name;
     o.msg_base = msg_base;
     o.lifted = &lc;
-    if (&f == &step.element && varying) o.varying = &*varying;
+    if (&f == &step.element) {
+      if (varying) o.varying = &*varying;
+      o.unchecked_reads = &unchecked;
+    }
     return cg::emit_function(f, o);
   }
 
@@ -256,56 +266,48 @@ struct Gen {
     out += "}\n";
   }
 
-  void segmap() {
+  // The scalar form's entry: one element per iteration of a counted loop.
+  // Failures come back as the lambda's value, OR-ed into a local: a flag
+  // stored through a reference (a u8 may alias anything) would keep the
+  // compiler from vectorising the loop.
+  void scalar_entry(const std::string& signature, const std::string& begin, const std::string& end,
+                    const std::string& decl, const std::function<std::string(size_t)>& store) {
     auto res = cg::function_results(step.element);
-    std::string decl, body, args, stores;
-    for (size_t r = 0; r < res.size(); ++r) {
-      decl += fmt::format("  {0}* const o{1} = ({0}*)a->outs[{1}];\n", cg::mem_type(res[r]), r);
-      stores += fmt::format("    o{}[i] = {};\n", r, cg::store_expr(res[r], fmt::format("v{}", r)));
-    }
+    std::string body, args, stores;
     element_call(body, args);
-    out += fmt::format(R"CPP(THORN_ENTRY int thorn_segmap(const thorn_args* a, i64 begin, i64 end) {{
-  thorn_env env0;
+    for (size_t r = 0; r < res.size(); ++r) stores += "    " + store(r) + "\n";
+    out += fmt::format(R"CPP(THORN_ENTRY int {0} {{
+  thorn_env env;
   i32 err = 0;
-  thorn_bind(env0, a, &err);
-  u8 oob = 0;
-  bool ok = true;
-{0}  thorn_for_range(begin, end, a->segment_size, [&](i64 s, i64 j, i64 i) {{
-    const thorn_env env = env0;  // see the block form's entries
+  thorn_bind(env, a, &err);
+{1}  const u8 bad = thorn_for_range({2}, {3}, a->segment_size, [&](i64 s, i64 j, i64 i) -> u8 {{
     u8 o = 0;
-{1}    ok &= thorn_elem(env, o, s, j{2});
-    oob |= o;
-{3}  }});
-  return ok && !oob ? 0 : 1;
+{4}    const bool good = thorn_elem(env, o, s, j{5});
+{6}    return (u8)(o | !good);
+  }});
+  return bad ? 1 : 0;
 }}
 )CPP",
-                       decl, body, args, stores);
+                       signature, decl, begin, end, body, args, stores);
+  }
+
+  void segmap() {
+    auto res = cg::function_results(step.element);
+    std::string decl;
+    for (size_t r = 0; r < res.size(); ++r)
+      decl += fmt::format("  {0}* const o{1} = ({0}*)a->outs[{1}];\n", cg::mem_type(res[r]), r);
+    scalar_entry("thorn_segmap(const thorn_args* a, i64 begin, i64 end)", "begin", "end", decl, [&](size_t r) {
+      return fmt::format("o{}[i] = {};", r, cg::store_expr(res[r], fmt::format("v{}", r)));
+    });
   }
 
   void tile() {
     auto res = cg::function_results(step.element);
-    std::string decl, body, args, stores;
-    for (size_t r = 0; r < res.size(); ++r) {
+    std::string decl;
+    for (size_t r = 0; r < res.size(); ++r)
       decl += fmt::format("  {0}* const o{1} = ({0}*)lanes[{1}];\n", lane_type(res[r]), r);
-      stores += fmt::format("    o{}[i - flat0] = ({})v{};\n", r, lane_type(res[r]), r);
-    }
-    element_call(body, args);
-    out += fmt::format(R"CPP(THORN_ENTRY int thorn_tile(const thorn_args* a, i64 flat0, i32 n, void* const* lanes) {{
-  thorn_env env0;
-  i32 err = 0;
-  thorn_bind(env0, a, &err);
-  u8 oob = 0;
-  bool ok = true;
-{0}  thorn_for_range(flat0, flat0 + n, a->segment_size, [&](i64 s, i64 j, i64 i) {{
-    const thorn_env env = env0;  // see the block form's entries
-    u8 o = 0;
-{1}    ok &= thorn_elem(env, o, s, j{2});
-    oob |= o;
-{3}  }});
-  return ok && !oob ? 0 : 1;
-}}
-)CPP",
-                       decl, body, args, stores);
+    scalar_entry("thorn_tile(const thorn_args* a, i64 flat0, i32 n, void* const* lanes)", "flat0", "flat0 + n", decl,
+                 [&](size_t r) { return fmt::format("o{}[i - flat0] = ({})v{};", r, lane_type(res[r]), r); });
   }
 
   void apply() {
