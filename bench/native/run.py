@@ -19,7 +19,6 @@ first use); the script re-executes itself there.
   bench/native/run.py [--thorn build/thorn] [--runs 5] [--out table.md] [--venv DIR]
 """
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -60,53 +59,14 @@ ensure_venv(args.venv)
 
 import numpy as np  # noqa: E402
 
-FUT_TYPES = {np.dtype("float64"): b" f64", np.dtype("int64"): b" i64", np.dtype("int32"): b" i32"}
-
-
-def write_futhark(path, *values):
-    """Values in Futhark's binary data format (arrays and scalars), one after the other."""
-    with open(path, "wb") as f:
-        for a in values:
-            a = np.asarray(a)  # (ascontiguousarray would make a scalar a 1-element array)
-            if not a.flags.c_contiguous:
-                a = np.ascontiguousarray(a)
-            f.write(b"b" + bytes([2, a.ndim]) + FUT_TYPES[a.dtype])
-            f.write(np.array(a.shape, dtype="<u8").tobytes())
-            f.write(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
+sys.path.insert(0, os.path.join(HERE, ".."))
+from benchutil import best_of, fmt_time, write_futhark  # noqa: E402
+import benchutil  # noqa: E402
 
 
 def thorn_bench(entry, data, runs, native, cache_dir):
-    """Best runtime in seconds of `entry` via `thorn bench --json` (in-process, after a warm-up)."""
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
-        json_path = j.name
     env = dict(os.environ, THORN_NATIVE=native, THORN_CACHE_DIR=cache_dir)
-    cmd = [args.thorn, "bench", "--backend", "host", "-r", str(runs), "-e", entry, "--dataset", data,
-           "--json", json_path, os.path.join(HERE, "workloads.fut")]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
-    with open(json_path) as f:
-        results = json.load(f)
-    os.unlink(json_path)
-    (bench,) = [v for k, v in results.items() if k.endswith(":" + entry)]
-    (ds,) = bench["datasets"].values()
-    return min(ds["runtimes"]) / 1e6
-
-
-def best_of(fn, runs):
-    fn()  # warm-up (JIT compilation for Numba and JAX)
-    ts = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return min(ts)
-
-
-def fmt_time(s):
-    if s >= 1:
-        return f"{s:.2f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.1f} ms"
-    return f"{s * 1e6:.0f} us"
+    return benchutil.thorn_bench(args.thorn, os.path.join(HERE, "workloads.fut"), entry, data, runs, env=env)
 
 
 def peers(threads):
@@ -353,7 +313,7 @@ def compile_latency(tmp):
         env = dict(os.environ, THORN_NATIVE="sync", THORN_CACHE_DIR=cache, THORN_LOG_PLAN="1", THORN_HOST_MIN_WORK="0")
         r = subprocess.run([args.thorn, "bench", "--backend", "host", "-r", "1", "--dataset", data, src],
                            capture_output=True, text=True, env=env)
-        ms = [float(m) for m in re.findall(r"compiled in (\d+) ms", r.stderr)]
+        ms = [float(m) for m in re.findall(r"compiled in ([0-9.]+) ms", r.stderr)]
         out.append(max(ms) if ms else float("nan"))
     return out
 
@@ -394,7 +354,7 @@ def main():
     geo = float(np.exp(np.mean(np.log(ratios))))
     lines.append(f"| geometric mean | | | " + " | " * (len(peers_names) - 1) + f" | {geo:.2f} |")
     lines += ["", f"Compile latency of a new kernel (a SegMap with sin and cos): {cold:.0f} ms with the compiler, "
-              f"{warm:.0f} ms from the disk cache."]
+              f"{warm:.1f} ms from the disk cache."]
     table = "\n".join(lines)
     print()
     print(table)

@@ -147,7 +147,7 @@ class Registry {
       e.entries = b.entries;
       e.state = State::Ready;
       ++(b.from_disk ? stats_.from_disk : stats_.compiled);
-      log(fmt::format("{} compiled in {:.0f} ms{}", e.name, b.ms, b.from_disk ? " (disk cache)" : ""));
+      log(fmt::format("{} compiled in {:.1f} ms{}", e.name, b.ms, b.from_disk ? " (disk cache)" : ""));
       return;
     }
     e.state = State::Failed;

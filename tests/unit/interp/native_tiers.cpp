@@ -23,22 +23,12 @@ using kir::Reg;
 using kir::UnOp;
 using plan::StepKind;
 using testutil::buffer;
+using testutil::random_i64;
+using testutil::step;
 
 namespace native = thorn::host::native;
 
 namespace {
-
-plan::Step step(StepKind kind, int64_t segments, int64_t size, kir::Function elem, std::vector<int> reads,
-                std::vector<int> writes) {
-  plan::Step s;
-  s.kind = kind;
-  s.segments = segments;
-  s.segment_size = size;
-  s.element = std::move(elem);
-  s.reads = std::move(reads);
-  s.writes = std::move(writes);
-  return s;
-}
 
 std::vector<uint8_t> bytes(const BufferPtr& b) {
   const std::byte* p = b->host();
@@ -108,14 +98,6 @@ std::vector<double> awkward_doubles(size_t n, uint32_t seed) {
   while (v.size() < n) v.push_back(d(rng));
   v.resize(n);
   std::shuffle(v.begin(), v.end(), rng);
-  return v;
-}
-
-std::vector<int64_t> random_i64(size_t n, uint32_t seed, int64_t lo, int64_t hi) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int64_t> d(lo, hi);
-  std::vector<int64_t> v(n);
-  for (auto& x : v) x = d(rng);
   return v;
 }
 
