@@ -194,7 +194,20 @@ class Registry {
 };
 
 Registry& registry() {
-  static Registry* r = new Registry;  // never destroyed (see start_worker)
+  static Registry* r = [] {
+    auto* reg = new Registry;  // never destroyed (see start_worker)
+    // The plan log ends with what the tier did: ranges handed back to the
+    // interpreter are the first thing to look at when native code seems slow.
+    if (exec::host_backend::log_plans())
+      std::atexit([] {
+        Stats s = native::stats();
+        if (s.compiled + s.from_disk + s.failed + s.skipped > 0)
+          std::fprintf(stderr, "native: %d kernels compiled (%.0f ms), %d from the disk cache, %d failed, %d skipped; "
+                               "%lld ranges handed back to the interpreter\n",
+                       s.compiled, s.compile_ms, s.from_disk, s.failed, s.skipped, (long long)s.fallbacks);
+      });
+    return reg;
+  }();
   return *r;
 }
 
