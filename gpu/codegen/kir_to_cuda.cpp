@@ -175,6 +175,13 @@ class Emitter {
 
   bool host() const { return o_.dialect == Dialect::Host; }
 
+  // Host dialect: a loop stops at Ctrl-C (the flag in env.cancel) and the
+  // function fails, so that the interpreter reruns the range and stops
+  // with Interrupted where it checks the flag itself.
+  void poll_cancel() {
+    if (host()) line("if (__atomic_load_n(env.cancel, __ATOMIC_RELAXED)) return false;");
+  }
+
   // Host dialect: indices clamped into range, a violation noted in `oob`
   // (see Dialect); the CUDA kernels trust the lowering's Checks.
   std::string free_index(const Instr& in) const {
@@ -288,9 +295,14 @@ class Emitter {
         parallel_assign(carried, in.args);
         line(fmt::format("for (i64 {0} = 0; {0} < {1}; ++{0}) {{", i, n));
         ++indent_;
+        // Outermost For loops only: an inner one runs a bounded count per
+        // outer iteration, and a poll in matmul's dot product costs 10%.
+        if (loop_depth_ == 0) poll_cancel();
+        ++loop_depth_;
         line(fmt::format("{} = {};", reg(body.params.at(0)), i));
         block_body(body);
         parallel_assign(carried, body.results);
+        --loop_depth_;
         --indent_;
         line("}");
         parallel_assign(in.dsts, carried);
@@ -306,6 +318,7 @@ class Emitter {
         parallel_assign(cond.params, in.args);
         line("while (true) {");
         ++indent_;
+        poll_cancel();
         block_body(cond);
         line(fmt::format("if (!{}) break;", reg(cond.results.at(0))));
         parallel_assign(body.params, cond.params);
@@ -482,6 +495,7 @@ class Emitter {
   std::string out_;
   int indent_ = 0;
   int tmp_ = 0;
+  int loop_depth_ = 0;  // For loops around the current statement
   std::map<Reg, bool> is_param_;
 };
 

@@ -29,6 +29,7 @@ namespace thorn::gpu::cg {
 // violation recorded in `oob` (a `u8&` parameter placed after `env`), so an
 // index the planner got wrong cannot touch foreign memory, and the loop
 // around the function stays free of branches the vectoriser cannot handle.
+// Loops poll the Ctrl-C flag `env.cancel` and fail when it is set.
 enum class Dialect { Cuda, Host };
 
 struct FunctionEmitOptions {

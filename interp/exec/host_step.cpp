@@ -220,6 +220,7 @@ void StepEnv::bind_native() {
   native.args.outs = native.outs.data();
   native.args.consts = native.consts.data();
   native.args.segment_size = step.segment_size;
+  native.args.cancel = cancel_flag();
   native.bounds = native::affine_bounds(step.element, native.counts, step.segment_size);
   native.entries = e;
 }

@@ -19,6 +19,7 @@ struct Args {
   void* const* outs = nullptr;          // SegMap: the step's `writes`, storage representation
   const uint64_t* consts = nullptr;     // lifted constants (gpu/codegen/constants.hpp)
   int64_t segment_size = 0;
+  const void* cancel = nullptr;  // the Ctrl-C flag (interp/util/cancel.hpp), polled in loops
 };
 
 // SegMap: elements at flat positions [begin, end) stored into Args::outs.

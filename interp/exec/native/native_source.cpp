@@ -122,6 +122,7 @@ struct thorn_args {
   void* const* outs;
   const u64* consts;
   i64 segment_size;
+  const u8* cancel;
 };
 // f(s, j, i) for the flat positions i in [begin, end) of a [*][n] space:
 // runs within one segment are plain counted loops (vectorisable).
@@ -171,7 +172,7 @@ struct Gen {
   void env_struct() {
     size_t nc = lc.values.size();
     out += fmt::format("struct thorn_consts {{ u64 v[{}]; }};\n", nc ? nc : 1);
-    out += "struct thorn_env {\n  i32* err;\n  i32 msg_elem, msg_op;\n  thorn_consts kc;\n";
+    out += "struct thorn_env {\n  i32* err;\n  i32 msg_elem, msg_op;\n  thorn_consts kc;\n  const u8* cancel;\n";
     const auto& fas = step.element.free_arrays;
     for (size_t k = 0; k < fas.size(); ++k)
       out += fmt::format("  {}{}* fa{};\n  i64 cnt{};\n", fas[k].written ? "" : "const ", cg::mem_type(fas[k].elem), k, k);
@@ -180,7 +181,7 @@ struct Gen {
     // the compiler keeps them in registers instead of reloading them past
     // every store that might alias the caller's array.
     out += "THORN_DEV void thorn_bind(thorn_env& env, const thorn_args* a, i32* err) {\n"
-           "  env.err = err;\n  env.msg_elem = 0;\n  env.msg_op = 0;\n";
+           "  env.err = err;\n  env.msg_elem = 0;\n  env.msg_op = 0;\n  env.cancel = a->cancel;\n";
     for (size_t k = 0; k < nc; ++k) out += fmt::format("  env.kc.v[{0}] = a->consts[{0}];\n", k);
     for (size_t k = 0; k < fas.size(); ++k)
       out += fmt::format("  env.fa{0} = ({1}{2}*)a->arrays[{0}];\n  env.cnt{0} = a->counts[{0}];\n", k,

@@ -9,11 +9,13 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "flatten_test_util.hpp"
 #include "interp/exec/native/native_compiler.hpp"
 #include "interp/exec/native/native_registry.hpp"
 #include "interp/exec/native/native_source.hpp"
+#include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
 using namespace thorn;
@@ -468,5 +470,30 @@ TEST_CASE("native tier: tiered mode runs the interpreter until the compiled kern
       CHECK(before != nullptr);
     }
   }
+  native::set_mode(saved);
+}
+
+TEST_CASE("native tier: Ctrl-C stops a long loop inside native code") {
+  if (!native::toolchain().ok) return;
+  native::Mode saved = native::mode();
+  native::set_mode(native::Mode::Sync);
+  // Each element counts to 4e9 (minutes); the flag is set after 200 ms.
+  ElemBuilder e;
+  auto n = e.b.while_({e.j}, [&](const std::vector<Reg>& v) { return e.b.compare(CmpOp::Lt, v[0], e.b.i64(4000000000)); },
+                      [&](const std::vector<Reg>& v) { return std::vector<Reg>{e.b.binary(BinOp::Add, v[0], e.b.i64(1))}; });
+  e.b.ret({n[0]});
+  plan::Step s = step(StepKind::SegMap, 1, 64, e.f, {}, {0});
+  REQUIRE(native::lookup(s) != nullptr);  // compiled now, not during the timed run
+  std::thread ctrl_c([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    request_cancel();
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<BufferPtr> bufs = {std::make_shared<Buffer>(Prim::I64, 64)};
+  CHECK_THROWS_AS(host::execute_step(s, bufs), Interrupted);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ctrl_c.join();
+  clear_cancel();
+  CHECK(took < 5.0);
   native::set_mode(saved);
 }
