@@ -56,3 +56,13 @@ def fmt_time(s):
     if s >= 1e-3:
         return f"{s * 1e3:.1f} ms"
     return f"{s * 1e6:.1f} us"
+
+
+def emit_table(lines, out=None):
+    """Prints the markdown table's lines, and writes them to `out` when given."""
+    table = "\n".join(lines)
+    print()
+    print(table)
+    if out:
+        with open(out, "w") as f:
+            f.write(table + "\n")

@@ -118,12 +118,7 @@ def main():
               "|---|---:|---:|---:|---:|"]
     for entry, n, tr, th in ref_rows:
         lines.append(f"| {entry} | {n:.0e} | {fmt_time(tr)} | {fmt_time(th)} | {tr / th:.0f} |")
-    table = "\n".join(lines)
-    print()
-    print(table)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(table + "\n")
+    benchutil.emit_table(lines, args.out)
 
 
 if __name__ == "__main__":

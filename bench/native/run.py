@@ -355,12 +355,7 @@ def main():
     lines.append(f"| geometric mean | | | " + " | " * (len(peers_names) - 1) + f" | {geo:.2f} |")
     lines += ["", f"Compile latency of a new kernel (a SegMap with sin and cos): {cold:.0f} ms with the compiler, "
               f"{warm:.1f} ms from the disk cache."]
-    table = "\n".join(lines)
-    print()
-    print(table)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(table + "\n")
+    benchutil.emit_table(lines, args.out)
 
 
 if __name__ == "__main__":
