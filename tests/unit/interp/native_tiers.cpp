@@ -282,13 +282,27 @@ TEST_CASE("native tier: the block form (uniform loops) agrees, including its par
               b.binary(BinOp::Mul, b.local_read(row, c), scale[0]));
       return std::vector<Reg>{};
     });
-    b.ret({halvings[0], b.unary(UnOp::Sin, b.local_read(row, b.i64(3)))});
-    plan::Step st = step(StepKind::SegMap, rows, 1, f, {0, 1}, {2, 3});
+    // Varying values through uniform control flow: an If yielding a
+    // varying value on one side and a constant on the other, a While
+    // carrying a uniform counter and a varying accumulator.
+    Reg mine = b.convert(Prim::F64, s);
+    auto mixed = b.if_(b.compare(CmpOp::Lt, first, b.constant(Scalar::floating(Prim::F64, 0.0))),
+                       [&] { return std::vector<Reg>{mine}; },
+                       [&] { return std::vector<Reg>{b.constant(Scalar::floating(Prim::F64, -1.0))}; });
+    auto acc = b.while_({b.i32(0), mixed[0]},
+                        [&](const std::vector<Reg>& v) { return b.compare(CmpOp::Lt, v[0], b.i32(7)); },
+                        [&](const std::vector<Reg>& v) {
+                          return std::vector<Reg>{b.binary(BinOp::Add, v[0], b.i32(1)),
+                                                  b.binary(BinOp::Add, b.unary(UnOp::Cos, v[1]), mine)};
+                        });
+    b.ret({halvings[0], b.unary(UnOp::Sin, b.local_read(row, b.i64(3))), acc[1]});
+    plan::Step st = step(StepKind::SegMap, rows, 1, f, {0, 1}, {2, 3, 4});
     INFO("rows " << rows);
     CHECK(native::generate(st).text.find("thorn_for_blocks(begin") != std::string::npos);
     same_on_both_tiers(st, [&] {
       return std::vector<BufferPtr>{buffer(Prim::F64, xs), std::make_shared<Buffer>(Prim::F64, rows * m),
-                                    std::make_shared<Buffer>(Prim::I32, rows), std::make_shared<Buffer>(Prim::F64, rows)};
+                                    std::make_shared<Buffer>(Prim::I32, rows), std::make_shared<Buffer>(Prim::F64, rows),
+                                    std::make_shared<Buffer>(Prim::F64, rows)};
     }, Expect::Native, rows > 90 ? "runtime error: row too large" : "");
   }
 }
