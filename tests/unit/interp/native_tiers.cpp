@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "flatten_test_util.hpp"
+#include "interp/exec/native/native_bounds.hpp"
 #include "interp/exec/native/native_compiler.hpp"
 #include "interp/exec/native/native_registry.hpp"
 #include "interp/exec/native/native_source.hpp"
@@ -510,4 +511,33 @@ TEST_CASE("native tier: Ctrl-C stops a long loop inside native code") {
   clear_cancel();
   CHECK(took < 5.0);
   native::set_mode(saved);
+}
+
+TEST_CASE("native tier: the corner check of affine reads is sound") {
+  // Whenever AffineBounds::ok accepts a range, every element's index in it
+  // is in bounds (brute force); within one segment it is also exact.
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int64_t> coef(-3, 12), size(1, 9), len(1, 40);
+  for (int round = 0; round < 3000; ++round) {
+    native::AffineBounds b;
+    b.segment_size = size(rng);
+    b.counts = {len(rng) * 3};
+    host::Affine f;
+    f.cs = coef(rng);
+    f.cj = coef(rng);
+    f.c0 = coef(rng) - 4;
+    b.reads.push_back({0, f});
+    int64_t total = 6 * b.segment_size;
+    int64_t begin = std::uniform_int_distribution<int64_t>(0, total - 1)(rng);
+    int64_t end = std::uniform_int_distribution<int64_t>(begin + 1, total)(rng);
+    bool all_in = true;
+    for (int64_t i = begin; i < end; ++i) {
+      int64_t s = i / b.segment_size, j = i % b.segment_size, idx = f.cs * s + f.cj * j + f.c0;
+      all_in &= idx >= 0 && idx < b.counts[0];
+    }
+    bool ok = b.ok(begin, end);
+    INFO("round " << round);
+    if (ok) REQUIRE(all_in);
+    if (begin / b.segment_size == (end - 1) / b.segment_size) REQUIRE(ok == all_in);
+  }
 }
