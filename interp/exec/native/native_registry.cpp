@@ -118,8 +118,8 @@ class Registry {
     if (why.empty()) {
       Source src = generate(step);
       if (src.text.size() > max_source())
-        why = fmt::format("{} KiB of C++, over the limit of {} KiB (THORN_NATIVE_MAX_SOURCE)",
-                          src.text.size() / 1024, max_source() / 1024);
+        why = fmt::format("{} bytes of C++, over the limit of {} (THORN_NATIVE_MAX_SOURCE)", src.text.size(),
+                          max_source());
       else
         e.source = std::move(src.text);
     }
