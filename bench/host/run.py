@@ -18,7 +18,6 @@ missing; started by another python3 without NumPy, such as pyenv's, the
 script runs itself again with /usr/bin/python3). Data files go to a temporary directory (Futhark's binary format).
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -36,50 +35,14 @@ except ImportError:  # the script's contract: Debian's NumPy on /usr/bin/python3
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FUT_TYPES = {np.dtype("float64"): b" f64", np.dtype("int64"): b" i64"}
-
-
-def write_futhark(path, *arrays):
-    """Values in Futhark's binary data format, one after the other."""
-    with open(path, "wb") as f:
-        for a in arrays:
-            a = np.ascontiguousarray(a)
-            f.write(b"b" + bytes([2, a.ndim]) + FUT_TYPES[a.dtype])
-            f.write(np.array(a.shape, dtype="<u8").tobytes())
-            f.write(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
+sys.path.insert(0, os.path.join(HERE, ".."))
+from benchutil import best_of as numpy_time, fmt_time, write_futhark  # noqa: E402
+import benchutil  # noqa: E402
 
 
 def thorn_bench(thorn, entry, data, runs, backend):
     """Best runtime in seconds of `entry` on the dataset file, via thorn bench --json."""
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
-        json_path = j.name
-    cmd = [thorn, "bench", "--backend", backend, "-r", str(runs), "-e", entry, "--dataset", data,
-           "--json", json_path, os.path.join(HERE, "ops.fut")]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    with open(json_path) as f:
-        results = json.load(f)
-    os.unlink(json_path)
-    (bench,) = [v for k, v in results.items() if k.endswith(":" + entry)]
-    (ds,) = bench["datasets"].values()
-    return min(ds["runtimes"]) / 1e6
-
-
-def numpy_time(fn, runs):
-    fn()  # warm-up
-    ts = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return min(ts)
-
-
-def fmt_time(s):
-    if s >= 1:
-        return f"{s:.2f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.1f} ms"
-    return f"{s * 1e6:.1f} us"
+    return benchutil.thorn_bench(thorn, os.path.join(HERE, "ops.fut"), entry, data, runs, backend)
 
 
 def main():
@@ -155,12 +118,7 @@ def main():
               "|---|---:|---:|---:|---:|"]
     for entry, n, tr, th in ref_rows:
         lines.append(f"| {entry} | {n:.0e} | {fmt_time(tr)} | {fmt_time(th)} | {tr / th:.0f} |")
-    table = "\n".join(lines)
-    print()
-    print(table)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(table + "\n")
+    benchutil.emit_table(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ std::vector<Prim> function_results(const kir::Function& f) {
 
 namespace {
 
-std::string reg(Reg r) { return fmt::format("r{}", r); }
+std::string reg_name(Reg r) { return fmt::format("r{}", r); }
 
 // The unsigned type integer arithmetic wraps in: C promotes narrower types to
 // int, where overflow would be undefined, so compute in u32 or u64.
@@ -76,12 +76,15 @@ class Emitter {
 
   std::string run() {
     std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
+    if (host()) params.push_back("u8& oob");
+    // Block form: varying parameters and all results are arrays of THORN_B lanes.
     for (Reg r : f_.body.params) {
-      params.push_back(fmt::format("{} {}", reg_type(type(r)), reg(r)));
+      params.push_back(varying(r) ? fmt::format("const {}* {}", reg_type(type(r)), reg_name(r))
+                                  : fmt::format("{} {}", reg_type(type(r)), reg_name(r)));
       is_param_[r] = true;
     }
     for (size_t i = 0; i < f_.body.results.size(); ++i)
-      params.push_back(fmt::format("{}& out{}", reg_type(type(f_.body.results[i])), i));
+      params.push_back(fmt::format("{}{} out{}", reg_type(type(f_.body.results[i])), block() ? "*" : "&", i));
 
     std::string sig;
     for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + params[i];
@@ -93,7 +96,7 @@ class Emitter {
     indent_ = 1;
     block_body(f_.body);
     for (size_t i = 0; i < f_.body.results.size(); ++i)
-      line(fmt::format("out{} = {};", i, reg(f_.body.results[i])));
+      lanes_line(block(), fmt::format("out{}{} = {};", i, block() ? "[l]" : "", reg(f_.body.results[i])));
     line("return true;");
     out_ += "}\n";
     return out_;
@@ -111,6 +114,18 @@ class Emitter {
     out_ += s;
     out_ += '\n';
   }
+
+  // ---- the block form (FunctionEmitOptions::varying): a varying register
+  // is an array of THORN_B lanes, read as rN[l] inside a loop over the lanes
+  // that each statement writing it is wrapped in; uniform registers and all
+  // control flow stay scalar.
+  bool block() const { return o_.varying != nullptr; }
+  bool varying(Reg r) const { return block() && r >= 0 && (*o_.varying)[size_t(r)]; }
+  std::string reg(Reg r) const { return varying(r) ? reg_name(r) + "[l]" : reg_name(r); }
+  void lanes_line(bool over_lanes, const std::string& s) {
+    line(over_lanes ? "for (int l = 0; l < THORN_B; ++l) " + s : s);
+  }
+  void assign(Reg dst, const std::string& expr) { lanes_line(varying(dst), fmt::format("{} = {};", reg(dst), expr)); }
 
   // Every register defined in the body (instruction results and nested block
   // parameters) is a local declared up front: SSA form makes each assigned
@@ -132,7 +147,7 @@ class Emitter {
       std::string names;
       for (size_t i = 0; i < regs.size(); ++i) {
         if (is_param_.count(regs[i])) continue;
-        names += (names.empty() ? "" : ", ") + reg(regs[i]);
+        names += (names.empty() ? "" : ", ") + reg_name(regs[i]) + (varying(regs[i]) ? "[THORN_B]" : "");
       }
       if (!names.empty()) out_ += fmt::format("  {} {};\n", reg_type(t), names);
     }
@@ -143,7 +158,8 @@ class Emitter {
   // compiler keeps small ones in registers and the rest in local memory.
   void declare_locals() {
     for (size_t k = 0; k < f_.locals.size(); ++k)
-      out_ += fmt::format("  {} l{}[{}];\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1));
+      out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1),
+                          block() ? "[THORN_B]" : "");
   }
 
   const kir::FreeArray& free_array(const Instr& in) const {
@@ -155,6 +171,26 @@ class Emitter {
   void check_local(const Instr& in) const {
     if (in.aux < 0 || size_t(in.aux) >= f_.locals.size())
       throw Error(ErrorKind::Internal, fmt::format("kernel codegen: private array {} missing in {}", in.aux, f_.name));
+  }
+
+  bool host() const { return o_.dialect == Dialect::Host; }
+
+  // Host dialect: a loop stops at Ctrl-C (the flag in env.cancel) and the
+  // function fails, so that the interpreter reruns the range and stops
+  // with Interrupted where it checks the flag itself.
+  void poll_cancel() {
+    if (host()) line("if (__atomic_load_n(env.cancel, __ATOMIC_RELAXED)) return false;");
+  }
+
+  // Host dialect: indices clamped into range, a violation noted in `oob`
+  // (see Dialect); the CUDA kernels trust the lowering's Checks.
+  std::string free_index(const Instr& in) const {
+    if (!host() || (o_.unchecked_reads && o_.unchecked_reads->count(&in))) return reg(in.a);
+    return fmt::format("thorn_clamp({}, {}{}, oob)", reg(in.a), o_.free_array_count_prefix, in.aux);
+  }
+  std::string local_index(const Instr& in) const {
+    if (!host()) return reg(in.a);
+    return fmt::format("thorn_clamp({}, {}, oob)", reg(in.a), std::max<int64_t>(f_.locals[size_t(in.aux)].count, 1));
   }
 
   void block_body(const Block& b) {
@@ -174,11 +210,17 @@ class Emitter {
         continue;
       }
       std::string t = fmt::format("t{}", tmp_++);
-      line(fmt::format("const {} {} = {};", reg_type(type(values[i])), t, reg(values[i])));
-      tmps.push_back(t);
+      if (varying(targets[i])) {  // a lane array (the value may be uniform: broadcast)
+        line(fmt::format("{} {}[THORN_B];", reg_type(type(values[i])), t));
+        lanes_line(true, fmt::format("{}[l] = {};", t, reg(values[i])));
+        tmps.push_back(t + "[l]");
+      } else {
+        line(fmt::format("const {} {} = {};", reg_type(type(values[i])), t, reg(values[i])));
+        tmps.push_back(t);
+      }
     }
     for (size_t i = 0; i < targets.size(); ++i)
-      if (!tmps[i].empty()) line(fmt::format("{} = {};", reg(targets[i]), tmps[i]));
+      if (!tmps[i].empty()) assign(targets[i], tmps[i]);
   }
 
   void instr(const Instr& in) {
@@ -187,48 +229,47 @@ class Emitter {
         if (o_.lifted) {
           auto it = o_.lifted->slot.find(&in);
           if (it != o_.lifted->slot.end()) {
-            line(fmt::format("{} = {};", reg(in.dst), lifted_expr(in.type, it->second)));
+            assign(in.dst, lifted_expr(in.type, it->second));
             return;
           }
         }
-        line(fmt::format("{} = {};", reg(in.dst), literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type))));
+        assign(in.dst, literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type)));
         return;
       }
-      case Opcode::Unary: line(fmt::format("{} = {};", reg(in.dst), unary(in))); return;
-      case Opcode::Binary: line(fmt::format("{} = {};", reg(in.dst), binary(in))); return;
-      case Opcode::Compare: line(fmt::format("{} = {};", reg(in.dst), compare(in))); return;
-      case Opcode::Convert: line(fmt::format("{} = {};", reg(in.dst), convert(in.src_type, in.type, reg(in.a)))); return;
-      case Opcode::Select:
-        line(fmt::format("{} = {} ? {} : {};", reg(in.dst), reg(in.a), reg(in.b), reg(in.c)));
-        return;
+      case Opcode::Unary: assign(in.dst, unary(in)); return;
+      case Opcode::Binary: assign(in.dst, binary(in)); return;
+      case Opcode::Compare: assign(in.dst, compare(in)); return;
+      case Opcode::Convert: assign(in.dst, convert(in.src_type, in.type, reg(in.a))); return;
+      case Opcode::Select: assign(in.dst, fmt::format("{} ? {} : {}", reg(in.a), reg(in.b), reg(in.c))); return;
       case Opcode::Read: {
         const kir::FreeArray& fa = free_array(in);
-        std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, reg(in.a));
+        std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, free_index(in));
         // The read-only cache is for arrays no thread writes during the kernel.
         if (o_.read_only_cache && !fa.written) mem = fmt::format("__ldg(&{})", mem);
-        line(fmt::format("{} = {};", reg(in.dst), load_expr(fa.elem, mem)));
+        assign(in.dst, load_expr(fa.elem, mem));
         return;
       }
       case Opcode::Write: {
         const kir::FreeArray& fa = free_array(in);
         if (!fa.written)
           throw Error(ErrorKind::Internal, fmt::format("kernel codegen: write to read-only free array {} in {}", in.aux, f_.name));
-        line(fmt::format("{}{}[{}] = {};", o_.free_array_prefix, in.aux, reg(in.a), store_expr(fa.elem, reg(in.b))));
+        lanes_line(varying(in.a) || varying(in.b), fmt::format("{}{}[{}] = {};", o_.free_array_prefix, in.aux,
+                                                               free_index(in), store_expr(fa.elem, reg(in.b))));
         return;
       }
       // Indices were checked by the lowering's own Check instructions, as on
       // the host (whose extra bounds test only guards against planner bugs).
       case Opcode::LocalRead:
         check_local(in);
-        line(fmt::format("{} = l{}[{}];", reg(in.dst), in.aux, reg(in.a)));
+        assign(in.dst, fmt::format("l{}[{}]{}", in.aux, local_index(in), block() ? "[l]" : ""));
         return;
       case Opcode::LocalWrite:
         check_local(in);
-        line(fmt::format("l{}[{}] = {};", in.aux, reg(in.a), reg(in.b)));
+        lanes_line(block(), fmt::format("l{}[{}]{} = {};", in.aux, local_index(in), block() ? "[l]" : "", reg(in.b)));
         return;
       case Opcode::Check:
-        line(fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
-                         o_.msg_base, in.aux));
+        lanes_line(varying(in.a), fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
+                                                      o_.msg_base, in.aux));
         return;
       case Opcode::If: {
         line(fmt::format("if ({}) {{", reg(in.a)));
@@ -254,9 +295,14 @@ class Emitter {
         parallel_assign(carried, in.args);
         line(fmt::format("for (i64 {0} = 0; {0} < {1}; ++{0}) {{", i, n));
         ++indent_;
+        // Outermost For loops only: an inner one runs a bounded count per
+        // outer iteration, and a poll in matmul's dot product costs 10%.
+        if (loop_depth_ == 0) poll_cancel();
+        ++loop_depth_;
         line(fmt::format("{} = {};", reg(body.params.at(0)), i));
         block_body(body);
         parallel_assign(carried, body.results);
+        --loop_depth_;
         --indent_;
         line("}");
         parallel_assign(in.dsts, carried);
@@ -272,6 +318,7 @@ class Emitter {
         parallel_assign(cond.params, in.args);
         line("while (true) {");
         ++indent_;
+        poll_cancel();
         block_body(cond);
         line(fmt::format("if (!{}) break;", reg(cond.results.at(0))));
         parallel_assign(body.params, cond.params);
@@ -347,6 +394,16 @@ class Emitter {
     // Shift amounts are read unsigned; shifting by the width or more gives 0
     // (or the sign, for an arithmetic right shift), as the hardware does.
     std::string amount = fmt::format("({})({}){}", W, U, b);
+    if (host()) {
+      // Shifts as the host executor computes them: on 64 bits, negative
+      // amounts shifting the other way (host_semantics.hpp).
+      switch (in.binop()) {
+        case BinOp::Shl: return fmt::format("thorn_hshl<{}>({}, {})", T, a, b);
+        case BinOp::Shr: return fmt::format("thorn_hashr<{}>({}, {})", T, a, b);
+        case BinOp::LShr: return fmt::format("thorn_hlshr<{}>({}, {})", T, a, b);
+        default: break;
+      }
+    }
     switch (in.binop()) {
       case BinOp::Add: return arith("+");
       case BinOp::Sub: return arith("-");
@@ -355,6 +412,8 @@ class Emitter {
         if (is_float(t)) return round_to(t, fmt::format("{} / {}", a, b));
         return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_sdiv" : "thorn_udiv", a, b);
       case BinOp::Mod:
+        // The host executor's `%` on floats is C's fmod (host_semantics.hpp).
+        if (is_float(t) && host()) return round_to(t, fmt::format("{}({}, {})", f64 ? "fmod" : "fmodf", a, b));
         if (is_float(t)) return round_to(t, fmt::format("{}({}, {})", f64 ? "thorn_fmod64" : "thorn_fmod32", a, b));
         return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_smod" : "thorn_umod", a, b);
       case BinOp::Quot:
@@ -365,6 +424,7 @@ class Emitter {
         return fmt::format("{}({}, {})", is_signed_int(t) ? "thorn_srem" : "thorn_umod", a, b);
       case BinOp::Pow:
         if (is_float(t)) return round_to(t, fmt::format("{}({}, {})", f64 ? "pow" : "powf", a, b));
+        if (host()) return fmt::format("thorn_hpow<{}>({}, {})", T, a, b);
         return fmt::format("({})thorn_upow<{}>(({})({}){}, ({})({}){})", T, W, W, U, a, W, U, b);
       case BinOp::And: return fmt::format("({})({} & {})", T, a, b);
       case BinOp::Or: return fmt::format("({})({} | {})", T, a, b);
@@ -435,6 +495,7 @@ class Emitter {
   std::string out_;
   int indent_ = 0;
   int tmp_ = 0;
+  int loop_depth_ = 0;  // For loops around the current statement
   std::map<Reg, bool> is_param_;
 };
 

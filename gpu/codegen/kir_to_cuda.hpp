@@ -11,21 +11,48 @@
 // `<msg_base> + aux`. Semantics follow Futhark (see gpu/codegen/prelude.cpp):
 // wrap-around integer arithmetic, division rounding down, conversions as the
 // host backends do them, f16 rounded after every operation.
+#include <set>
 #include <string>
+#include <vector>
 
 #include "gpu/codegen/constants.hpp"
 #include "interp/flatten/kernel_ir.hpp"
 
 namespace thorn::gpu::cg {
 
+// Where the function runs. The host dialect (interp/exec/native) is C++ for
+// the system compiler and must agree bit for bit with the host executor's
+// interpreter (interp/exec/host_semantics.hpp), which differs from the CUDA
+// kernels in a few places: `%` on floats is C's fmod, shifts by negative
+// amounts shift the other way, integer `**` by a negative exponent is 0.
+// Free-array and private-array indices are clamped into range there and the
+// violation recorded in `oob` (a `u8&` parameter placed after `env`), so an
+// index the planner got wrong cannot touch foreign memory, and the loop
+// around the function stays free of branches the vectoriser cannot handle.
+// Loops poll the Ctrl-C flag `env.cancel` and fail when it is set.
+enum class Dialect { Cuda, Host };
+
 struct FunctionEmitOptions {
+  Dialect dialect = Dialect::Cuda;
+
   std::string name;                          // the C function name
   std::string env_type = "thorn_env";        // the environment struct (by const reference)
   std::string free_array_prefix = "env.fa";  // free array k: env.fa<k>
+  std::string free_array_count_prefix = "env.cnt";  // Host dialect: its element count env.cnt<k>
   std::string err = "env.err";               // i32* error flag
   std::string msg_base = "0";                // added to Check message numbers
   bool read_only_cache = false;              // read free arrays with __ldg (no aliasing writes)
   const LiftedConstants* lifted = nullptr;   // constants read from env.kc (constants.hpp)
+  // Host dialect, block form (interp/exec/native/native_uniform.hpp): the
+  // function runs THORN_B elements at once. Registers marked here (indexed by
+  // register) are arrays of THORN_B lanes, the others, and all control flow,
+  // are shared by the lanes; the caller guarantees that conditions and loop
+  // counts are uniform. Varying parameters and every result are then passed
+  // as pointers to THORN_B lanes; private arrays are laid out [count][lane].
+  const std::vector<char>* varying = nullptr;
+  // Host dialect: reads whose bounds the caller checks itself (interp/exec/
+  // native/native_bounds.hpp); their index is used as is, not clamped.
+  const std::set<const kir::Instr*>* unchecked_reads = nullptr;
 };
 
 std::string emit_function(const kir::Function& f, const FunctionEmitOptions& opts);

@@ -1,10 +1,14 @@
 #include "gpu/codegen/prelude.hpp"
 
+#include <string>
+
 namespace thorn::gpu::cg {
 
-std::string_view cuda_prelude() {
-  return R"CUDA(// ---- thorn prelude
-typedef signed char i8;
+// The host dialect's native kernels (interp/exec/native) share the typedefs
+// and the scalar helpers; only the CUDA-specific parts (PTX, atomics,
+// shuffles) stay here.
+std::string_view scalar_types() {
+  return R"CUDA(typedef signed char i8;
 typedef short i16;
 typedef int i32;
 typedef long long i64;
@@ -16,21 +20,11 @@ typedef float f16;  // registers: a float holding a value exact in half precisio
 typedef float f32;
 typedef double f64;
 typedef unsigned short thorn_half;  // memory: IEEE half bits
-#define THORN_DEV __device__ __forceinline__
+)CUDA";
+}
 
-// -- f16 (PTX cvt, round to nearest even). THORN_EMULATE: the host-side
-// kernel emulator of the tests (tests/gpu/emulator) supplies these.
-#ifndef THORN_EMULATE
-THORN_DEV f32 thorn_h2f(thorn_half h) { f32 f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
-THORN_DEV thorn_half thorn_f2h(f32 f) { thorn_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
-THORN_DEV thorn_half thorn_d2h(f64 d) { thorn_half h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d)); return h; }
-#endif
-// Rounds a float result to half precision. Exact for + - * / sqrt: a float
-// carries more than twice the half's precision, so double rounding is harmless.
-THORN_DEV f16 thorn_rh(f32 f) { return thorn_h2f(thorn_f2h(f)); }
-THORN_DEV f16 thorn_rhd(f64 d) { return thorn_h2f(thorn_d2h(d)); }
-
-// -- Futhark's signed division (rounds toward negative infinity) and modulo
+std::string_view scalar_helpers() {
+  return R"CUDA(// -- Futhark's signed division (rounds toward negative infinity) and modulo
 // (sign of the divisor). Division by zero yields 0 here: the kernel IR guards
 // divisions with a Check that reports it. MIN / -1 wraps instead of trapping.
 template <class T> THORN_DEV T thorn_sdiv(T x, T y) {
@@ -97,7 +91,30 @@ THORN_DEV u64 thorn_f2u64(f64 d) {
 THORN_DEV i32 thorn_ctz32(u32 x, i32 width) { int y = __ffs((int)x); return y == 0 ? width : y - 1; }
 THORN_DEV i32 thorn_ctz64(u64 x) { int y = __ffsll((long long)x); return y == 0 ? 64 : y - 1; }
 
-// -- error flag: the first failing Check stores its message number + 1
+)CUDA";
+}
+
+std::string_view cuda_prelude() {
+  static const std::string text = [] {
+    std::string s = "// ---- thorn prelude\n";
+    s += scalar_types();
+    s += "#define THORN_DEV __device__ __forceinline__\n";
+    s += R"CUDA(
+// -- f16 (PTX cvt, round to nearest even). THORN_EMULATE: the host-side
+// kernel emulator of the tests (tests/gpu/emulator) supplies these.
+#ifndef THORN_EMULATE
+THORN_DEV f32 thorn_h2f(thorn_half h) { f32 f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+THORN_DEV thorn_half thorn_f2h(f32 f) { thorn_half h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+THORN_DEV thorn_half thorn_d2h(f64 d) { thorn_half h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d)); return h; }
+#endif
+// Rounds a float result to half precision. Exact for + - * / sqrt: a float
+// carries more than twice the half's precision, so double rounding is harmless.
+THORN_DEV f16 thorn_rh(f32 f) { return thorn_h2f(thorn_f2h(f)); }
+THORN_DEV f16 thorn_rhd(f64 d) { return thorn_h2f(thorn_d2h(d)); }
+
+)CUDA";
+    s += scalar_helpers();
+    s += R"CUDA(// -- error flag: the first failing Check stores its message number + 1
 THORN_DEV void thorn_fail(i32* err, i32 msg) { atomicCAS(err, 0, msg + 1); }
 
 // -- warp shuffles for every register type
@@ -119,6 +136,9 @@ THORN_DEV i64 thorn_warp_max(i64 v) {
 }
 // ---- end of prelude
 )CUDA";
+    return s;
+  }();
+  return text;
 }
 
 }  // namespace thorn::gpu::cg

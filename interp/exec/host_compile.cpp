@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "interp/exec/host_affine.hpp"
 #include "interp/exec/host_program.hpp"
 #include "interp/exec/host_semantics.hpp"
 #include "interp/util/error.hpp"
@@ -14,38 +15,6 @@ namespace thorn::host {
 namespace {
 
 using kir::Opcode;
-
-// Affine forms of i64 registers in terms of the element parameters (s, j).
-struct AffineAnalysis {
-  std::unordered_map<kir::Reg, Affine> forms;
-
-  std::optional<Affine> get(kir::Reg r) const {
-    auto it = forms.find(r);
-    if (it == forms.end()) return std::nullopt;
-    return it->second;
-  }
-
-  void block(const kir::Block& b) {
-    for (const kir::Instr& in : b.instrs) {
-      if (in.op == Opcode::Const && in.type == Prim::I64) {
-        forms[in.dst] = Affine{0, 0, in.imm.i, false};
-      } else if (in.op == Opcode::Binary && in.type == Prim::I64) {
-        auto a = get(in.a), c = get(in.b);
-        if (!a || !c) continue;
-        switch (in.binop()) {
-          case kir::BinOp::Add: forms[in.dst] = Affine{a->cs + c->cs, a->cj + c->cj, a->c0 + c->c0, false}; break;
-          case kir::BinOp::Sub: forms[in.dst] = Affine{a->cs - c->cs, a->cj - c->cj, a->c0 - c->c0, false}; break;
-          case kir::BinOp::Mul:
-            if (a->cs == 0 && a->cj == 0) forms[in.dst] = Affine{c->cs * a->c0, c->cj * a->c0, c->c0 * a->c0, false};
-            else if (c->cs == 0 && c->cj == 0) forms[in.dst] = Affine{a->cs * c->c0, a->cj * c->c0, a->c0 * c->c0, false};
-            break;
-          default: break;
-        }
-      }
-      for (const kir::Block& nb : in.blocks) block(nb);
-    }
-  }
-};
 
 struct Compiler {
   const kir::Function& f;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "interp/core/prim.hpp"
+#include "interp/exec/native/native_abi.hpp"
 #include "interp/flatten/kernel_ir.hpp"
 #include "interp/util/source.hpp"
 
@@ -121,6 +122,18 @@ struct Tile {
   int64_t segment_size = 0;
 };
 
+// The native tier's tile entry for a frame's program (interp/exec/native):
+// when set, run_element_tile calls it instead of interpreting, and falls
+// back to interpreting the tile when it reports a failure.
+namespace native {
+struct AffineBounds;
+}
+struct NativeTile {
+  native::TileFn fn = nullptr;
+  const native::Args* args = nullptr;
+  const native::AffineBounds* bounds = nullptr;  // checked before each call (native_bounds.hpp)
+};
+
 // The registers of one running instance of a Program (one per thread).
 struct Frame {
   explicit Frame(std::shared_ptr<const Program> p);
@@ -135,6 +148,7 @@ struct Frame {
   // tile's lanes touching the same element index touch one run of memory).
   std::vector<std::byte*> locals;
   Tile tile;
+  NativeTile native;
 
   template <class T> T* out(int32_t r) {
     regs[size_t(r)] = owned[size_t(r)];

@@ -5,10 +5,14 @@
 #include <algorithm>
 
 #include "interp/exec/host_step.hpp"
+#include "interp/exec/native/native_registry.hpp"
+#include "interp/util/cancel.hpp"
 
 namespace thorn::host {
 
 namespace {
+
+constexpr int64_t kNativePiece = int64_t(kLanes) * 64;
 
 // Splits [0, total) into chunks of whole tiles, about 4 per thread so that
 // uneven progress balances out, and runs fn(begin, end, worker) on each.
@@ -31,13 +35,25 @@ void run_segmap(StepEnv& env) {
   const Program& p = *env.elem;
   size_t k = p.results().size();
   int64_t size = env.step.segment_size;
+  native::SegMapFn native = env.native.entries ? env.native.entries->segmap : nullptr;
   for_chunks(env, env.total(), [&](int64_t begin, int64_t end, int worker) {
-    Frame& fr = env.elem_frame(worker);
-    for (int64_t f0 = begin; f0 < end; f0 += kLanes) {
-      int n = int(std::min<int64_t>(kLanes, end - f0));
-      run_element_tile(fr, f0, n, size);
-      for (size_t r = 0; r < k; ++r)
-        store_lanes(p.result_type(r), env.write_buffer(r), f0, fr.regs[size_t(p.results()[r])], n);
+    // Natively, a whole chunk per call, straight into the output buffers;
+    // a failure (a Check) reruns the chunk on the interpreter, which reports it.
+    // Pieces of kNativePiece elements keep Ctrl-C responsive.
+    for (int64_t b0 = begin; b0 < end; b0 += kNativePiece) {
+      int64_t b1 = std::min(end, b0 + kNativePiece);
+      if (native) {
+        check_cancel();
+        if (env.native.bounds.ok(b0, b1) && native(&env.native.args, b0, b1) == 0) continue;
+        native::note_fallback();
+      }
+      Frame& fr = env.elem_frame(worker);
+      for (int64_t f0 = b0; f0 < b1; f0 += kLanes) {
+        int n = int(std::min<int64_t>(kLanes, b1 - f0));
+        interpret_element_tile(fr, f0, n, size);
+        for (size_t r = 0; r < k; ++r)
+          store_lanes(p.result_type(r), env.write_buffer(r), f0, fr.regs[size_t(p.results()[r])], n);
+      }
     }
   });
 }

@@ -9,6 +9,8 @@
 
 #include "interp/exec/host_fastop.hpp"
 #include "interp/exec/host_lanes.hpp"
+#include "gpu/codegen/constants.hpp"
+#include "interp/exec/native/native_registry.hpp"
 #include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
@@ -138,6 +140,24 @@ void OpApply::apply(const std::byte* const* acc, const std::byte* const* x, int 
     fr_.regs[size_t(params[size_t(r)])] = const_cast<std::byte*>(acc[r]);
     fr_.regs[size_t(params[size_t(k_ + r)])] = const_cast<std::byte*>(x[r]);
   }
+  if (native_) {
+    // Results go to the frame's own registers, where result() finds them.
+    void* outs[64];
+    const auto& results = fr_.prog->results();
+    if (results.size() <= 64) {
+      for (size_t r = 0; r < results.size(); ++r) outs[r] = fr_.out<std::byte>(results[r]);
+      if (native_(native_args_, reinterpret_cast<const void* const*>(acc),
+                  reinterpret_cast<const void* const*>(x), outs, n) == 0)
+        return;
+      // A failed Check: the interpreter reports it (or, if native code were
+      // ever wrong, gets it right).
+      native::note_fallback();
+      for (int r = 0; r < k_; ++r) {
+        fr_.regs[size_t(params[size_t(r)])] = const_cast<std::byte*>(acc[r]);
+        fr_.regs[size_t(params[size_t(k_ + r)])] = const_cast<std::byte*>(x[r]);
+      }
+    }
+  }
   run(fr_, Lanes{nullptr, n});
 }
 
@@ -179,6 +199,30 @@ StepEnv::StepEnv(const plan::Step& s, std::vector<BufferPtr>& b, const ExecOptio
   }
   elem_frames.resize(size_t(pool.size()));
   op_frames.resize(size_t(pool.size()));
+  bind_native();
+}
+
+void StepEnv::bind_native() {
+  if (native::mode() == native::Mode::Off || total() == 0) return;
+  const native::Entries* e = native::lookup(step);
+  if (!e) return;
+  // An empty array has no storage; a clamped index 0 must still be readable.
+  static const uint64_t empty[1] = {0};
+  for (const ArrayBinding& a : arrays) {
+    native.arrays.push_back(a.count > 0 && a.data ? static_cast<const void*>(a.data) : empty);
+    native.counts.push_back(a.count);
+  }
+  if (step.kind == plan::StepKind::SegMap)
+    for (size_t k = 0; k < step.writes.size(); ++k) native.outs.push_back(write_buffer(k).host_mut());
+  native.consts = gpu::cg::constant_bits(gpu::cg::lift_constants(step));
+  native.args.arrays = native.arrays.data();
+  native.args.counts = native.counts.data();
+  native.args.outs = native.outs.data();
+  native.args.consts = native.consts.data();
+  native.args.segment_size = step.segment_size;
+  native.args.cancel = cancel_flag();
+  native.bounds = native::affine_bounds(step.element, native.counts, step.segment_size);
+  native.entries = e;
 }
 
 Frame& StepEnv::elem_frame(int worker) {
@@ -186,13 +230,17 @@ Frame& StepEnv::elem_frame(int worker) {
   if (!slot) {
     slot = std::make_unique<Frame>(elem);
     slot->arrays = arrays;
+    if (native.entries) slot->native = NativeTile{native.entries->tile, &native.args, &native.bounds};
   }
   return *slot;
 }
 
 OpApply& StepEnv::op_apply(int worker) {
   auto& slot = op_frames[size_t(worker)];
-  if (!slot) slot = std::make_unique<OpApply>(op);
+  if (!slot) {
+    slot = std::make_unique<OpApply>(op);
+    if (native.entries && native.entries->apply) slot->attach_native(native.entries->apply, &native.args);
+  }
   return *slot;
 }
 
@@ -209,6 +257,21 @@ void StepEnv::fill_neutral(LaneSlots& slots) const {
 // ------------------------------------------------------------------ tiles and lanes
 
 void run_element_tile(Frame& fr, int64_t flat0, int n, int64_t segment_size) {
+  if (fr.native.fn) {
+    check_cancel();
+    // Results into the frame's own registers, where the steps read them.
+    void* lanes[64];
+    const auto& results = fr.prog->results();
+    if (results.size() <= 64 && fr.native.bounds->ok(flat0, flat0 + n)) {
+      for (size_t r = 0; r < results.size(); ++r) lanes[r] = fr.out<std::byte>(results[r]);
+      if (fr.native.fn(fr.native.args, flat0, n, lanes) == 0) return;
+    }
+    native::note_fallback();
+  }
+  interpret_element_tile(fr, flat0, n, segment_size);
+}
+
+void interpret_element_tile(Frame& fr, int64_t flat0, int n, int64_t segment_size) {
   check_cancel();  // Ctrl-C: stop at the next tile
   Tile& t = fr.tile;
   t.flat0 = flat0;

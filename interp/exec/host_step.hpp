@@ -10,6 +10,7 @@
 #include "interp/exec/host_pool.hpp"
 #include "interp/exec/host_program.hpp"
 #include "interp/exec/host_semantics.hpp"
+#include "interp/exec/native/native_bounds.hpp"
 #include "interp/flatten/plan.hpp"
 
 namespace thorn::host {
@@ -64,10 +65,29 @@ class OpApply {
   const std::byte* result(int r) const { return fr_.regs[size_t(fr_.prog->results()[size_t(r)])]; }
   // Convenience for one-lane combines: acc[r] (lane 0) = op(acc, x) (lane 0).
   void combine1(LaneSlots& acc, const LaneSlots& x);
+  // Runs the operator as native code from now on (interp/exec/native).
+  void attach_native(native::ApplyFn fn, const native::Args* args) {
+    native_ = fn;
+    native_args_ = args;
+  }
 
  private:
   Frame fr_;
   int k_;
+  native::ApplyFn native_ = nullptr;
+  const native::Args* native_args_ = nullptr;
+};
+
+// What the native entries of a step are called with (interp/exec/native):
+// the step's buffers and lifted constants, bound once per step run.
+struct NativeBinding {
+  const native::Entries* entries = nullptr;  // null: the interpreter runs the step
+  native::Args args;
+  std::vector<const void*> arrays;
+  std::vector<int64_t> counts;
+  std::vector<void*> outs;
+  std::vector<uint64_t> consts;
+  native::AffineBounds bounds;
 };
 
 struct StepEnv {
@@ -81,6 +101,7 @@ struct StepEnv {
   std::vector<ArrayBinding> arrays;
   std::vector<std::unique_ptr<Frame>> elem_frames;  // one per worker, created on first use
   std::vector<std::unique_ptr<OpApply>> op_frames;
+  NativeBinding native;
 
   StepEnv(const plan::Step& s, std::vector<BufferPtr>& b, const ExecOptions& o);
   Frame& elem_frame(int worker);
@@ -89,13 +110,18 @@ struct StepEnv {
   // Number of parallel tasks worth using for `work` elements.
   bool parallel(int64_t work) const { return threads > 1 && work >= opts.parallel_threshold; }
   Buffer& write_buffer(size_t k) const { return *bufs[size_t(step.writes[k])]; }
+  // Looks the step up in the native tier and binds its buffers (native).
+  void bind_native();
   // Neutral element r in register representation, broadcast to all lanes of `slots`.
   void fill_neutral(LaneSlots& slots) const;
 };
 
 // Runs the element function on the consecutive flat positions
-// [flat0, flat0 + n), n <= kLanes.
+// [flat0, flat0 + n), n <= kLanes: natively when the frame has a native
+// tile entry (Frame::native), else (or when that fails) interpreted.
 void run_element_tile(Frame& fr, int64_t flat0, int n, int64_t segment_size);
+// Always interpreted.
+void interpret_element_tile(Frame& fr, int64_t flat0, int n, int64_t segment_size);
 
 // Lane arrays (register representation) <-> buffer elements (storage representation).
 void store_lanes(Prim t, Buffer& buf, int64_t start, const std::byte* lanes, int n);

@@ -19,6 +19,10 @@ namespace thorn {
 void request_cancel() noexcept;
 void clear_cancel() noexcept;
 bool cancel_requested() noexcept;
+// The flag itself, a byte that is non-zero when a cancellation was
+// requested: native kernels (interp/exec/native) poll it in their loops
+// with a relaxed atomic load.
+const void* cancel_flag() noexcept;
 
 // The error a cancelled evaluation unwinds with ("Interrupted.").
 class Interrupted : public Error {

@@ -16,23 +16,13 @@ using kir::CmpOp;
 using kir::Reg;
 using plan::StepKind;
 using testutil::buffer;
+using testutil::random_i64;
+using testutil::step;
 using testutil::contents;
 using testutil::parallel_opts;
 using testutil::serial_opts;
 
 namespace {
-
-plan::Step step(StepKind kind, int64_t segments, int64_t size, kir::Function elem,
-                std::vector<int> reads, std::vector<int> writes) {
-  plan::Step s;
-  s.kind = kind;
-  s.segments = segments;
-  s.segment_size = size;
-  s.element = std::move(elem);
-  s.reads = std::move(reads);
-  s.writes = std::move(writes);
-  return s;
-}
 
 // Affine composition (a,b) op (c,d) = (a*c, b*c + d) on i64: associative,
 // not commutative, neutral (1, 0). `extra` adds a useless instruction so the
@@ -57,14 +47,6 @@ kir::Function slow_add(Prim t) {
   Reg x = b.param(t), y = b.param(t);
   b.ret({b.binary(BinOp::Mul, b.binary(BinOp::Add, x, y), b.constant(Scalar::signed_int(t, 1)))});
   return f;
-}
-
-std::vector<int64_t> random_i64(size_t n, uint32_t seed, int64_t lo = -5, int64_t hi = 5) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int64_t> d(lo, hi);
-  std::vector<int64_t> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
 }
 
 struct Shape {

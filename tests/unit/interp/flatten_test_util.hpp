@@ -3,6 +3,7 @@
 // vectors, running a kir function on explicit lanes, building plan steps.
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "interp/core/value.hpp"
@@ -52,6 +53,28 @@ inline std::vector<std::vector<Scalar>> run_lanes(const kir::Function& f,
     for (size_t r = 0; r < prog->results().size(); ++r)
       out[size_t(l)].push_back(host::read_lane(prog->result_type(r), fr.regs[size_t(prog->results()[r])], l));
   return out;
+}
+
+// A plan step over [segments][size] running `elem`, reading and writing the given buffers.
+inline plan::Step step(plan::StepKind kind, int64_t segments, int64_t size, kir::Function elem,
+                       std::vector<int> reads, std::vector<int> writes) {
+  plan::Step s;
+  s.kind = kind;
+  s.segments = segments;
+  s.segment_size = size;
+  s.element = std::move(elem);
+  s.reads = std::move(reads);
+  s.writes = std::move(writes);
+  return s;
+}
+
+// n integers uniform in [lo, hi], reproducibly from `seed`.
+inline std::vector<int64_t> random_i64(size_t n, uint32_t seed, int64_t lo = -5, int64_t hi = 5) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int64_t> d(lo, hi);
+  std::vector<int64_t> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
 }
 
 // A binary operator function (a, b) -> op(a, b) on type t.
