@@ -48,6 +48,8 @@ std::string on_path(const std::string& name) {
 // The compiler child of a tiered compilation may still run when the process
 // exits (the background thread is detached): an exit handler kills it and
 // removes its temporary directory, so that nothing is left behind.
+constexpr int kStoppedBySignal = -2;
+
 struct Active {
   std::mutex mu;
   pid_t pid = 0;
@@ -71,7 +73,9 @@ Active& active() {
 }
 
 // Runs argv with stdout and stderr to `log` (or /dev/null); the exit status,
-// or -1 when it could not start. posix_spawn, not system(): system() blocks
+// -1 when it could not start, or kStoppedBySignal when a signal ended it (the
+// exit handler above, at the end of a short run, or the system running out
+// of memory): the compiler itself is fine then. posix_spawn, not system(): system() blocks
 // SIGCHLD and ignores SIGINT in the whole process while it waits, and the
 // compiler runs on a background thread while the REPL takes Ctrl-C.
 int run(const std::vector<std::string>& argv, const std::string& log) {
@@ -101,7 +105,7 @@ int run(const std::vector<std::string>& argv, const std::string& log) {
   lk.lock();
   act.pid = 0;
   if (w < 0) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : kStoppedBySignal;
 }
 
 std::string read_file(const std::string& path) {
@@ -260,8 +264,10 @@ bool build(const std::string& source, Built& out, std::string& error, bool& tool
   if (rc != 0) {
     std::string msg = read_file(log);
     if (msg.size() > 2000) msg = msg.substr(0, 2000) + "...";
-    error = rc < 0 ? fmt::format("{} could not run", tc.cxx) : fmt::format("{} failed:\n{}", tc.cxx, msg);
-    toolchain_broken = rc < 0;
+    error = rc == kStoppedBySignal ? fmt::format("{} was stopped by a signal", tc.cxx)
+            : rc < 0               ? fmt::format("{} could not run", tc.cxx)
+                                   : fmt::format("{} failed:\n{}", tc.cxx, msg);
+    toolchain_broken = rc < 0 && rc != kStoppedBySignal;
     remove_dir(dir, {"k.cpp", "k.log", "k.so"});
     return false;
   }
