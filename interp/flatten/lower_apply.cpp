@@ -209,6 +209,29 @@ Sym Lowerer::sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, con
   return final_state(st, out);
 }
 
+// A SOAC in the tail of a mapped function, kept symbolic (SymSoac) for the
+// planner: reduce/scan (op, ne, arr) or reduce_by_index (dest, op, ne, is, vs).
+static Sym soac_sym(exec::SoacKind kind, const std::vector<Sym>& args, const Loc& loc) {
+  auto s = std::make_shared<SymSoac>();
+  s->kind = kind;
+  if (kind == exec::SoacKind::ReduceByIndex) {
+    s->arr = args[0];
+    s->op = args[1];
+    s->ne = args[2];
+    s->is = args[3];
+    s->vs = args[4];
+  } else {
+    s->op = args[0];
+    s->ne = args[1];
+    s->arr = args[2];
+  }
+  s->loc = loc;
+  Sym r;
+  r.kind = Sym::Kind::Soac;
+  r.soac = s;
+  return r;
+}
+
 Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail) {
   auto need = [&](size_t n) {
     if (args.size() != n) throw Fallback(fmt::format("intrinsic {} with {} arguments", name, args.size()));
@@ -276,33 +299,13 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "reduce" || name == "reduce_comm") {
     need(3);
-    if (tail) {
-      auto s = std::make_shared<SymSoac>();
-      s->kind = name == "reduce" ? exec::SoacKind::Reduce : exec::SoacKind::ReduceComm;
-      s->op = args[0];
-      s->ne = args[1];
-      s->arr = args[2];
-      s->loc = loc;
-      Sym r;
-      r.kind = Sym::Kind::Soac;
-      r.soac = s;
-      return r;
-    }
+    if (tail) return soac_sym(name == "reduce" ? exec::SoacKind::Reduce : exec::SoacKind::ReduceComm, args, loc);
     return sequential_reduce(args[0], args[1], args[2], loc);
   }
   if (name == "scan") {
     need(3);
     if (!tail) return sequential_scan(args[0], args[1], args[2], loc);
-    auto s = std::make_shared<SymSoac>();
-    s->kind = exec::SoacKind::Scan;
-    s->op = args[0];
-    s->ne = args[1];
-    s->arr = args[2];
-    s->loc = loc;
-    Sym r;
-    r.kind = Sym::Kind::Soac;
-    r.soac = s;
-    return r;
+    return soac_sym(exec::SoacKind::Scan, args, loc);
   }
   if (name == "iota" || name == "replicate") {
     Sym n = args.at(0);
@@ -338,20 +341,8 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   };
   if (int d = index_dims("reduce_by_index")) {
     need(5);
-    if (tail && d == 1) {  // map-of-hist: the planner may make it one batched SegHist
-      auto s = std::make_shared<SymSoac>();
-      s->kind = exec::SoacKind::ReduceByIndex;
-      s->arr = args[0];
-      s->op = args[1];
-      s->ne = args[2];
-      s->is = args[3];
-      s->vs = args[4];
-      s->loc = loc;
-      Sym r;
-      r.kind = Sym::Kind::Soac;
-      r.soac = s;
-      return r;
-    }
+    // map-of-hist: the planner may make it one batched SegHist.
+    if (tail && d == 1) return soac_sym(exec::SoacKind::ReduceByIndex, args, loc);
     return sequential_hist(args[0], args[1], args[2], args[3], args[4], d, loc);
   }
   if (int d = index_dims("scatter")) {

@@ -258,18 +258,13 @@ Value Planner::map_of_hist(const SymSoac& probe, int64_t n) {
   int64_t bins = probe.arr.arr->dims[0], m = probe.is.arr->dims[0];
   if (probe.vs.arr->dims[0] != m || bins == 0 || m == 0) return map_rows(n);
 
-  const Value& fv = call.args.at(0);
-  size_t nin = call.args.size() - 1;
   Builder pb;
   plan::Step st = new_step(plan::StepKind::SegHist, call.loc, n, m);
   Lowerer lw(st.element, ev);
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
-  std::vector<Sym> xs;
-  for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
-  Sym r = lw.apply(lw.from_value(fv), xs, call.loc, true);
-  if (r.kind != Sym::Kind::Soac || r.soac->kind != SoacKind::ReduceByIndex) throw Internal();
-  const SymSoac& soac = *r.soac;
+  const SymSoac soac = tail_soac(lw, s);
+  if (soac.kind != SoacKind::ReduceByIndex) throw Internal();
   // What every histogram starts from, and the neutral element: constants.
   std::vector<Scalar> fill, neutral;
   if (!known_scalars(lw.index(soac.arr, b.i64(0), soac.loc, false), fill) || !known_scalars(soac.ne, neutral))

@@ -150,6 +150,9 @@ struct Planner {
 
   // map (\x -> reduce/scan op ne (... x ...)) xs: one segmented step.
   Value segmented(const SymSoac& probe_soac, int64_t n);
+  // The mapped function applied to row s of the inputs, in tail position:
+  // the SOAC its body ends in (the probe found one), lowered in lw.
+  SymSoac tail_soac(Lowerer& lw, Reg s);
   // map (\x -> hist ...) xs: one batched SegHist, or rows built one by one.
   Value map_of_hist(const SymSoac& probe_soac, int64_t n);
 

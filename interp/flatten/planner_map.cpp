@@ -212,10 +212,16 @@ Value Planner::map_nested(int64_t n, const std::vector<int64_t>& dims, const std
   return map_flat(n, dims, key);
 }
 
+SymSoac Planner::tail_soac(Lowerer& lw, Reg s) {
+  std::vector<Sym> xs;
+  for (size_t k = 1; k < call.args.size(); ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
+  Sym r = lw.apply(lw.from_value(call.args.at(0)), xs, call.loc, true);
+  if (r.kind != Sym::Kind::Soac) throw Internal();
+  return *r.soac;
+}
+
 // map (\x -> reduce/scan op ne (... x ...)) xs: one segmented step.
 Value Planner::segmented(const SymSoac& probe_soac, int64_t n) {
-  const Value& fv = call.args.at(0);
-  size_t nin = call.args.size() - 1;
   if (probe_soac.arr.kind != Sym::Kind::Array) throw Fallback("a nested SOAC over a non-array");
 
   int64_t m = probe_soac.arr.arr->dims.at(0);
@@ -226,11 +232,7 @@ Value Planner::segmented(const SymSoac& probe_soac, int64_t n) {
   Lowerer lw(st.element, ev);
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
-  std::vector<Sym> xs;
-  for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
-  Sym r = lw.apply(lw.from_value(fv), xs, call.loc, true);
-  if (r.kind != Sym::Kind::Soac) throw Internal();
-  const SymSoac& soac = *r.soac;
+  const SymSoac soac = tail_soac(lw, s);
   Sym x = lw.index(soac.arr, j, soac.loc, false);
   Sym like = shape_like(soac.ne);
   if (lw.leaf_types(x) != lw.leaf_types(soac.ne)) throw Fallback("the nested SOAC's neutral element and array differ in type");

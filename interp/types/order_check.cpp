@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "interp/types/expr_walk.hpp"
 #include "interp/types/liftedness.hpp"
 #include "interp/types/match_check.hpp"
 #include "interp/types/type.hpp"
@@ -16,31 +17,12 @@ namespace thorn::types {
 
 namespace {
 
-// Param ids of the checked definition's `'^a` type parameters: values of
-// such a type may be functions, so Futhark treats them as functional here.
+// The checked definition's `'^a` type parameters (lifted_type_params).
 thread_local const std::set<int>* lifted_params = nullptr;
 
 bool functional(const TypePtr& t) {
-  if (!t) return false;
-  switch (t->kind) {
-    case Type::Kind::Function: return true;
-    case Type::Kind::Param: return lifted_params && lifted_params->count(t->var_id) > 0;
-    case Type::Kind::Array: return functional(t->elem);
-    case Type::Kind::Tuple:
-      for (const auto& e : t->elems)
-        if (functional(e)) return true;
-      return false;
-    case Type::Kind::Record:
-      for (const auto& [n, f] : t->fields)
-        if (functional(f)) return true;
-      return false;
-    case Type::Kind::Sum:
-      for (const auto& [n, ps] : t->constructors)
-        for (const auto& p : ps)
-          if (functional(p)) return true;
-      return false;
-    default: return false;
-  }
+  static const std::set<int> none;
+  return functional_type(t, lifted_params ? *lifted_params : none);
 }
 
 [[noreturn]] void fail(Loc loc, std::string msg) { throw Error(ErrorKind::Type, loc, std::move(msg)); }
@@ -77,23 +59,35 @@ void walk(const Expr& e) {
       break;
     default: break;
   }
-  for (const ExprPtr* x : {&e.a, &e.b, &e.c})
-    if (*x) walk(**x);
-  for (const auto& x : e.list)
-    if (x) walk(*x);
-  for (const auto& [n, x] : e.fields)
-    if (x) walk(*x);
-  for (const auto& ix : e.indices)
-    for (const ExprPtr* x : {&ix.index, &ix.start, &ix.end, &ix.stride})
-      if (*x) walk(**x);
-  for (const auto& c : e.cases)
-    if (c.body) walk(*c.body);
+  for_each_subexpr(e, [](const Expr& x) { walk(x); });
 }
 
 }  // namespace
 
-void check_function_order(const Decl& d) {
-  if (!d.body) return;
+bool functional_type(const TypePtr& t, const std::set<int>& lifted) {
+  if (!t) return false;
+  switch (t->kind) {
+    case Type::Kind::Function: return true;
+    case Type::Kind::Param: return lifted.count(t->var_id) > 0;
+    case Type::Kind::Array: return functional_type(t->elem, lifted);
+    case Type::Kind::Tuple:
+      for (const auto& e : t->elems)
+        if (functional_type(e, lifted)) return true;
+      return false;
+    case Type::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (functional_type(f, lifted)) return true;
+      return false;
+    case Type::Kind::Sum:
+      for (const auto& [n, ps] : t->constructors)
+        for (const auto& p : ps)
+          if (functional_type(p, lifted)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+std::set<int> lifted_type_params(const Decl& d) {
   std::set<int> lifted;
   size_t k = 0;
   for (const auto& tp : d.type_params) {
@@ -101,6 +95,12 @@ void check_function_order(const Decl& d) {
     if (k < d.quantified.size() && param_liftedness(tp.loc, tp.lifted) == kLifted) lifted.insert(d.quantified[k]);
     ++k;
   }
+  return lifted;
+}
+
+void check_function_order(const Decl& d) {
+  if (!d.body) return;
+  std::set<int> lifted = lifted_type_params(d);
   lifted_params = &lifted;
   struct Reset {
     ~Reset() { lifted_params = nullptr; }

@@ -4,8 +4,7 @@
 
 #include <set>
 
-#include "interp/types/liftedness.hpp"
-#include "interp/types/type.hpp"
+#include "interp/types/expr_walk.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::types {
@@ -13,30 +12,6 @@ namespace thorn::types {
 namespace {
 
 [[noreturn]] void fail(Loc loc, std::string msg) { throw Error(ErrorKind::Type, loc, std::move(msg)); }
-
-// Whether a value of type t may be a function (`'^a` parameters included).
-bool functional(const TypePtr& t, const std::set<int>& lifted) {
-  if (!t) return false;
-  switch (t->kind) {
-    case Type::Kind::Function: return true;
-    case Type::Kind::Param: return lifted.count(t->var_id) > 0;
-    case Type::Kind::Array: return functional(t->elem, lifted);
-    case Type::Kind::Tuple:
-      for (const auto& e : t->elems)
-        if (functional(e, lifted)) return true;
-      return false;
-    case Type::Kind::Record:
-      for (const auto& [n, f] : t->fields)
-        if (functional(f, lifted)) return true;
-      return false;
-    case Type::Kind::Sum:
-      for (const auto& [n, ps] : t->constructors)
-        for (const auto& p : ps)
-          if (functional(p, lifted)) return true;
-      return false;
-    default: return false;
-  }
-}
 
 void pattern_names(const Pattern& p, std::set<std::string>& out) {
   if (p.kind == Pattern::Kind::Id) out.insert(p.name);
@@ -51,26 +26,10 @@ bool names_self(const Expr& e, const std::string& fname) {
   return e.kind == Expr::Kind::Var && e.name.qualifiers.empty() && e.name.name == fname;
 }
 
-// Calls f on every subexpression of e (not e itself).
-template <class F>
-void each_child(const Expr& e, F&& f) {
-  for (const ExprPtr* x : {&e.a, &e.b, &e.c})
-    if (*x) f(**x);
-  for (const auto& x : e.list)
-    if (x) f(*x);
-  for (const auto& [n, x] : e.fields)
-    if (x) f(*x);
-  for (const auto& ix : e.indices)
-    for (const ExprPtr* x : {&ix.index, &ix.start, &ix.end, &ix.stride})
-      if (*x) f(**x);
-  for (const auto& c : e.cases)
-    if (c.body) f(*c.body);
-}
-
 bool refers_to(const Expr& e, const std::string& fname) {
   if (names_self(e, fname)) return true;
   bool found = false;
-  each_child(e, [&](const Expr& x) { found = found || refers_to(x, fname); });
+  for_each_subexpr(e, [&](const Expr& x) { found = found || refers_to(x, fname); });
   return found;
 }
 
@@ -101,7 +60,7 @@ struct Checker {
       fail(e.loc, fmt::format("Recursive reference to \"{}\" must be a fully saturated application, as it has a "
                               "higher-order parameter.",
                               d.name));
-    each_child(e, [&](const Expr& x) { walk(x); });
+    for_each_subexpr(e, [&](const Expr& x) { walk(x); });
   }
 };
 
@@ -109,23 +68,17 @@ struct Checker {
 
 void check_recursion(const Decl& d) {
   if (!d.body || d.params.empty() || !refers_to(*d.body, d.name)) return;
-  std::set<int> lifted;
-  size_t k = 0;
-  for (const auto& tp : d.type_params) {
-    if (tp.is_size) continue;
-    if (k < d.quantified.size() && param_liftedness(tp.loc, tp.lifted) == kLifted) lifted.insert(d.quantified[k]);
-    ++k;
-  }
+  std::set<int> lifted = lifted_type_params(d);
   Checker c{d, {}, {}};
   TypePtr t = d.type;
   for (const auto& p : d.params) {
     if (!t || t->kind != Type::Kind::Function) return;  // not fully annotated: nothing to check
-    c.higher_order.push_back(functional(t->param, lifted));
+    c.higher_order.push_back(functional_type(t->param, lifted));
     c.param_names.emplace_back();
     pattern_names(*p, c.param_names.back());
     t = t->result;
   }
-  if (functional(t, lifted))
+  if (functional_type(t, lifted))
     fail(d.loc, fmt::format("Recursive function \"{}\" returns type\n  {}\nwhich is not first-order.\n"
                             "Write the function type as further parameters instead.",
                             d.name, to_string(t)));

@@ -10,42 +10,29 @@ namespace {
 
 [[noreturn]] void fail(std::string detail) { throw UnifyFailure{std::move(detail)}; }
 
-bool contains_function(const Ty& t0) {
+// Whether t has a part of the given kind (arrays, records and sums looked into).
+bool contains_kind(const Ty& t0, TyNode::Kind kind) {
   Ty t = resolve(t0);
+  if (t->kind == kind) return true;
   switch (t->kind) {
-    case TyNode::Kind::Function: return true;
-    case TyNode::Kind::Array: return contains_function(t->elem);
+    case TyNode::Kind::Array: return contains_kind(t->elem, kind);
     case TyNode::Kind::Record:
       for (const auto& [n, f] : t->fields)
-        if (contains_function(f)) return true;
+        if (contains_kind(f, kind)) return true;
       return false;
     case TyNode::Kind::Sum:
       for (const auto& [n, ps] : t->constrs)
         for (const auto& p : ps)
-          if (contains_function(p)) return true;
+          if (contains_kind(p, kind)) return true;
       return false;
     default: return false;
   }
 }
 
+bool contains_function(const Ty& t) { return contains_kind(t, TyNode::Kind::Function); }
+
 // A type parameter or abstract type: Futhark has no equality on those.
-bool contains_param(const Ty& t0) {
-  Ty t = resolve(t0);
-  switch (t->kind) {
-    case TyNode::Kind::Param: return true;
-    case TyNode::Kind::Array: return contains_param(t->elem);
-    case TyNode::Kind::Record:
-      for (const auto& [n, f] : t->fields)
-        if (contains_param(f)) return true;
-      return false;
-    case TyNode::Kind::Sum:
-      for (const auto& [n, ps] : t->constrs)
-        for (const auto& p : ps)
-          if (contains_param(p)) return true;
-      return false;
-    default: return false;
-  }
-}
+bool contains_param(const Ty& t) { return contains_kind(t, TyNode::Kind::Param); }
 
 }  // namespace
 
