@@ -17,23 +17,23 @@ bool worth_lifting(const Scalar& s) {
 
 namespace {
 
-void walk(const kir::Block& b, LiftedConstants& lc) {
+void walk(const kir::Block& b, LiftedConstants& lc, int max_slots) {
   for (const kir::Instr& in : b.instrs) {
     if (in.op == kir::Opcode::Const && in.imm.type == in.type && worth_lifting(in.imm) &&
-        int(lc.values.size()) < kMaxLiftedConstants) {
+        int(lc.values.size()) < max_slots) {
       lc.slot[&in] = int(lc.values.size());
       lc.values.push_back(in.imm);
     }
-    for (const kir::Block& nb : in.blocks) walk(nb, lc);
+    for (const kir::Block& nb : in.blocks) walk(nb, lc, max_slots);
   }
 }
 
 }  // namespace
 
-LiftedConstants lift_constants(const plan::Step& step) {
+LiftedConstants lift_constants(const plan::Step& step, int max_slots) {
   LiftedConstants lc;
-  walk(step.element.body, lc);
-  walk(step.op.body, lc);
+  walk(step.element.body, lc, max_slots);
+  walk(step.op.body, lc, max_slots);
   return lc;
 }
 

@@ -26,7 +26,9 @@ struct LiftedConstants {
 };
 
 bool worth_lifting(const Scalar& s);
-LiftedConstants lift_constants(const plan::Step& step);
+// At most `max_slots` (the GPU: kMaxLiftedConstants, its kernel parameters
+// being limited; native host code passes them through memory and lifts all).
+LiftedConstants lift_constants(const plan::Step& step, int max_slots = kMaxLiftedConstants);
 // The slots' bit patterns as the kernel reads them (f16: its float's bits).
 std::vector<uint64_t> constant_bits(const LiftedConstants& lc);
 // The register-typed expression reading slot `slot` (inside a device function with `env`).

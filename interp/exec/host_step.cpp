@@ -9,8 +9,8 @@
 
 #include "interp/exec/host_fastop.hpp"
 #include "interp/exec/host_lanes.hpp"
-#include "gpu/codegen/constants.hpp"
 #include "interp/exec/native/native_registry.hpp"
+#include "interp/exec/native/native_source.hpp"
 #include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
 
@@ -214,7 +214,7 @@ void StepEnv::bind_native() {
   }
   if (step.kind == plan::StepKind::SegMap)
     for (size_t k = 0; k < step.writes.size(); ++k) native.outs.push_back(write_buffer(k).host_mut());
-  native.consts = gpu::cg::constant_bits(gpu::cg::lift_constants(step));
+  native.consts = native::lifted_constant_bits(step);
   native.args.arrays = native.arrays.data();
   native.args.counts = native.counts.data();
   native.args.outs = native.outs.data();

@@ -1,6 +1,7 @@
 #include "interp/exec/native/native_source.hpp"
 
 #include <functional>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
@@ -17,6 +18,9 @@ namespace thorn::host::native {
 namespace cg = gpu::cg;
 
 namespace {
+
+// Constants lifted out of the source (lifted_constant_bits): all of them.
+constexpr int kLiftAll = std::numeric_limits<int>::max();
 
 // Private arrays live on the worker's stack (8 MiB for pool threads); more
 // than this per element stays with the interpreter, which allocates them.
@@ -359,8 +363,12 @@ std::string unsupported(const plan::Step& step) {
   return {};
 }
 
+std::vector<uint64_t> lifted_constant_bits(const plan::Step& step) {
+  return cg::constant_bits(cg::lift_constants(step, kLiftAll));
+}
+
 Source generate(const plan::Step& step) {
-  Gen g{step, cg::lift_constants(step), {}, std::nullopt};
+  Gen g{step, cg::lift_constants(step, kLiftAll), {}, std::nullopt};
   // Loops with uniform control flow: the block form (native_uniform.hpp),
   // unless the lanes' private arrays would not fit the stack.
   if (has_loop(step.element) && step.element.local_bytes() * kBlock <= kMaxLocalBytes)

@@ -29,6 +29,12 @@ struct Source {
 // scalar reuses the compiled code.
 Source generate(const plan::Step& step);
 
+// The run-time values of the constants generate() lifted out of the source,
+// in its slot order: every numeric constant, not only the GPU's first 128,
+// so that a captured scalar that changes between calls (LocVolCalib's time
+// step) does not change the source and compile a new kernel each call.
+std::vector<uint64_t> lifted_constant_bits(const plan::Step& step);
+
 // The text before every unit (typedefs, shims for the CUDA intrinsics the
 // emitter uses, the scalar helpers), exposed for the compiler's probe.
 std::string prelude();
