@@ -541,3 +541,26 @@ TEST_CASE("native tier: the corner check of affine reads is sound") {
     if (begin / b.segment_size == (end - 1) / b.segment_size) REQUIRE(ok == all_in);
   }
 }
+
+TEST_CASE("native tier: every constant is lifted out of the source, beyond the GPU's 128") {
+  // x + c_0 + ... + c_199 with the constants offset by `base`: the source
+  // must not depend on their values (a captured scalar that changes between
+  // calls would otherwise compile a new kernel per call), and both tiers agree.
+  const int64_t n = 300;
+  auto make_step = [&](double base) {
+    ElemBuilder e;
+    kir::Builder& b = e.b;
+    Reg acc = e.input(Prim::F64, "xs");
+    for (int k = 0; k < 200; ++k)
+      acc = b.binary(BinOp::Add, acc, b.constant(Scalar::floating(Prim::F64, base + 0.25 * k)));
+    b.ret({acc});
+    return step(StepKind::SegMap, 1, n, e.f, {0}, {1});
+  };
+  plan::Step a = make_step(2.0), c = make_step(3.5);
+  CHECK(native::generate(a).text == native::generate(c).text);
+  CHECK(native::lifted_constant_bits(a).size() == 200);
+  CHECK(native::lifted_constant_bits(a) != native::lifted_constant_bits(c));
+  auto xs = awkward_doubles(n, 7);
+  for (const plan::Step* s : {&a, &c})
+    same_on_both_tiers(*s, [&] { return std::vector<BufferPtr>{buffer(Prim::F64, xs), std::make_shared<Buffer>(Prim::F64, n)}; });
+}
