@@ -10,6 +10,8 @@
 #include "gpu/exec/step_runner.hpp"
 #include "interp/flatten/kernel_ir_builder.hpp"
 
+#include "tests/gpu/support/reference.hpp"
+
 namespace thorn::bench {
 
 namespace {
@@ -70,14 +72,6 @@ plan::Step hist_step(Op op, int64_t n, int64_t bins, int64_t rf) {
   return st;
 }
 
-plan::BufferDesc desc(Prim t, int64_t count, bool input) {
-  plan::BufferDesc d;
-  d.elem = t;
-  d.count = count;
-  d.is_input = input;
-  return d;
-}
-
 // The same pseudo-random non-negative ints as cub_peer's `fill_random`.
 BufferPtr random_ints(int64_t n) {
   auto b = std::make_shared<Buffer>(Prim::I32, n);
@@ -124,11 +118,11 @@ void run_hist_benchmarks(gpu::GpuBackend& gpu, int64_t n, bool fixed, const Hist
         plan::Plan p;
         plan::Step st = hist_step(op, n, bins, rf);
         const int k = op == Op::ArgMax ? 2 : 1;
-        p.buffers = {desc(Prim::I32, n, true)};
+        p.buffers = {gpu::test::desc(Prim::I32, n, "", true)};
         st.reads = {0};
         for (int i = 0; i < k; ++i) {
           st.writes.push_back(int(p.buffers.size()));
-          p.buffers.push_back(desc(Prim::I32, bins, true));
+          p.buffers.push_back(gpu::test::desc(Prim::I32, bins, "", true));
         }
         p.steps.push_back(std::move(st));
         // The destinations are updated in place; their contents do not

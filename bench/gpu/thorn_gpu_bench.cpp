@@ -119,14 +119,6 @@ void record(const std::string& name, const std::string& peer_name, int64_t segme
       name, segments, n, ms, gbs, peer_name, it == peer.end() ? 0.0 : it->second, r));
 }
 
-plan::BufferDesc desc(Prim t, int64_t count, bool input) {
-  plan::BufferDesc d;
-  d.elem = t;
-  d.count = count;
-  d.is_input = input;
-  return d;
-}
-
 BufferPtr filled(Prim t, int64_t count) {
   auto b = std::make_shared<Buffer>(t, count);
   if (t == Prim::F32) {
@@ -178,7 +170,7 @@ int main(int argc, char** argv) {
     for (int lg : {log_n - 2, log_n}) {
       int64_t n = int64_t(1) << lg;
       plan::Plan p;
-      p.buffers = {desc(Prim::F32, N, true), desc(Prim::F32, N, true), desc(Prim::F32, n, false)};
+      p.buffers = {test::desc(Prim::F32, N, "", true), test::desc(Prim::F32, N, "", true), test::desc(Prim::F32, n, "", false)};
       plan::Step st = test::map_axpy(Prim::F32, 1, n);
       st.reads = {0, 1};
       st.writes = {2};
@@ -205,12 +197,12 @@ int main(int argc, char** argv) {
     BufferPtr xi = filled(Prim::I32, N), xf = filled(Prim::F32, N);
     auto segred_plan = [&](Prim t, test::RedOp op, bool comm, int64_t segs, int64_t n) {
       plan::Plan p;
-      p.buffers = {desc(t, N, true)};
+      p.buffers = {test::desc(t, N, "", true)};
       plan::Step st = test::segred(t, op, comm, 0, segs, n);
       st.reads = {0};
       for (int i = 0; i < test::red_op_arity(op); ++i) {
         st.writes.push_back(int(p.buffers.size()));
-        p.buffers.push_back(desc(t, segs, false));
+        p.buffers.push_back(test::desc(t, segs, "", false));
       }
       p.steps.push_back(std::move(st));
       return p;
@@ -236,7 +228,7 @@ int main(int argc, char** argv) {
     // ---- scans (gpu/codegen/scan.cpp)
     auto scan_plan = [&](Prim t, int64_t segs, int64_t n) {
       plan::Plan p;
-      p.buffers = {desc(t, N, true), desc(t, segs * n, false)};
+      p.buffers = {test::desc(t, N, "", true), test::desc(t, segs * n, "", false)};
       plan::Step st = test::segscan(t, test::ScanOp::Sum, segs, n);
       st.reads = {0};
       st.writes = {1};
@@ -333,7 +325,7 @@ int main(int argc, char** argv) {
     }
     {
       plan::Plan p;
-      p.buffers = {desc(Prim::F32, 1, true), desc(Prim::F32, 1, true), desc(Prim::F32, 1, false)};
+      p.buffers = {test::desc(Prim::F32, 1, "", true), test::desc(Prim::F32, 1, "", true), test::desc(Prim::F32, 1, "", false)};
       plan::Step st = test::map_axpy(Prim::F32, 1, 1);
       st.reads = {0, 1};
       st.writes = {2};

@@ -20,13 +20,6 @@ using kir::Reg;
 
 namespace {
 
-uint64_t next(uint64_t& s) {  // splitmix64
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 constexpr int32_t kSatMax = (1 << 24) - 1;
 
 // The values each element contributes, and the histogram's types.
@@ -123,22 +116,6 @@ std::vector<Scalar> lift(Prim t, HistOp op, const Scalar& v, int64_t f) {
     case HistOp::Pair: return {v, Scalar::floating(Prim::F64, double(v.i))};
     default: return {v};
   }
-}
-
-BufferPtr buffer_of(Prim t, const std::vector<Scalar>& v) {
-  auto b = std::make_shared<Buffer>(t, int64_t(v.size()));
-  std::byte* p = b->host_mut();
-  for (size_t i = 0; i < v.size(); ++i) store_scalar(p + i * size_t(prim_bytes(t)), v[i]);
-  return b;
-}
-
-plan::BufferDesc desc(Prim t, int64_t count, std::string name, bool input) {
-  plan::BufferDesc d;
-  d.elem = t;
-  d.count = count;
-  d.name = std::move(name);
-  d.is_input = input;
-  return d;
 }
 
 // Fresh copies of the destinations (updated in place by a run).
@@ -238,12 +215,8 @@ void run_hist_case(const Runner& run, const Case& c, const Config& cfg, const Su
   Config{}.apply(0);
   if (!failure.empty()) {
     failure += " [" + cfg.name() + "]";
-    ++r.failures;
-    r.messages.push_back(failure);
-    fmt::print(stderr, "FAIL: {}\n", failure);
-  } else if (o.verbose) {
-    fmt::print("ok: {}\n", name);
   }
+  r.record(name, failure, o);
 }
 
 // A failing Check in the element ("thirteen": a value 13) or in the
@@ -306,20 +279,8 @@ void run_hist_errors(const Runner& run, const SuiteOptions& o, SuiteResult& r) {
           failure = name + ": wrong error " + e.render();
       }
       Config{}.apply(0);
-      if (!failure.empty()) {
-        ++r.failures;
-        r.messages.push_back(failure);
-        fmt::print(stderr, "FAIL: {}\n", failure);
-      } else if (o.verbose) {
-        fmt::print("ok: {}\n", name);
-      }
+      r.record(name, failure, o);
     }
-}
-
-void add_result(SuiteResult& total, const SuiteResult& r) {
-  total.cases += r.cases;
-  total.failures += r.failures;
-  total.messages.insert(total.messages.end(), r.messages.begin(), r.messages.end());
 }
 
 }  // namespace
@@ -609,7 +570,7 @@ SuiteResult run_hist_suite(const Runner& run, const DeviceProps& dev, const Suit
     } else if (o.verbose) {
       fmt::print("inspector: RF {:.3g} for inputs of RF {}: {}\n", t.race_factor, rf, t.why);
     }
-    add_result(r, one);
+    r.add(one);
   }
   // §5.5: ten million inputs into one bin.
   run_hist_case(run, seghist_one_bin(HistOp::Add, 10000000, seed++), model, o, r, 1);
@@ -633,7 +594,7 @@ SuiteResult run_hist_stress(const Runner& run, int launches, uint64_t seed, cons
     c.name = fmt::format("stress {}: {}", i, c.name);
     SuiteResult one;
     run_hist_case(run, c, cfg, o, one, 1);
-    add_result(r, one);
+    r.add(one);
   }
   return r;
 }

@@ -8,13 +8,6 @@ namespace thorn::gpu::test {
 
 namespace {
 
-uint64_t next(uint64_t& s) {  // splitmix64
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 // Scalar arithmetic with the kernel IR's semantics: integers wrap, floats
 // round to their type after every operation.
 Scalar add(const Scalar& a, const Scalar& b) {
@@ -51,22 +44,6 @@ Scalar typed(Prim t, double v) {
   if (is_float(t)) return Scalar::floating(t, v);
   if (is_unsigned_int(t)) return Scalar::unsigned_int(t, uint64_t(int64_t(v)));
   return Scalar::signed_int(t, int64_t(v));
-}
-
-BufferPtr buffer_of(Prim t, const std::vector<Scalar>& v) {
-  auto b = std::make_shared<Buffer>(t, int64_t(v.size()));
-  std::byte* p = b->host_mut();
-  for (size_t i = 0; i < v.size(); ++i) store_scalar(p + i * size_t(prim_bytes(t)), v[i]);
-  return b;
-}
-
-plan::BufferDesc desc(Prim t, int64_t count, std::string name, bool input) {
-  plan::BufferDesc d;
-  d.elem = t;
-  d.count = count;
-  d.name = std::move(name);
-  d.is_input = input;
-  return d;
 }
 
 // The element function's reduced values for input x (steps.cpp's segred).
@@ -120,6 +97,29 @@ std::vector<Scalar> combine(RedOp op, const std::vector<Scalar>& x, const std::v
 }
 
 }  // namespace
+
+uint64_t next(uint64_t& s) {  // splitmix64
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+BufferPtr buffer_of(Prim t, const std::vector<Scalar>& v) {
+  auto b = std::make_shared<Buffer>(t, int64_t(v.size()));
+  std::byte* p = b->host_mut();
+  for (size_t i = 0; i < v.size(); ++i) store_scalar(p + i * size_t(prim_bytes(t)), v[i]);
+  return b;
+}
+
+plan::BufferDesc desc(Prim t, int64_t count, std::string name, bool input) {
+  plan::BufferDesc d;
+  d.elem = t;
+  d.count = count;
+  d.name = std::move(name);
+  d.is_input = input;
+  return d;
+}
 
 Scalar random_value(Prim t, uint64_t& state) {
   uint64_t r = next(state);

@@ -41,4 +41,12 @@ std::string compare(const Case& c, const std::vector<BufferPtr>& got);
 // in [-2, 2]), small integers, random bools.
 Scalar random_value(Prim t, uint64_t& state);
 
+// The next value of a splitmix64 sequence with state s: the suites' random data.
+uint64_t next(uint64_t& s);
+
+// A buffer holding `v` (elements of type t), and a plan's description of
+// one: the suites' building blocks.
+BufferPtr buffer_of(Prim t, const std::vector<Scalar>& v);
+plan::BufferDesc desc(Prim t, int64_t count, std::string name, bool input);
+
 }  // namespace thorn::gpu::test

@@ -19,13 +19,6 @@ using kir::Reg;
 
 namespace {
 
-uint64_t next(uint64_t& s) {  // splitmix64
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 bool is_red_op(ScanOp op) { return op != ScanOp::Lssp && op != ScanOp::Mixed; }
 RedOp red_op(ScanOp op) { return RedOp(int(op)); }  // the first five agree
 
@@ -93,22 +86,6 @@ std::vector<Scalar> combine(ScanOp op, const std::vector<Scalar>& x, const std::
   return op == ScanOp::Lssp ? lssp_combine(x, y) : mixed_combine(x, y);
 }
 
-BufferPtr buffer_of(Prim t, const std::vector<Scalar>& v) {
-  auto b = std::make_shared<Buffer>(t, int64_t(v.size()));
-  std::byte* p = b->host_mut();
-  for (size_t i = 0; i < v.size(); ++i) store_scalar(p + i * size_t(prim_bytes(t)), v[i]);
-  return b;
-}
-
-plan::BufferDesc desc(Prim t, int64_t count, std::string name, bool input) {
-  plan::BufferDesc d;
-  d.elem = t;
-  d.count = count;
-  d.name = std::move(name);
-  d.is_input = input;
-  return d;
-}
-
 // ---- running cases
 
 // A launch configuration: the device's choice (0, 0) or forced.
@@ -158,18 +135,8 @@ void run_scan_case(const Runner& run, const Case& c, const Config& cfg, const Su
   Config{}.apply();
   if (!failure.empty()) {
     failure += " [" + cfg.name() + "]";
-    ++r.failures;
-    r.messages.push_back(failure);
-    fmt::print(stderr, "FAIL: {}\n", failure);
-  } else if (o.verbose) {
-    fmt::print("ok: {}\n", name);
   }
-}
-
-void add(SuiteResult& total, const SuiteResult& r) {
-  total.cases += r.cases;
-  total.failures += r.failures;
-  total.messages.insert(total.messages.end(), r.messages.begin(), r.messages.end());
+  r.record(name, failure, o);
 }
 
 }  // namespace
@@ -371,7 +338,7 @@ SuiteResult run_scan_stress(const Runner& run, int launches, uint64_t seed, cons
     c.name = fmt::format("stress {}: {}", i, c.name);
     SuiteResult one;
     run_scan_case(run, c, cfg, o, one, 1);
-    add(r, one);
+    r.add(one);
   }
   return r;
 }

@@ -12,6 +12,22 @@
 
 namespace thorn::gpu::test {
 
+void SuiteResult::record(const std::string& name, const std::string& failure, const SuiteOptions& o) {
+  if (!failure.empty()) {
+    ++failures;
+    messages.push_back(failure);
+    fmt::print(stderr, "FAIL: {}\n", failure);
+  } else if (o.verbose) {
+    fmt::print("ok: {}\n", name);
+  }
+}
+
+void SuiteResult::add(const SuiteResult& other) {
+  cases += other.cases;
+  failures += other.failures;
+  messages.insert(messages.end(), other.messages.begin(), other.messages.end());
+}
+
 namespace {
 
 // Runs one case, comparing with its expectation; `strategy` forces the
@@ -31,14 +47,8 @@ void run_case(const Runner& run, const Case& c, const std::string& strategy, con
     failure = name + ": threw " + e.render();
   }
   unsetenv("THORN_SEGRED_STRATEGY");
-  if (!failure.empty()) {
-    ++r.failures;
-    if (!strategy.empty()) failure += " [" + strategy + "]";
-    r.messages.push_back(failure);
-    fmt::print(stderr, "FAIL: {}\n", failure);
-  } else if (o.verbose) {
-    fmt::print("ok: {}\n", name);
-  }
+  if (!failure.empty() && !strategy.empty()) failure += " [" + strategy + "]";
+  r.record(name, failure, o);
 }
 
 void segred_all(const Runner& run, Prim t, RedOp op, bool comm, int maps, int64_t segs, int64_t n,
@@ -243,13 +253,7 @@ SuiteResult run_transpose_suite(const TransposeFn& transpose, const SuiteOptions
       } catch (const Error& e) {
         failure = name + ": threw " + e.render();
       }
-      if (!failure.empty()) {
-        ++r.failures;
-        r.messages.push_back(failure);
-        fmt::print(stderr, "FAIL: {}\n", failure);
-      } else if (o.verbose) {
-        fmt::print("ok: {}\n", name);
-      }
+      r.record(name, failure, o);
     }
   return r;
 }

@@ -26,6 +26,12 @@ struct SuiteResult {
   int cases = 0;
   int failures = 0;
   std::vector<std::string> messages;
+
+  // One case's outcome: a failure (non-empty) is counted, kept and printed;
+  // a pass is printed when verbose.
+  void record(const std::string& name, const std::string& failure, const SuiteOptions& o);
+  // Another result's counts and messages added to these.
+  void add(const SuiteResult& other);
 };
 
 SuiteResult run_segred_suite(const Runner& run, const SuiteOptions& o);
