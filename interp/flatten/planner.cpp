@@ -30,6 +30,13 @@ Value Planner::map() {
     return std::move(*ic.value);
   }
   note = ic.note;
+  // A body of lets with inner parallelism: one map per let (distribute.hpp).
+  Distribution dist = try_distribute(call, ev, n);
+  if (dist.value) {
+    if (want_listing) out.listing = note + dist.note;
+    return std::move(*dist.value);
+  }
+  note += dist.note;
   std::string key;
   bool cacheable = plan_cache_enabled() && map_key(key);
   if (cacheable)

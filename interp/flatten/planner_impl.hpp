@@ -20,6 +20,7 @@
 #include "interp/exec/host_executor.hpp"
 #include "interp/flatten/captures.hpp"
 #include "interp/flatten/delayed.hpp"
+#include "interp/flatten/distribute.hpp"
 #include "interp/flatten/elem_tree.hpp"
 #include "interp/flatten/interchange.hpp"
 #include "interp/flatten/lower.hpp"

@@ -23,8 +23,11 @@ def matmul2 (a0: f64, a1: f64, a2: f64, a3: f64) (b0: f64, b1: f64, b2: f64, b3:
 def solve [n] (a: [n]f64) (b: [n]f64) (c: [n]f64) (y: [n]f64) : [n]f64 =
   -- Pivots: piv[i] = b[i] - a[i]*c[i-1]/piv[i-1], as the ratio p/q of
   -- [p; q] = M[i] ... M[0] [1; 0] with M[i] = [[b[i], -a[i]*c[i-1]], [1, 0]].
-  let ms = map (\i -> if i == 0 then (b[0], 0, 1, 0)
-                      else (b[i], -a[i] * c[i - 1], 1, 0)) (iota n)
+  -- Each M[i] is scaled like matmul2's results, so that the identity is
+  -- exactly neutral on them (a scan may or may not apply it first).
+  let ms = map (\i -> let (m0, m1) = if i == 0 then (b[0], 0) else (b[i], -a[i] * c[i - 1])
+                      let s = f64.max (f64.abs m0) 1
+                      in (m0 / s, m1 / s, 1 / s, 0)) (iota n)
   let prods = scan matmul2 (1, 0, 0, 1) ms
   let piv = map (\(p0, _, p2, _) -> p0 / p2) prods
   -- Forward elimination: z[i] = y[i] - a[i]/piv[i-1] * z[i-1].

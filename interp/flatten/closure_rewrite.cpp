@@ -1,0 +1,122 @@
+// Helpers of the nest rewrites (see closure_rewrite.hpp).
+#include "interp/flatten/closure_rewrite.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "interp/exec/host_pool.hpp"
+#include "interp/exec/host_program.hpp"
+
+namespace thorn::flatten::rewrite {
+
+void pattern_names(const Pattern& p, std::set<std::string>& out) {
+  switch (p.kind) {
+    case Pattern::Kind::Id: out.insert(p.name); return;
+    case Pattern::Kind::Tuple:
+      for (const auto& e : p.elems) pattern_names(*e, out);
+      return;
+    case Pattern::Kind::Record:
+      for (const auto& [field, sub] : p.fields) {
+        if (sub) pattern_names(*sub, out);
+        else out.insert(field);
+      }
+      return;
+    case Pattern::Kind::Ascribed: pattern_names(*p.inner, out); return;
+    default:
+      for (const auto& e : p.elems) pattern_names(*e, out);
+      return;
+  }
+}
+
+bool any_subexpr(const Expr& e, const std::function<bool(const Expr&)>& visit) {
+  if (visit(e)) return true;
+  auto go = [&](const ExprPtr& x) { return x && any_subexpr(*x, visit); };
+  if (go(e.a) || go(e.b) || go(e.c)) return true;
+  for (const ExprPtr& x : e.list)
+    if (go(x)) return true;
+  for (const auto& f : e.fields)
+    if (go(f.second)) return true;
+  for (const IndexArg& ix : e.indices)
+    if (go(ix.index) || go(ix.start) || go(ix.end) || go(ix.stride)) return true;
+  for (const Case& c : e.cases)
+    if (go(c.body)) return true;
+  return false;
+}
+
+bool mentions(const Expr& e, const std::set<std::string>& names) {
+  return any_subexpr(e, [&](const Expr& x) {
+    return x.kind == Expr::Kind::Var && x.name.qualifiers.empty() && names.count(x.name.name);
+  });
+}
+
+std::string inner_parallelism(const Expr& e) {
+  static const std::set<std::string> soacs = {
+      "map",  "map2",    "map3",    "map4",    "map5",    "reduce", "reduce_comm", "scan",  "reduce_by_index",
+      "hist", "scatter", "filter",  "partition", "sum",   "product", "maximum",    "minimum", "all", "any",
+      "iota", "replicate", "zip",   "zip3",    "unzip", "tabulate", "foldl", "foldr"};
+  std::string found;
+  any_subexpr(e, [&](const Expr& x) {
+    if (x.kind == Expr::Kind::Var && soacs.count(x.name.name)) found = x.name.name;
+    else if (x.kind == Expr::Kind::Loop) found = "an inner loop";
+    return !found.empty();
+  });
+  return found;
+}
+
+const Expr* strip_attrs(const Expr* e) {
+  while (e && e->kind == Expr::Kind::Attr) e = e->a.get();
+  return e;
+}
+
+std::shared_ptr<const std::vector<PatternPtr>> stable_params(const void* anchor, const std::vector<PatternPtr>& params) {
+  static std::mutex mu;
+  static std::map<const void*, std::shared_ptr<const std::vector<PatternPtr>>> lists;
+  std::lock_guard<std::mutex> g(mu);
+  auto& slot = lists[anchor];
+  if (slot && *slot == params) return slot;
+  if (lists.size() > 4096) {
+    lists.clear();
+    auto fresh = std::make_shared<const std::vector<PatternPtr>>(params);
+    lists[anchor] = fresh;
+    return fresh;
+  }
+  slot = std::make_shared<const std::vector<PatternPtr>>(params);
+  return slot;
+}
+
+Value closure(const Callable& of, const std::vector<PatternPtr>* params, const Expr* body, eval::EnvPtr env,
+              std::shared_ptr<const void> keep) {
+  auto c = std::make_shared<Callable>();
+  c->keep = keep ? std::move(keep) : of.keep;
+  c->kind = Callable::Kind::Closure;
+  c->loc = body->loc;
+  c->params = params;
+  c->body = body;
+  c->env = std::move(env);
+  c->tenv = of.tenv;
+  c->type_params = of.type_params;
+  c->size_hints = of.size_hints;
+  return Value::function(c);
+}
+
+void materialise(const Value& v) {
+  if (v.kind != Value::Kind::Array) return;
+  const ArrayValue& a = v.arr();
+  if (a.buffer) a.buffer->host();
+  for (const ArrayPtr& c : a.components)
+    if (c && c->buffer) c->buffer->host();
+}
+
+Mode mode_from_env(const char* variable) {
+  const char* env = std::getenv(variable);
+  if (!env) return Mode::Auto;
+  if (std::strcmp(env, "always") == 0 || std::strcmp(env, "1") == 0) return Mode::Always;
+  if (std::strcmp(env, "never") == 0 || std::strcmp(env, "0") == 0) return Mode::Never;
+  return Mode::Auto;
+}
+
+int64_t host_lanes() { return int64_t(host::ThreadPool::instance().size()) * host::kLanes; }
+
+}  // namespace thorn::flatten::rewrite

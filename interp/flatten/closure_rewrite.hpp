@@ -1,0 +1,57 @@
+#pragma once
+// What the nest rewrites (interchange.hpp, distribute.hpp) share: they read
+// a closure's AST, build new closures over parts of it, and run each as an
+// ordinary map through the dispatcher.
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "interp/eval/callable.hpp"
+#include "interp/syntax/ast.hpp"
+
+namespace thorn::flatten::rewrite {
+
+// Every name pattern p binds.
+void pattern_names(const Pattern& p, std::set<std::string>& out);
+
+// Every sub-expression of e, pre-order; stops when visit returns true.
+bool any_subexpr(const Expr& e, const std::function<bool(const Expr&)>& visit);
+
+// Whether e may name one of `names` (shadowing ignored: an over-approximation).
+bool mentions(const Expr& e, const std::set<std::string>& names);
+
+// A SOAC (or a loop) in e: work that, inside one element, runs
+// sequentially. Names only: a user function called `map` counts too.
+// Empty when there is none, else what was found ("scan", "an inner loop").
+std::string inner_parallelism(const Expr& e);
+
+// The expression under any attributes (`#[unsafe] e`).
+const Expr* strip_attrs(const Expr* e);
+
+// A parameter list that stays the same object for the same pattern nodes
+// under the same anchor (an AST node of the rewrite), so that the plan
+// cache, which keys closures by their parameter list's address, finds the
+// step again on the next call. The list keeps the patterns alive; closures
+// hold it (Callable::keep). Bounded.
+std::shared_ptr<const std::vector<PatternPtr>> stable_params(const void* anchor, const std::vector<PatternPtr>& params);
+
+// A closure with `of`'s environments, size parameters and hints, over the
+// given parameters and body; `keep` holds what they need alive.
+Value closure(const Callable& of, const std::vector<PatternPtr>* params, const Expr* body, eval::EnvPtr env,
+              std::shared_ptr<const void> keep = nullptr);
+
+// Computes a delayed array into its buffers, so that later steps read it
+// instead of inlining its producer.
+void materialise(const Value& v);
+
+// THORN_<name>=always|1 / never|0 / anything else (auto).
+enum class Mode { Auto, Always, Never };
+Mode mode_from_env(const char* variable);
+
+// The lanes of all host threads: a map narrower than this leaves the
+// executor's tiles partly empty.
+int64_t host_lanes();
+
+}  // namespace thorn::flatten::rewrite

@@ -1,0 +1,302 @@
+// Map distribution (see distribute.hpp).
+#include "interp/flatten/distribute.hpp"
+
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "interp/exec/host_program.hpp"
+#include "interp/flatten/closure_rewrite.hpp"
+#include "interp/util/error.hpp"
+
+namespace thorn::flatten {
+
+namespace {
+
+using namespace rewrite;
+
+// One `let pattern = value` of the body, with the names it binds.
+struct LetPart {
+  PatternPtr pattern;
+  const Expr* value;
+  std::set<std::string> names;
+};
+
+// An earlier step's result: its pattern and the array of its values.
+struct Bound {
+  PatternPtr pattern;
+  std::set<std::string> names;
+  Value array;
+};
+
+// Distribution nests through the rules' own maps; a recursive function
+// could otherwise unfold without end at plan time.
+thread_local int depth = 0;
+constexpr int kMaxDepth = 8;
+
+struct DepthGuard {
+  DepthGuard() { ++depth; }
+  ~DepthGuard() { --depth; }
+};
+
+// Whether a type mentions, as a size, one of `names` (sizes bound inside
+// the element: such an intermediate array may differ in size from element
+// to element, and an array of them would be irregular).
+bool sized_by(const TypePtr& t, const std::set<std::string>& names) {
+  if (!t) return false;
+  switch (t->kind) {
+    case Type::Kind::Array:
+      for (const Dim& d : t->dims) {
+        if (d.kind == Dim::Kind::Name && names.count(d.name)) return true;
+        if (d.kind == Dim::Kind::Unknown && d.formula)
+          for (const auto& [factors, coef] : d.formula->terms)
+            for (const std::string& f : factors)
+              if (names.count(f)) return true;
+      }
+      return sized_by(t->elem, names);
+    case Type::Kind::Tuple:
+      for (const TypePtr& e : t->elems)
+        if (sized_by(e, names)) return true;
+      return false;
+    case Type::Kind::Record:
+      for (const auto& f : t->fields)
+        if (sized_by(f.second, names)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+bool has_function(const TypePtr& t) {
+  if (!t) return false;
+  switch (t->kind) {
+    case Type::Kind::Function: return true;
+    case Type::Kind::Array: return has_function(t->elem);
+    case Type::Kind::Tuple:
+      for (const TypePtr& e : t->elems)
+        if (has_function(e)) return true;
+      return false;
+    case Type::Kind::Record:
+      for (const auto& f : t->fields)
+        if (has_function(f.second)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+// Whether e is cheap to compute again wherever its value is read: no
+// calls, no loops. A delayed array of such values is fused into its one
+// consumer; anything else is computed once into memory.
+bool cheap(const Expr& e) {
+  return !any_subexpr(e, [](const Expr& x) { return x.kind == Expr::Kind::Apply || x.kind == Expr::Kind::Loop; });
+}
+
+bool is_closure(const Value& v) {
+  return v.kind == Value::Kind::Function && v.fn && v.fn->kind == Callable::Kind::Closure && v.fn->params &&
+         v.fn->body;
+}
+
+class Distributor {
+ public:
+  Distributor(const exec::SoacCall& call, eval::Evaluator& ev)
+      : call_(call), ev_(ev), fn_(*call.args.at(0).fn), xs_(call.args.begin() + 1, call.args.end()) {
+    for (const PatternPtr& p : *fn_.params) pattern_names(*p, elem_names_);
+  }
+
+  // The body's lets, one map each; nullopt (nothing run) when some let
+  // cannot be distributed.
+  std::optional<Value> lets(const std::vector<LetPart>& parts, const Expr& result, std::string& how) {
+    std::set<std::string> inner = elem_names_;
+    for (const LetPart& l : parts) {
+      if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner)) return std::nullopt;
+      inner.insert(l.names.begin(), l.names.end());
+    }
+    std::vector<Bound> bound;
+    std::vector<std::string> steps;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const LetPart& l = parts[k];
+      Value r = step(*l.value, bound);
+      // Read again by several later steps, or costly: computed once.
+      int uses = 0;
+      for (size_t j = k + 1; j < parts.size(); ++j) uses += mentions(*parts[j].value, l.names);
+      uses += mentions(result, l.names);
+      if (uses > 1 || !cheap(*l.value)) materialise(r);
+      bound.push_back({l.pattern, l.names, std::move(r)});
+      std::string s = inner_parallelism(*l.value);
+      steps.push_back(s.empty() ? "scalar code" : s);
+    }
+    Value r = step(result, bound);
+    std::string s = inner_parallelism(result);
+    steps.push_back(s.empty() ? "scalar code" : s);
+    how = fmt::format("{} maps, one per let ({})", steps.size(), join(steps));
+    return r;
+  }
+
+  // `f e1 ... ek` with f a user function of k parameters, the same for
+  // every element: the arguments mapped, then `map f`.
+  std::optional<Value> call_of(const Expr& apply, std::string& how) {
+    if (apply.kind != Expr::Kind::Apply || !apply.a || mentions(*apply.a, elem_names_)) return std::nullopt;
+    Value f = ev_.eval(*apply.a, eval::Ctx{fn_.env, fn_.tenv});
+    if (!is_closure(f) || f.fn->intrinsic_alias() || f.fn->self.lock() || f.fn->params->size() != apply.list.size())
+      return std::nullopt;
+    // Only a body of lets gains: a body that is one SOAC is planned as
+    // well without its arguments mapped first.
+    const Expr* body = strip_attrs(f.fn->body);
+    if (body->kind != Expr::Kind::Let || inner_parallelism(*body).empty()) return std::nullopt;
+    std::vector<Value> args;
+    for (const ExprPtr& e : apply.list) args.push_back(argument(*e));
+    how = fmt::format("the call of {} inlined: its arguments mapped, then map {}", f.fn->describe(), f.fn->describe());
+    return run_map(std::move(f), std::move(args));
+  }
+
+  // `map g e1 ... ek` with g the same for every element: over the rows
+  // flattened, then unflattened.
+  std::optional<Value> map_of_map(const Expr& apply, std::string& how) {
+    if (apply.kind != Expr::Kind::Apply || !apply.a || apply.list.size() < 2) return std::nullopt;
+    if (mentions(*apply.a, elem_names_) || mentions(*apply.list[0], elem_names_)) return std::nullopt;
+    Value head = ev_.eval(*apply.a, eval::Ctx{fn_.env, fn_.tenv});
+    if (!is_closure(head) || head.fn->intrinsic_alias() != "map" ||
+        head.fn->params->size() != apply.list.size())
+      return std::nullopt;
+    Value g = ev_.eval(*apply.list[0], eval::Ctx{fn_.env, fn_.tenv});
+    if (!is_closure(g) || g.fn->intrinsic_alias() || inner_parallelism(*g.fn->body).empty()) return std::nullopt;
+    std::vector<Value> rows;
+    int64_t m = -1;
+    for (size_t k = 1; k < apply.list.size(); ++k) {
+      Value r = argument(*apply.list[k]);
+      if (r.kind != Value::Kind::Array || r.arr().shape.size() < 2) return std::nullopt;
+      int64_t len = r.arr().shape[1];
+      if (m >= 0 && len != m) return std::nullopt;  // the map itself reports it, undistributed
+      m = len;
+      rows.push_back(std::move(r));
+    }
+    if (m <= 0) return std::nullopt;
+    int64_t n = rows[0].arr().shape[0];
+    std::vector<Value> flat;
+    for (Value& r : rows) flat.push_back(primitive(exec::SoacKind::Flatten, {std::move(r)}));
+    Value out = run_map(std::move(g), std::move(flat));
+    how = fmt::format("map of map over [{}][{}]: {} inner maps as one map of {} elements", n, m, n, n * m);
+    return primitive(exec::SoacKind::Unflatten, {Value(Scalar::i64(n)), Value(Scalar::i64(m)), std::move(out)});
+  }
+
+ private:
+  // One map of e over the elements, with the earlier results e names.
+  Value step(const Expr& e, const std::vector<Bound>& bound) {
+    std::vector<PatternPtr> params = *fn_.params;
+    std::vector<Value> arrays = xs_;
+    for (const Bound& b : bound)
+      if (mentions(e, b.names)) {
+        params.push_back(b.pattern);
+        arrays.push_back(b.array);
+      }
+    std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(&e, params);
+    auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, fn_.keep);
+    return run_map(closure(fn_, list.get(), &e, fn_.env, keep), std::move(arrays));
+  }
+
+  // An argument expression mapped over the elements; a parameter named
+  // alone is its input as it is.
+  Value argument(const Expr& e) {
+    if (e.kind == Expr::Kind::Var && e.name.qualifiers.empty())
+      for (size_t k = 0; k < fn_.params->size(); ++k) {
+        const Pattern* p = (*fn_.params)[k].get();
+        while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
+        if (p->kind == Pattern::Kind::Id && p->name == e.name.name) return xs_[k];
+      }
+    Value r = step(e, {});
+    materialise(r);
+    return r;
+  }
+
+  Value run_map(Value f, std::vector<Value> arrays) {
+    exec::SoacCall c;
+    c.kind = exec::SoacKind::Map;
+    c.loc = call_.loc;
+    c.args.push_back(std::move(f));
+    for (Value& a : arrays) c.args.push_back(std::move(a));
+    return exec::dispatch(c, ev_);
+  }
+
+  Value primitive(exec::SoacKind kind, std::vector<Value> args) {
+    exec::SoacCall c;
+    c.kind = kind;
+    c.loc = call_.loc;
+    c.args = std::move(args);
+    return exec::dispatch(c, ev_);
+  }
+
+  static std::string join(const std::vector<std::string>& xs) {
+    std::string s;
+    for (const std::string& x : xs) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  }
+
+  const exec::SoacCall& call_;
+  eval::Evaluator& ev_;
+  const Callable& fn_;
+  std::vector<Value> xs_;
+  std::set<std::string> elem_names_;
+};
+
+}  // namespace
+
+Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n) {
+  Distribution out;
+  const Value& fv = call.args.at(0);
+  if (!is_closure(fv) || fv.fn->intrinsic_alias() || fv.fn->self.lock()) return out;
+  const Callable& fn = *fv.fn;
+  if (fn.params->size() != call.args.size() - 1) return out;
+  const Expr* body = strip_attrs(fn.body);
+  std::vector<LetPart> parts;
+  while (body && body->kind == Expr::Kind::Let && body->pattern && body->a && body->b) {
+    if (!body->type_params.empty()) return out;  // `let [n] ...`: sizes bound inside the element
+    LetPart l{body->pattern, body->a.get(), {}};
+    pattern_names(*l.pattern, l.names);
+    parts.push_back(std::move(l));
+    body = strip_attrs(body->b.get());
+  }
+  if (!body || body->kind == Expr::Kind::LetFun) return out;
+  if (depth >= kMaxDepth) return out;
+  if (parts.empty() && body->kind != Expr::Kind::Apply) return out;
+  // A body that is one call: the rules look into what it calls.
+  std::string inner = parts.empty() ? "in the function it calls" : inner_parallelism(*strip_attrs(fn.body));
+  if (inner.empty()) return out;
+  std::string where = fmt::format("map at {}", call.loc.str());
+  Mode m = mode_from_env("THORN_DISTRIBUTE");
+  int64_t lanes = host_lanes();
+  std::string why;
+  if (m == Mode::Never) {
+    out.note = where + ": inner parallelism kept sequential inside each element (THORN_DISTRIBUTE=never)\n";
+    return out;
+  }
+  if (m == Mode::Always) {
+    why = "THORN_DISTRIBUTE=always";
+  } else if (n >= lanes) {
+    if (!parts.empty())
+      out.note = fmt::format("{}: inner parallelism ({}) kept sequential inside each element (outer size {} fills the {} lanes of {} threads)\n",
+                             where, inner, n, lanes, lanes / host::kLanes);
+    return out;
+  } else {
+    why = fmt::format("outer size {} < {} lanes and the body has inner parallelism ({})", n, lanes, inner);
+  }
+  DepthGuard guard;
+  Distributor d(call, ev);
+  std::string how;
+  try {
+    if (!parts.empty()) out.value = d.lets(parts, *body, how);
+    else if (!(out.value = d.map_of_map(*body, how))) out.value = d.call_of(*body, how);
+  } catch (const Error& e) {
+    // An intermediate array of rows of different sizes: the sequential
+    // form never builds it. Anything else is the program's own error.
+    if (e.kind != ErrorKind::Runtime || std::string(e.what()).find("irregular") == std::string::npos) throw;
+    out.value.reset();
+    out.note = where + ": not distributed (an intermediate result is irregular)\n";
+    return out;
+  }
+  if (out.value) out.note = fmt::format("{}: distributed ({}): {}\n", where, why, how);
+  return out;
+}
+
+}  // namespace thorn::flatten

@@ -1,0 +1,85 @@
+-- Map distribution (interp/flatten/distribute.hpp): a narrow map whose
+-- body is a sequence of lets with inner SOACs runs as one map per let,
+-- each planned on its own (SegRed, SegScan, flat maps fused into their
+-- consumers). Every case must give the reference backend's results, both
+-- distributed and kept sequential (THORN_DISTRIBUTE=never), which
+-- tests/CMakeLists.txt runs too.
+
+def gen (r: i64) (c: i64) : [r][c]f64 =
+  tabulate_2d r c (\i j -> f64.i64 ((i * 7 + j * j * 3) % 11) - 5)
+
+-- Mean and variance of each row: reduce, scalar code, map, reduce.
+-- ==
+-- entry: moments
+-- input { 3i64 8i64 }
+-- output { [-0.625f64, -0.5f64, -0.375f64] [9.484375f64, 12.75f64, 6.734375f64] }
+entry moments (r: i64) (c: i64) : ([]f64, []f64) =
+  unzip (map (\xs -> let s = f64.sum xs
+                     let mu = s / f64.i64 c
+                     let ys = map (\x -> (x - mu) * (x - mu)) xs
+                     let v = f64.sum ys / f64.i64 c
+                     in (mu, v)) (gen r c))
+
+-- Shadowed names, a scan with a tuple operator, and indexing the scan's
+-- result from the element's scalar code.
+-- ==
+-- entry: shadowing
+-- input { 2i64 6i64 }
+-- output { [[-5i64, 7i64, -11i64, 11i64, -12i64, 8i64], [2i64, -7i64, 10i64, -6i64, 1i64, -1i64]] [1i64, 5i64] }
+entry shadowing (r: i64) (c: i64) =
+  let xss = map (map i64.f64) (gen r c)
+  in unzip (map (\xs -> let xs = scan (+) 0 xs
+                        let xs = map2 (\x i -> if i % 2 == 0 then x else -x) xs (iota c)
+                        let (lo, hi) = reduce (\(a, b) (x, y) -> (i64.min a x, i64.max b y)) (i64.highest, i64.lowest)
+                                              (map (\x -> (x, x)) xs)
+                        in (xs, lo + hi + xs[c - 1] % 3)) xss)
+
+-- A function with a size parameter, called from the mapped function: its
+-- arguments are mapped, then its own body is distributed.
+def reverse_prefix [n] (xs: [n]i64) : [n]i64 =
+  let ys = scan (+) 0 xs
+  in map (\i -> ys[n - 1 - i] * 2) (iota n)
+
+-- ==
+-- entry: called
+-- input { [[1i64, 2i64, 3i64], [4i64, 5i64, 6i64]] }
+-- output { [[12i64, 6i64, 2i64], [30i64, 18i64, 8i64]] }
+entry called (xss: [][]i64) = map (\xs -> reverse_prefix (map (+0) xs)) xss
+
+-- A map of a map whose function is the same for every outer element:
+-- the rows are flattened and the inner map distributed.
+-- ==
+-- entry: nested
+-- input { 2i64 3i64 5i64 }
+-- output { [[20i64, 75i64, 130i64], [185i64, 240i64, 295i64]] }
+entry nested (a: i64) (b: i64) (c: i64) =
+  let xsss = tabulate_3d a b c (\i j k -> i * b * c + j * c + k)
+  in map (\xss -> map (\xs -> let s = scan (+) 0 xs
+                              let t = reduce (+) 0 xs
+                              in s[c - 1] + t + s[0]) xss) xsss
+
+-- An intermediate whose size depends on the element (filter): the map
+-- is kept sequential, where no irregular array is built.
+-- ==
+-- entry: irregular
+-- input { [1i64, 5i64, 9i64] [3i64, 4i64, 6i64, 8i64, 10i64] }
+-- output { [5i64, 3i64, 1i64] }
+entry irregular (xs: []i64) (zs: []i64) =
+  map (\x -> let ys = filter (> x) zs
+             let n = length ys
+             in n + reduce (+) 0 (map (\y -> y * 0) ys)) xs
+
+-- A loop with inner parallelism inside a let, and a local function.
+-- ==
+-- entry: loop_and_local
+-- input { 3i64 4i64 }
+-- output { [-116i64, 111i64, -14i64] [-22i64, 12i64, 2i64] }
+entry loop_and_local (r: i64) (c: i64) =
+  let xss = map (map i64.f64) (gen r c)
+  let a = map (\xs -> let zs = loop zs = xs for i < 3 do scan (+) i zs
+                      let t = i64.sum zs
+                      in t - zs[0]) xss
+  let b = map (\xs -> let twice y = y * 2
+                      let s = i64.sum xs
+                      in twice s) xss
+  in (a, b)
