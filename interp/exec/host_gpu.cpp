@@ -12,6 +12,12 @@ namespace thorn::exec::host_gpu {
 
 bool gpu_usable(std::string* why) { return gpu::GpuBackend::get(why) != nullptr; }
 
+int64_t gpu_resident_threads() {
+  gpu::GpuBackend* g = gpu::GpuBackend::get();
+  if (!g) return 0;
+  return int64_t(g->props().sm_count) * g->props().max_threads_per_sm;
+}
+
 namespace {
 
 // Set after the first GPU failure: the notice is printed once per process.

@@ -18,4 +18,8 @@ flatten::PlanExecutor plan_executor();
 // Whether a GPU is usable here; *why says why not.
 bool gpu_usable(std::string* why = nullptr);
 
+// The threads the GPU keeps resident at once (SMs x threads per SM); 0
+// without a usable GPU. A map narrower than this leaves the GPU idle.
+int64_t gpu_resident_threads();
+
 }  // namespace thorn::exec::host_gpu

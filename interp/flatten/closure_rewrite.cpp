@@ -6,8 +6,10 @@
 #include <map>
 #include <mutex>
 
+#include <fmt/format.h>
+
+#include "interp/exec/host_gpu.hpp"
 #include "interp/exec/host_pool.hpp"
-#include "interp/exec/host_program.hpp"
 
 namespace thorn::flatten::rewrite {
 
@@ -65,6 +67,32 @@ std::string inner_parallelism(const Expr& e) {
   return found;
 }
 
+namespace {
+
+std::string called_parallelism(const Expr& e, const eval::EnvPtr& env, int depth, std::set<const Expr*>& seen) {
+  std::string found = inner_parallelism(e);
+  if (!found.empty() || depth == 0) return found;
+  any_subexpr(e, [&](const Expr& x) {
+    if (x.kind != Expr::Kind::Apply || !x.a || x.a->kind != Expr::Kind::Var || !x.a->name.qualifiers.empty())
+      return false;
+    const eval::Binding* b = eval::lookup_value(env, std::string_view(x.a->name.name));
+    if (!b || b->value.kind != Value::Kind::Function || !b->value.fn) return false;
+    const Callable& f = *b->value.fn;
+    if (f.kind != Callable::Kind::Closure || !f.body || f.intrinsic_alias() || !seen.insert(f.body).second) return false;
+    std::string inner = called_parallelism(*f.body, f.env, depth - 1, seen);
+    if (!inner.empty()) found = inner + " in " + x.a->name.name;
+    return !found.empty();
+  });
+  return found;
+}
+
+}  // namespace
+
+std::string inner_parallelism(const Expr& e, const eval::EnvPtr& env) {
+  std::set<const Expr*> seen;
+  return called_parallelism(e, env, 4, seen);
+}
+
 const Expr* strip_attrs(const Expr* e) {
   while (e && e->kind == Expr::Kind::Attr) e = e->a.get();
   return e;
@@ -117,6 +145,17 @@ Mode mode_from_env(const char* variable) {
   return Mode::Auto;
 }
 
-int64_t host_lanes() { return int64_t(host::ThreadPool::instance().size()) * host::kLanes; }
+int64_t parallel_width(const eval::Evaluator& ev, int64_t per_thread, std::string* what) {
+  if (ev.options().backend == "gpu")
+    if (int64_t threads = exec::host_gpu::gpu_resident_threads()) {
+      if (what) *what = fmt::format("{} resident GPU threads", threads);
+      return threads;
+    }
+  int64_t threads = int64_t(host::ThreadPool::instance().size());
+  if (what)
+    *what = per_thread == 1 ? fmt::format("{} host threads", threads)
+                            : fmt::format("{} lanes of {} threads", threads * per_thread, threads);
+  return threads * per_thread;
+}
 
 }  // namespace thorn::flatten::rewrite

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "interp/eval/callable.hpp"
+#include "interp/eval/evaluator.hpp"
 #include "interp/syntax/ast.hpp"
 
 namespace thorn::flatten::rewrite {
@@ -26,6 +27,9 @@ bool mentions(const Expr& e, const std::set<std::string>& names);
 // sequentially. Names only: a user function called `map` counts too.
 // Empty when there is none, else what was found ("scan", "an inner loop").
 std::string inner_parallelism(const Expr& e);
+// The same, also looking into the user functions e calls (by name, looked
+// up in env, a few calls deep): "scan in rollback".
+std::string inner_parallelism(const Expr& e, const eval::EnvPtr& env);
 
 // The expression under any attributes (`#[unsafe] e`).
 const Expr* strip_attrs(const Expr* e);
@@ -50,8 +54,10 @@ void materialise(const Value& v);
 enum class Mode { Auto, Always, Never };
 Mode mode_from_env(const char* variable);
 
-// The lanes of all host threads: a map narrower than this leaves the
-// executor's tiles partly empty.
-int64_t host_lanes();
+// How many elements a map needs to fill the machine its plans run on:
+// `per_thread` elements for each host thread, or under --backend gpu with a
+// usable device, the threads the GPU keeps resident. *what names it for
+// the plan listing.
+int64_t parallel_width(const eval::Evaluator& ev, int64_t per_thread, std::string* what = nullptr);
 
 }  // namespace thorn::flatten::rewrite

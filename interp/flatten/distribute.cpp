@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "interp/exec/host_program.hpp"
 #include "interp/flatten/closure_rewrite.hpp"
+#include "interp/flatten/planner.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::flatten {
@@ -93,6 +93,13 @@ bool cheap(const Expr& e) {
   return !any_subexpr(e, [](const Expr& x) { return x.kind == Expr::Kind::Apply || x.kind == Expr::Kind::Loop; });
 }
 
+// `map f xs` or `mapN f ...` by name: a candidate for map_of_map.
+bool is_map_call(const Expr& e) {
+  if (e.kind != Expr::Kind::Apply || !e.a || e.a->kind != Expr::Kind::Var || e.list.size() < 2) return false;
+  const std::string& name = e.a->name.name;
+  return name == "map" || (name.size() == 4 && name.compare(0, 3, "map") == 0 && name[3] >= '1' && name[3] <= '5');
+}
+
 bool is_closure(const Value& v) {
   return v.kind == Value::Kind::Function && v.fn && v.fn->kind == Callable::Kind::Closure && v.fn->params &&
          v.fn->body;
@@ -108,7 +115,11 @@ class Distributor {
   // The body's lets, one map each; nullopt (nothing run) when some let
   // cannot be distributed.
   std::optional<Value> lets(const std::vector<LetPart>& parts, const Expr& result, std::string& how) {
-    std::set<std::string> inner = elem_names_;
+    // Sizes named by the element's parameters are the same for every
+    // element in practice; if not, the step reports an irregular array
+    // (caught in try_distribute). Sizes bound by the body's own lets are
+    // checked here, before anything runs.
+    std::set<std::string> inner;
     for (const LetPart& l : parts) {
       if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner)) return std::nullopt;
       inner.insert(l.names.begin(), l.names.end());
@@ -144,24 +155,36 @@ class Distributor {
     // Only a body of lets gains: a body that is one SOAC is planned as
     // well without its arguments mapped first.
     const Expr* body = strip_attrs(f.fn->body);
-    if (body->kind != Expr::Kind::Let || inner_parallelism(*body).empty()) return std::nullopt;
+    if (!(body->kind == Expr::Kind::Let || is_map_call(*body)) || inner_parallelism(*body, f.fn->env).empty())
+      return std::nullopt;
     std::vector<Value> args;
     for (const ExprPtr& e : apply.list) args.push_back(argument(*e));
     how = fmt::format("the call of {} inlined: its arguments mapped, then map {}", f.fn->describe(), f.fn->describe());
     return run_map(std::move(f), std::move(args));
   }
 
-  // `map g e1 ... ek` with g the same for every element: over the rows
-  // flattened, then unflattened.
+  // `map g e1 ... ek`: over the rows flattened, then unflattened. A g that
+  // names the element (a lambda capturing its values) gets them as
+  // parameters, each element's values repeated for its m inner elements
+  // (delayed: read where used, never copied).
   std::optional<Value> map_of_map(const Expr& apply, std::string& how) {
     if (apply.kind != Expr::Kind::Apply || !apply.a || apply.list.size() < 2) return std::nullopt;
-    if (mentions(*apply.a, elem_names_) || mentions(*apply.list[0], elem_names_)) return std::nullopt;
+    if (mentions(*apply.a, elem_names_)) return std::nullopt;
     Value head = ev_.eval(*apply.a, eval::Ctx{fn_.env, fn_.tenv});
-    if (!is_closure(head) || head.fn->intrinsic_alias() != "map" ||
-        head.fn->params->size() != apply.list.size())
+    if (!is_closure(head) || head.fn->intrinsic_alias() != "map" || head.fn->params->size() != apply.list.size())
       return std::nullopt;
-    Value g = ev_.eval(*apply.list[0], eval::Ctx{fn_.env, fn_.tenv});
-    if (!is_closure(g) || g.fn->intrinsic_alias() || inner_parallelism(*g.fn->body).empty()) return std::nullopt;
+    const Expr& fe = *strip_attrs(apply.list[0].get());
+    const bool captures = mentions(fe, elem_names_);
+    Value g;
+    if (captures) {
+      if (fe.kind != Expr::Kind::Lambda || !fe.a || fe.params.size() != apply.list.size() - 1 ||
+          inner_parallelism(*fe.a, fn_.env).empty())
+        return std::nullopt;
+    } else {
+      g = ev_.eval(fe, eval::Ctx{fn_.env, fn_.tenv});
+      if (!is_closure(g) || g.fn->intrinsic_alias() || inner_parallelism(*g.fn->body, g.fn->env).empty())
+        return std::nullopt;
+    }
     std::vector<Value> rows;
     int64_t m = -1;
     for (size_t k = 1; k < apply.list.size(); ++k) {
@@ -174,10 +197,24 @@ class Distributor {
     }
     if (m <= 0) return std::nullopt;
     int64_t n = rows[0].arr().shape[0];
-    std::vector<Value> flat;
-    for (Value& r : rows) flat.push_back(primitive(exec::SoacKind::Flatten, {std::move(r)}));
-    Value out = run_map(std::move(g), std::move(flat));
-    how = fmt::format("map of map over [{}][{}]: {} inner maps as one map of {} elements", n, m, n, n * m);
+    std::vector<Value> args;
+    if (captures) {
+      // The element's parameters first, so that the lambda's own shadow them.
+      for (const Value& x : xs_) {
+        std::optional<Value> r = repeat_each(x, m, ev_, call_.loc);
+        if (!r) return std::nullopt;
+        args.push_back(std::move(*r));
+      }
+      std::vector<PatternPtr> params = *fn_.params;
+      params.insert(params.end(), fe.params.begin(), fe.params.end());
+      std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(&fe, params);
+      auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, fn_.keep);
+      g = closure(fn_, list.get(), fe.a.get(), fn_.env, keep);
+    }
+    for (Value& r : rows) args.push_back(primitive(exec::SoacKind::Flatten, {std::move(r)}));
+    Value out = run_map(std::move(g), std::move(args));
+    how = fmt::format("map of map over [{}][{}]: {} inner maps as one map of {} elements{}", n, m, n, n * m,
+                      captures ? ", the element's values repeated for its inner elements" : "");
     return primitive(exec::SoacKind::Unflatten, {Value(Scalar::i64(n)), Value(Scalar::i64(m)), std::move(out)});
   }
 
@@ -199,11 +236,16 @@ class Distributor {
   // An argument expression mapped over the elements; a parameter named
   // alone is its input as it is.
   Value argument(const Expr& e) {
+    // The last parameter that binds the name is the one in scope.
     if (e.kind == Expr::Kind::Var && e.name.qualifiers.empty())
-      for (size_t k = 0; k < fn_.params->size(); ++k) {
+      for (size_t k = fn_.params->size(); k-- > 0;) {
         const Pattern* p = (*fn_.params)[k].get();
+        std::set<std::string> names;
+        pattern_names(*p, names);
+        if (!names.count(e.name.name)) continue;
         while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
-        if (p->kind == Pattern::Kind::Id && p->name == e.name.name) return xs_[k];
+        if (p->kind == Pattern::Kind::Id) return xs_[k];
+        break;
       }
     Value r = step(e, {});
     materialise(r);
@@ -261,11 +303,15 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   if (depth >= kMaxDepth) return out;
   if (parts.empty() && body->kind != Expr::Kind::Apply) return out;
   // A body that is one call: the rules look into what it calls.
-  std::string inner = parts.empty() ? "in the function it calls" : inner_parallelism(*strip_attrs(fn.body));
+  std::string inner = parts.empty() ? "in the function it calls" : inner_parallelism(*strip_attrs(fn.body), fn.env);
   if (inner.empty()) return out;
   std::string where = fmt::format("map at {}", call.loc.str());
   Mode m = mode_from_env("THORN_DISTRIBUTE");
-  int64_t lanes = host_lanes();
+  std::string width;
+  // Inside each element the inner SOACs run as sequential loops, which the
+  // native tier compiles well: distribution pays when the elements are too
+  // few to give every thread one.
+  int64_t lanes = parallel_width(ev, 1, &width);
   std::string why;
   if (m == Mode::Never) {
     out.note = where + ": inner parallelism kept sequential inside each element (THORN_DISTRIBUTE=never)\n";
@@ -275,11 +321,11 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
     why = "THORN_DISTRIBUTE=always";
   } else if (n >= lanes) {
     if (!parts.empty())
-      out.note = fmt::format("{}: inner parallelism ({}) kept sequential inside each element (outer size {} fills the {} lanes of {} threads)\n",
-                             where, inner, n, lanes, lanes / host::kLanes);
+      out.note = fmt::format("{}: inner parallelism ({}) kept sequential inside each element (outer size {} fills the {})\n",
+                             where, inner, n, width);
     return out;
   } else {
-    why = fmt::format("outer size {} < {} lanes and the body has inner parallelism ({})", n, lanes, inner);
+    why = fmt::format("outer size {} < {} and the body has inner parallelism ({})", n, width, inner);
   }
   DepthGuard guard;
   Distributor d(call, ev);

@@ -120,6 +120,21 @@ using planning::Planner;
 using exec::SoacKind;
 
 
+std::optional<Value> repeat_each(const Value& xs, int64_t m, eval::Evaluator& ev, const Loc& loc) {
+  exec::SoacCall call;
+  call.kind = SoacKind::Replicate;
+  call.loc = loc;
+  const PlanExecutor none;
+  Planner pl{call, ev, none, {}, {}, false};
+  try {
+    return pl.repeat_each(xs, m);
+  } catch (const Fallback&) {
+    return std::nullopt;
+  } catch (const Planner::Internal&) {
+    return std::nullopt;
+  }
+}
+
 HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute, bool want_listing) {
   Planner pl{call, ev, execute, {}, {}, want_listing};
   try {

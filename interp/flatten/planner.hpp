@@ -49,4 +49,10 @@ using PlanExecutor = std::function<void(const plan::Plan&, std::vector<BufferPtr
 HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute = nullptr,
                     bool want_listing = true);
 
+// xs: [n]t repeated element by element, m times each: a delayed [n*m]t
+// whose element f is xs[f / m] (the outer element each inner one of a
+// flattened map of maps belongs to). Null when xs is not an array the
+// flattener can read (then the caller builds the nest another way).
+std::optional<Value> repeat_each(const Value& xs, int64_t m, eval::Evaluator& ev, const Loc& loc);
+
 }  // namespace thorn::flatten

@@ -69,6 +69,36 @@ Value Planner::replicate_array(int64_t n, const Value& x) {
   return make_delayed_array(p);
 }
 
+Value Planner::repeat_each(const Value& xs, int64_t m) {
+  if (xs.kind != Value::Kind::Array || xs.arr().shape.empty()) throw Fallback("repeat of a non-array");
+  const std::vector<int64_t>& shape = xs.arr().shape;
+  int64_t n = shape[0];
+  std::vector<int64_t> rest(shape.begin() + 1, shape.end());
+  int64_t inner = 1;
+  for (int64_t d : rest) inner *= d;
+  if (n == 0 || m <= 0 || inner == 0) throw Fallback("empty repeat");
+  auto p = std::make_shared<Producer>();
+  p->elem.name = "repeat";
+  Lowerer lw(p->elem, ev);
+  kir::Builder& b = lw.b();
+  Reg flat = b.param(Prim::I64);
+  Reg outer = inner == 1 ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
+  Reg row = b.binary(kir::BinOp::Quot, outer, b.i64(m));
+  Sym v = lw.index(lw.array_of(xs), row, call.loc, false);
+  if (!rest.empty()) v = index_row_major(lw, v, flat, inner, rest, call.loc);
+  Sym like = shape_like(v);
+  b.ret(lw.leaves(v));
+  finish_function(p->elem, "repeat");
+  p->reads = lw.reads();
+  p->shape = {n * m};
+  p->shape.insert(p->shape.end(), rest.begin(), rest.end());
+  p->elem_shape = elem_shape_of(like);
+  leaf_prims(like, p->leaves);
+  p->what = lw.fused.empty() ? "repeat" : "repeat, " + join(lw.fused);
+  p->loc = call.loc;
+  return make_delayed_array(p);
+}
+
 // transpose swaps the two outer dimensions; rows of higher rank arrays
 // ([n][m][k] -> [m][n][k]) move whole.
 Value Planner::transpose_of(const Value& xs) {

@@ -224,6 +224,9 @@ struct Planner {
 
   Value transpose() { return transpose_of(call.args.at(0)); }
 
+  // flatten::repeat_each (planner.hpp).
+  Value repeat_each(const Value& xs, int64_t m);
+
   // transpose swaps the two outer dimensions; rows of higher rank arrays
   // ([n][m][k] -> [m][n][k]) move whole.
   Value transpose_of(const Value& xs);

@@ -83,3 +83,20 @@ entry loop_and_local (r: i64) (c: i64) =
                       let s = i64.sum xs
                       in twice s) xss
   in (a, b)
+
+-- A name bound twice passed to a function whose body is a map capturing
+-- the function's parameters (LocVolCalib's implicitMethod): the last
+-- binding is passed, and the captured values reach every inner element.
+def scale_rows [n][m] (ws: [m]f64) (xss: [n][m]f64) (k: f64) : [n][m]f64 =
+  map (\xs -> let s = scan (+) 0 xs in map2 (\x w -> x * w + k) s ws) xss
+
+-- ==
+-- entry: captured
+-- input { 2i64 3i64 4i64 }
+-- output { [[[30.0f64, 34.0f64, 42.0f64, 54.0f64], [30.0f64, 36.0f64, 54.0f64, 90.0f64], [30.0f64, 38.0f64, 66.0f64, 126.0f64]], [[42.0f64, 50.0f64, 66.0f64, 90.0f64], [42.0f64, 52.0f64, 78.0f64, 126.0f64], [42.0f64, 54.0f64, 90.0f64, 162.0f64]]] }
+entry captured (a: i64) (b: i64) (c: i64) =
+  let xsss = tabulate_3d a b c (\i j k -> f64.i64 (i + j * k))
+  in map (\xss -> let u = map (map (+ 1)) xss
+                  let k = f64.sum (flatten u)
+                  let u = map (map (* 2)) u
+                  in scale_rows (map f64.i64 (iota c)) u k) xsss

@@ -3,11 +3,11 @@
 // with the reference backend (the host session validates every call).
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "backend_pair.hpp"
 #include "interp/exec/host_pool.hpp"
-#include "interp/exec/host_program.hpp"
 
 using namespace thorn;
 
@@ -20,20 +20,29 @@ std::string plans(const std::string& expr, const std::string& expected) {
 
 bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
 
+// THORN_DISTRIBUTE for one test: the automatic choice depends on this
+// machine's thread count, and the rules should be tested on any machine.
+struct ForceDistribute {
+  explicit ForceDistribute(const char* mode) { setenv("THORN_DISTRIBUTE", mode, 1); }
+  ~ForceDistribute() { unsetenv("THORN_DISTRIBUTE"); }
+};
+
 }  // namespace
 
 TEST_CASE("distribution: a narrow map of lets runs one map per let, each its own step") {
+  ForceDistribute always("always");
   std::string log = plans(
       "let xss = [[1i64, 2, 3, 4], [5, 6, 7, 8]] in "
       "map (\\xs -> let s = i64.sum xs let ys = scan (+) 0 (map (*s) xs) in ys[3] - s) xss",
       "[90i64, 650i64]");
-  CHECK(has(log, "distributed (outer size 2 < "));
+  CHECK(has(log, "distributed (THORN_DISTRIBUTE=always)"));
   CHECK(has(log, "3 maps, one per let (sum, scan, scalar code)"));
   CHECK(has(log, "map-reduce flattened to one SegRed over [2][4]"));
   CHECK(has(log, "map-scan flattened to one SegScan over [2][4]"));
 }
 
 TEST_CASE("distribution: a user function's body of lets, and a map of a map") {
+  ForceDistribute always("always");
   std::string log = plans(
       "let f [n] (xs: [n]i64) = let ys = scan (+) 0 xs in map (\\i -> ys[n - 1 - i]) (iota n) in "
       "map (\\xs -> f xs) [[1i64, 2, 3], [4, 5, 6]]",
@@ -47,13 +56,22 @@ TEST_CASE("distribution: a user function's body of lets, and a map of a map") {
   CHECK(has(log, "map-scan flattened to one SegScan over [4][3]"));
 }
 
-TEST_CASE("distribution: irregular intermediates and wide maps stay sequential") {
+TEST_CASE("distribution: irregular intermediates stay sequential") {
+  ForceDistribute always("always");
   std::string log = plans(
       "let zs = [3i64, 4, 6, 8, 10] in map (\\x -> let ys = filter (> x) zs in length ys + i64.sum ys) [1i64, 5, 9]",
       "[36i64, 27i64, 11i64]");
   CHECK(has(log, "not distributed (an intermediate result is irregular)"));
+}
+
+TEST_CASE("distribution: chosen when the elements are fewer than the host threads") {
+  size_t threads = host::ThreadPool::instance().size();
+  std::string log = plans("map (\\xs -> let s = i64.sum xs in scan (+) s xs) [[1i64, 2, 3]]", "[[7i64, 9i64, 12i64]]");
+  if (threads > 1) CHECK(has(log, "distributed (outer size 1 < " + std::to_string(threads) + " host threads"));
   log = plans("let r = map (\\x -> let ys = map (+x) [1i64, 2] in i64.sum ys) (iota 5000) in i64.sum r",
               "25010000i64");
-  if (host::ThreadPool::instance().size() * host::kLanes <= 5000)
-    CHECK(has(log, "kept sequential inside each element (outer size 5000 fills"));
+  if (threads <= 5000) CHECK(has(log, "kept sequential inside each element (outer size 5000 fills"));
+  ForceDistribute never("never");
+  log = plans("map (\\xs -> let s = i64.sum xs in scan (+) s xs) [[1i64, 2, 3]]", "[[7i64, 9i64, 12i64]]");
+  CHECK(has(log, "kept sequential inside each element (THORN_DISTRIBUTE=never)"));
 }
