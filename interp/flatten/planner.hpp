@@ -11,9 +11,10 @@
 //   reduce/scan op ne xs     -> SegRed / SegScan, with xs's producer fused
 //   reduce_by_index, scatter -> SegHist / Scatter
 // Nested SOACs that are not the mapped function's result run sequentially
-// inside each element (a loop in the element function). A map around a
-// loop may instead be interchanged, one flattened map per iteration
-// (interchange.hpp).
+// inside each element (a loop in the element function), or, when the map
+// is too narrow to fill the machine, the body is distributed into one map
+// per let (distribute.hpp). A map around a loop may instead be
+// interchanged, one flattened map per iteration (interchange.hpp).
 //
 // Plan cache (planner_cache.hpp): maps are planned once per call site,
 // function code and input structure, their captured scalars lifted into
