@@ -1,6 +1,7 @@
 #include "gpu/codegen/constants.hpp"
 
 #include <cstring>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -17,23 +18,47 @@ bool worth_lifting(const Scalar& s) {
 
 namespace {
 
-void walk(const kir::Block& b, LiftedConstants& lc, int max_slots) {
+// Registers some integer division or remainder of f divides by.
+void collect_divisors(const kir::Block& b, std::set<kir::Reg>& out) {
+  for (const kir::Instr& in : b.instrs) {
+    if (in.op == kir::Opcode::Binary && is_integral(in.type)) {
+      kir::BinOp op = in.binop();
+      if (op == kir::BinOp::Quot || op == kir::BinOp::Rem || op == kir::BinOp::Div || op == kir::BinOp::Mod)
+        out.insert(in.b);
+    }
+    for (const kir::Block& nb : in.blocks) collect_divisors(nb, out);
+  }
+}
+
+void walk(const kir::Block& b, LiftedConstants& lc, int max_slots, const std::set<kir::Reg>* keep) {
   for (const kir::Instr& in : b.instrs) {
     if (in.op == kir::Opcode::Const && in.imm.type == in.type && worth_lifting(in.imm) &&
-        int(lc.values.size()) < max_slots) {
+        int(lc.values.size()) < max_slots && !(keep && keep->count(in.dst))) {
       lc.slot[&in] = int(lc.values.size());
       lc.values.push_back(in.imm);
     }
-    for (const kir::Block& nb : in.blocks) walk(nb, lc, max_slots);
+    for (const kir::Block& nb : in.blocks) walk(nb, lc, max_slots, keep);
   }
+}
+
+void walk_function(const kir::Function& f, LiftedConstants& lc, int max_slots, bool keep_divisors) {
+  std::set<kir::Reg> divisors;
+  if (keep_divisors) divisors = divisor_registers(f);
+  walk(f.body, lc, max_slots, keep_divisors ? &divisors : nullptr);
 }
 
 }  // namespace
 
-LiftedConstants lift_constants(const plan::Step& step, int max_slots) {
+std::set<kir::Reg> divisor_registers(const kir::Function& f) {
+  std::set<kir::Reg> out;
+  collect_divisors(f.body, out);
+  return out;
+}
+
+LiftedConstants lift_constants(const plan::Step& step, int max_slots, bool keep_divisors) {
   LiftedConstants lc;
-  walk(step.element.body, lc, max_slots);
-  walk(step.op.body, lc, max_slots);
+  walk_function(step.element, lc, max_slots, keep_divisors);
+  walk_function(step.op, lc, max_slots, keep_divisors);
   return lc;
 }
 

@@ -11,6 +11,7 @@
 // same order (element, then operator; instructions depth-first in order).
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,16 @@ struct LiftedConstants {
 bool worth_lifting(const Scalar& s);
 // At most `max_slots` (the GPU: kMaxLiftedConstants, its kernel parameters
 // being limited; native host code passes them through memory and lifts all).
-LiftedConstants lift_constants(const plan::Step& step, int max_slots = kMaxLiftedConstants);
+// With keep_divisors, integer constants that some integer division or
+// remainder divides by stay in the text (native host code: the C++
+// compiler turns a division by a constant into a multiplication, where a
+// lifted one is a hardware division of tens of cycles, and such constants
+// are array shapes, which rarely change between calls of one kernel).
+LiftedConstants lift_constants(const plan::Step& step, int max_slots = kMaxLiftedConstants,
+                               bool keep_divisors = false);
+// Registers some integer division or remainder of f divides by (the
+// constants keep_divisors keeps).
+std::set<kir::Reg> divisor_registers(const kir::Function& f);
 // The slots' bit patterns as the kernel reads them (f16: its float's bits).
 std::vector<uint64_t> constant_bits(const LiftedConstants& lc);
 // The register-typed expression reading slot `slot` (inside a device function with `env`).

@@ -1,6 +1,7 @@
 #include "gpu/codegen/fingerprint.hpp"
 
 #include <cstring>
+#include <set>
 
 #include "gpu/codegen/constants.hpp"
 
@@ -11,6 +12,8 @@ namespace {
 struct Writer {
   std::string out;
   int lifted = 0;  // as lift_constants counts: same walk order, same cap
+  bool keep_divisors = false;   // as lift_constants(..., keep_divisors)
+  std::set<kir::Reg> divisors;  // of the function being written
   template <class T>
   void put(const T& v) {
     char buf[sizeof(T)];
@@ -40,7 +43,8 @@ struct Writer {
       put(in.aux);
       if (in.op == kir::Opcode::Const) {
         // A lifted constant's value is a launch argument, not part of the text.
-        bool lift = in.imm.type == in.type && worth_lifting(in.imm) && lifted < kMaxLiftedConstants;
+        bool lift = in.imm.type == in.type && worth_lifting(in.imm) && lifted < kMaxLiftedConstants &&
+                    !(keep_divisors && divisors.count(in.dst));
         lifted += lift;
         put(uint8_t(lift));
         if (!lift) scalar(in.imm);
@@ -60,6 +64,7 @@ struct Writer {
       put(uint8_t(fa.elem));
       put(uint8_t(fa.written));
     }
+    if (keep_divisors) divisors = divisor_registers(f);
     // Private arrays' sizes are in the kernel text (gpu/codegen/kir_to_cuda.cpp).
     put(uint32_t(f.locals.size()));
     for (const kir::LocalArray& l : f.locals) {
@@ -72,8 +77,9 @@ struct Writer {
 
 }  // namespace
 
-std::string structural_key(const plan::Step& step) {
+std::string structural_key(const plan::Step& step, bool keep_divisors) {
   Writer w;
+  w.keep_divisors = keep_divisors;
   w.put(uint8_t(step.kind));
   w.put(int32_t(step.num_map_outputs));
   w.put(uint32_t(step.neutral.size()));

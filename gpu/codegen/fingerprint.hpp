@@ -11,6 +11,8 @@
 
 namespace thorn::gpu::cg {
 
-std::string structural_key(const plan::Step& step);
+// keep_divisors: as lift_constants(..., keep_divisors), the constants it
+// keeps in the text are part of the key (the native tier).
+std::string structural_key(const plan::Step& step, bool keep_divisors = false);
 
 }  // namespace thorn::gpu::cg

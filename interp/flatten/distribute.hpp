@@ -21,12 +21,11 @@
 //
 // The alternative, the default lowering, runs the inner SOACs sequentially
 // inside each element (map_rows), which is right when the outer map alone
-// fills the machine: inside an element they are loops, which the native
-// tier compiles well. Distribution is chosen when the map has fewer
-// elements than the host has threads (under --backend gpu, than the GPU
-// keeps threads resident) and the body has inner parallelism;
-// THORN_DISTRIBUTE=always / never overrides the choice. The decision and
-// its reason appear in the plan listing (:plan).
+// fills the machine. Distribution is chosen when the map is narrower than
+// the executor's lanes on all threads (THORN_THREADS x 256; under
+// --backend gpu, than the threads the GPU keeps resident) and the body has
+// inner parallelism; THORN_DISTRIBUTE=always / never overrides the choice.
+// The decision and its reason appear in the plan listing (:plan).
 //
 // Intermediate results whose size depends on the element (filter) would
 // make an irregular array: a let whose type has a size bound inside the

@@ -67,7 +67,7 @@ class Registry {
   const Entries* lookup(const plan::Step& step) {
     Mode m = g_mode.load();
     if (m == Mode::Off || broken_) return nullptr;
-    std::string key = gpu::cg::structural_key(step);
+    std::string key = gpu::cg::structural_key(step, /*keep_divisors=*/true);  // as native_source lifts
     std::unique_lock lk(mu_);
     Entry& e = entries_[key];
     ++e.runs;

@@ -19,7 +19,9 @@ namespace cg = gpu::cg;
 
 namespace {
 
-// Constants lifted out of the source (lifted_constant_bits): all of them.
+// Constants lifted out of the source (lifted_constant_bits): all of them but
+// integer divisors (constants.hpp: a division by a constant compiles to a
+// multiplication; shapes rarely change between calls of one kernel).
 constexpr int kLiftAll = std::numeric_limits<int>::max();
 
 // Private arrays live on the worker's stack (8 MiB for pool threads); more
@@ -364,11 +366,11 @@ std::string unsupported(const plan::Step& step) {
 }
 
 std::vector<uint64_t> lifted_constant_bits(const plan::Step& step) {
-  return cg::constant_bits(cg::lift_constants(step, kLiftAll));
+  return cg::constant_bits(cg::lift_constants(step, kLiftAll, true));
 }
 
 Source generate(const plan::Step& step) {
-  Gen g{step, cg::lift_constants(step, kLiftAll), {}, std::nullopt};
+  Gen g{step, cg::lift_constants(step, kLiftAll, true), {}, std::nullopt};
   // Loops with uniform control flow: the block form (native_uniform.hpp),
   // unless the lanes' private arrays would not fit the stack.
   if (has_loop(step.element) && step.element.local_bytes() * kBlock <= kMaxLocalBytes)

@@ -8,6 +8,7 @@
 
 #include "backend_pair.hpp"
 #include "interp/exec/host_pool.hpp"
+#include "interp/exec/host_program.hpp"
 
 using namespace thorn;
 
@@ -64,13 +65,14 @@ TEST_CASE("distribution: irregular intermediates stay sequential") {
   CHECK(has(log, "not distributed (an intermediate result is irregular)"));
 }
 
-TEST_CASE("distribution: chosen when the elements are fewer than the host threads") {
+TEST_CASE("distribution: chosen when the elements are fewer than the host's lanes") {
   size_t threads = host::ThreadPool::instance().size();
   std::string log = plans("map (\\xs -> let s = i64.sum xs in scan (+) s xs) [[1i64, 2, 3]]", "[[7i64, 9i64, 12i64]]");
-  if (threads > 1) CHECK(has(log, "distributed (outer size 1 < " + std::to_string(threads) + " host threads"));
+  CHECK(has(log, "distributed (outer size 1 < " + std::to_string(threads * host::kLanes) + " lanes of " +
+                     std::to_string(threads) + " threads"));
   log = plans("let r = map (\\x -> let ys = map (+x) [1i64, 2] in i64.sum ys) (iota 5000) in i64.sum r",
               "25010000i64");
-  if (threads <= 5000) CHECK(has(log, "kept sequential inside each element (outer size 5000 fills"));
+  if (threads * host::kLanes <= 5000) CHECK(has(log, "kept sequential inside each element (outer size 5000 fills"));
   ForceDistribute never("never");
   log = plans("map (\\xs -> let s = i64.sum xs in scan (+) s xs) [[1i64, 2, 3]]", "[[7i64, 9i64, 12i64]]");
   CHECK(has(log, "kept sequential inside each element (THORN_DISTRIBUTE=never)"));

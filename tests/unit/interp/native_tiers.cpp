@@ -564,3 +564,29 @@ TEST_CASE("native tier: every constant is lifted out of the source, beyond the G
   for (const plan::Step* s : {&a, &c})
     same_on_both_tiers(*s, [&] { return std::vector<BufferPtr>{buffer(Prim::F64, xs), std::make_shared<Buffer>(Prim::F64, n)}; });
 }
+
+TEST_CASE("native tier: integer divisors stay in the source, and each one gets its own kernel") {
+  // x / d + x % d + x * d: d is a shape in real kernels (index arithmetic),
+  // compiled as a constant so that the C++ compiler turns the division
+  // into a multiplication. Kernels differing only in d are different
+  // kernels (the registry's key has d), and the multiplication's d is
+  // still lifted.
+  const int64_t n = 500;
+  auto make_step = [&](int64_t d) {
+    ElemBuilder e;
+    kir::Builder& b = e.b;
+    Reg x = e.input(Prim::I64, "xs");
+    Reg q = b.binary(BinOp::Quot, x, b.constant(Scalar::i64(d)));
+    Reg r = b.binary(BinOp::Rem, x, b.constant(Scalar::i64(d)));
+    Reg m = b.binary(BinOp::Mul, x, b.constant(Scalar::i64(d)));
+    b.ret({b.binary(BinOp::Add, b.binary(BinOp::Add, q, r), m)});
+    return step(StepKind::SegMap, 1, n, e.f, {0}, {1});
+  };
+  plan::Step a = make_step(3), c = make_step(7);
+  CHECK(native::generate(a).text != native::generate(c).text);
+  CHECK(native::lifted_constant_bits(a).size() == 1);
+  std::vector<int64_t> xs(n);
+  for (int64_t k = 0; k < n; ++k) xs[size_t(k)] = k * 37 - 9000;
+  for (const plan::Step* s : {&a, &c})
+    same_on_both_tiers(*s, [&] { return std::vector<BufferPtr>{buffer(Prim::I64, xs), std::make_shared<Buffer>(Prim::I64, n)}; });
+}
