@@ -101,6 +101,12 @@ bool is_map_call(const Expr& e) {
   return name == "map" || (name.size() == 4 && name.compare(0, 3, "map") == 0 && name[3] >= '1' && name[3] <= '5');
 }
 
+bool id_pattern(const Pattern& p) {
+  const Pattern* q = &p;
+  while (q->kind == Pattern::Kind::Ascribed) q = q->inner.get();
+  return q->kind == Pattern::Kind::Id;
+}
+
 bool is_closure(const Value& v) {
   return v.kind == Value::Kind::Function && v.fn && v.fn->kind == Callable::Kind::Closure && v.fn->params &&
          v.fn->body;
@@ -158,10 +164,44 @@ class Distributor {
     const Expr* body = strip_attrs(f.fn->body);
     if (!(body->kind == Expr::Kind::Let || is_map_call(*body)) || inner_parallelism(*body, f.fn->env).empty())
       return std::nullopt;
+    // A scalar or function argument that names nothing of the element is
+    // the same for every element: bound once in the function's environment
+    // instead of mapped (a size such as `n` in `iota n` stays a constant of
+    // the plan; a function cannot be an array's element).
+    const Callable& callee = *f.fn;
+    // A function that differs per element cannot be an array element.
+    for (size_t k = 0; k < apply.list.size(); ++k) {
+      const PatternPtr& pp = (*callee.params)[k];
+      if (!pp->type || (has_function(pp->type) && (mentions(*apply.list[k], elem_names_) || !id_pattern(*pp))))
+        return std::nullopt;
+    }
+    std::vector<PatternPtr> varying;
+    std::vector<std::pair<std::string, eval::Binding>> fixed;
     std::vector<Value> args;
-    for (const ExprPtr& e : apply.list) args.push_back(argument(*e));
-    how = fmt::format("the call of {} inlined: its arguments mapped, then map {}", f.fn->describe(), f.fn->describe());
-    return run_map(std::move(f), std::move(args));
+    for (size_t k = 0; k < apply.list.size(); ++k) {
+      const Expr& e = *apply.list[k];
+      const PatternPtr& pp = (*callee.params)[k];
+      const Pattern* p = pp.get();
+      while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
+      if (p->kind == Pattern::Kind::Id && (pp->type->kind == Type::Kind::Prim || has_function(pp->type)) &&
+          !mentions(e, elem_names_)) {
+        eval::Binding b;
+        b.value = ev_.eval(e, eval::Ctx{fn_.env, fn_.tenv});
+        fixed.emplace_back(p->name, std::move(b));
+        continue;
+      }
+      varying.push_back(pp);
+      args.push_back(argument(e));
+    }
+    if (args.empty()) return std::nullopt;  // the same call for every element
+    how = fmt::format("the call of {} inlined: its arguments mapped{}, then map {}", callee.describe(),
+                      fixed.empty() ? "" : fmt::format(" ({} the same for every element)", fixed.size()),
+                      callee.describe());
+    if (fixed.empty()) return run_map(std::move(f), std::move(args));
+    std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(callee.params, varying);
+    auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, callee.keep);
+    Value g = closure(callee, list.get(), callee.body, eval::extend(callee.env, std::move(fixed)), keep);
+    return run_map(std::move(g), std::move(args));
   }
 
   // `map g e1 ... ek`: over the rows flattened, then unflattened. A g that

@@ -100,3 +100,13 @@ entry captured (a: i64) (b: i64) (c: i64) =
                   let k = f64.sum (flatten u)
                   let u = map (map (* 2)) u
                   in scale_rows (map f64.i64 (iota c)) u k) xsss
+
+-- Arguments the same for every element (a size) are bound once, not
+-- mapped, so `tabulate n` keeps a constant size; tabulate's function
+-- captures the element and stays inside it (no array of functions).
+def spread (n: i64) (x: i64) : [n]i64 = tabulate n (\i -> x * i)
+
+-- ==
+-- entry: invariant_args
+-- input { [1i64, 2i64, 3i64] } output { [7i64, 14i64, 21i64] }
+entry invariant_args (xs: []i64) = map (\x -> let ys = spread 4 x in i64.sum ys + ys[1]) xs
