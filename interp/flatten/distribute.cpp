@@ -259,7 +259,56 @@ class Distributor {
     return primitive(exec::SoacKind::Unflatten, {Value(Scalar::i64(n)), Value(Scalar::i64(m)), std::move(out)});
   }
 
+  // `if c then a else b` with a SOAC in a branch: the elements split by
+  // c, each branch one map over its elements (distributed in turn), the
+  // results put back in order. Gathering and merging copy rows: the map is
+  // narrow (else it would not be distributed).
+  std::optional<Value> branches(const Expr& e, std::string& how) {
+    if (e.kind != Expr::Kind::If || !e.a || !e.b || !e.c) return std::nullopt;
+    if (inner_parallelism(*e.b, fn_.env).empty() && inner_parallelism(*e.c, fn_.env).empty()) return std::nullopt;
+    if (!e.type || has_function(e.type)) return std::nullopt;
+    Value conds = step(*e.a, {});
+    if (conds.kind != Value::Kind::Array || conds.arr().elem.kind != ElemShape::Kind::Prim) return std::nullopt;
+    materialise(conds);
+    int64_t n = conds.arr().outer();
+    std::vector<int64_t> taken[2];
+    for (int64_t i = 0; i < n; ++i) {
+      Value c = array_row(conds.arr(), i);
+      taken[c.scalar.b ? 0 : 1].push_back(i);
+    }
+    const Expr* branch[2] = {e.b.get(), e.c.get()};
+    if (taken[1].empty() || taken[0].empty()) {
+      int k = taken[1].empty() ? 0 : 1;
+      how = fmt::format("if with parallel branches: all {} elements take the {} branch", n, k == 0 ? "then" : "else");
+      return step(*branch[k], {});
+    }
+    Value results[2];
+    for (int k = 0; k < 2; ++k) {
+      std::vector<Value> inputs;
+      for (const Value& x : xs_) {
+        std::vector<Value> rows;
+        for (int64_t i : taken[k]) rows.push_back(array_row(x.arr(), i));
+        inputs.push_back(array_from_rows(rows, &x.arr().elem));
+      }
+      results[k] = step_over(*branch[k], std::move(inputs));
+      materialise(results[k]);
+    }
+    std::vector<Value> rows(static_cast<size_t>(n));
+    for (int k = 0; k < 2; ++k)
+      for (size_t j = 0; j < taken[k].size(); ++j) rows[size_t(taken[k][j])] = array_row(results[k].arr(), int64_t(j));
+    how = fmt::format("if with parallel branches: {} elements take the then branch, {} the else branch, each one map",
+                      taken[0].size(), taken[1].size());
+    return array_from_rows(rows);
+  }
+
  private:
+  // One map of e over the given inputs (in place of the element's).
+  Value step_over(const Expr& e, std::vector<Value> inputs) {
+    std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(&e, *fn_.params);
+    auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, fn_.keep);
+    return run_map(closure(fn_, list.get(), &e, fn_.env, keep), std::move(inputs));
+  }
+
   // One map of e over the elements, with the earlier results e names.
   Value step(const Expr& e, const std::vector<Bound>& bound) {
     std::vector<PatternPtr> params = *fn_.params;
@@ -342,9 +391,10 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   }
   if (!body || body->kind == Expr::Kind::LetFun) return out;
   if (depth >= kMaxDepth) return out;
-  if (parts.empty() && body->kind != Expr::Kind::Apply) return out;
+  if (parts.empty() && body->kind != Expr::Kind::Apply && body->kind != Expr::Kind::If) return out;
   // A body that is one call: the rules look into what it calls.
-  std::string inner = parts.empty() ? "in the function it calls" : inner_parallelism(*strip_attrs(fn.body), fn.env);
+  std::string inner = parts.empty() && body->kind == Expr::Kind::Apply ? "in the function it calls"
+                                                                        : inner_parallelism(*strip_attrs(fn.body), fn.env);
   if (inner.empty()) return out;
   std::string where = fmt::format("map at {}", call.loc.str());
   Mode m = mode_from_env("THORN_DISTRIBUTE");
@@ -374,6 +424,7 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   std::string how;
   try {
     if (!parts.empty()) out.value = d.lets(parts, *body, how);
+    else if (body->kind == Expr::Kind::If) out.value = d.branches(*body, how);
     else if (!(out.value = d.map_of_map(*body, how))) out.value = d.call_of(*body, how);
   } catch (const Error& e) {
     // An intermediate array of rows of different sizes: the sequential

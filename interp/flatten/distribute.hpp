@@ -15,9 +15,12 @@
 //  - a call of a user function, `map (\x -> f (g x)) xs`: the arguments
 //    are mapped first, then `map f args` is planned (and distributed)
 //    with f's own body;
-//  - a map of a map, `map (\x -> map f (g x)) xs` with f the same for
-//    every x: the rows are flattened, `map f` runs over all n*m elements
-//    (and is distributed in turn), and the result is unflattened.
+//  - a map of a map, `map (\x -> map f (g x)) xs`: the rows are
+//    flattened, `map f` runs over all n*m elements (and is distributed in
+//    turn), and the result is unflattened; a lambda f that captures x's
+//    values gets them as parameters, repeated for each inner element;
+//  - `if c then a else b` with a SOAC in a branch: the elements split by
+//    c, each branch one map over its own elements, rows put back in order.
 //
 // The alternative, the default lowering, runs the inner SOACs sequentially
 // inside each element (map_rows), which is right when the outer map alone

@@ -110,3 +110,14 @@ def spread (n: i64) (x: i64) : [n]i64 = tabulate n (\i -> x * i)
 -- entry: invariant_args
 -- input { [1i64, 2i64, 3i64] } output { [7i64, 14i64, 21i64] }
 entry invariant_args (xs: []i64) = map (\x -> let ys = spread 4 x in i64.sum ys + ys[1]) xs
+
+-- An if with a SOAC in a branch: the elements split by the condition,
+-- each branch one map over its own elements, the rows put back in order.
+-- ==
+-- entry: branches
+-- input { [[1i64, 2i64, 3i64], [4i64, 5i64, 6i64], [7i64, 8i64, 9i64]] [0i64, 1i64, 2i64] }
+-- output { [[1i64, 3i64, 6i64], [6i64, 5i64, 4i64], [7i64, 15i64, 24i64]] }
+-- input { [[1i64, 2i64], [3i64, 4i64]] [1i64, 3i64] }
+-- output { [[2i64, 1i64], [12i64, 9i64]] }
+entry branches (xss: [][]i64) (ks: []i64) =
+  map2 (\xs k -> if k % 2 == 0 then scan (+) 0 xs else map (* k) (reverse xs)) xss ks

@@ -77,3 +77,12 @@ TEST_CASE("distribution: chosen when the elements are fewer than the host's lane
   log = plans("map (\\xs -> let s = i64.sum xs in scan (+) s xs) [[1i64, 2, 3]]", "[[7i64, 9i64, 12i64]]");
   CHECK(has(log, "kept sequential inside each element (THORN_DISTRIBUTE=never)"));
 }
+
+TEST_CASE("distribution: an if with parallel branches splits the elements") {
+  ForceDistribute always("always");
+  std::string log = plans(
+      "map2 (\\xs k -> if k > 0 then scan (+) 0 xs else map (* 2) xs) [[1i64, 2], [3, 4], [5, 6]] [1i64, 0, 1]",
+      "[[1i64, 3i64], [6i64, 8i64], [5i64, 11i64]]");
+  CHECK(has(log, "if with parallel branches: 2 elements take the then branch, 1 the else branch, each one map"));
+  CHECK(has(log, "map-scan flattened to one SegScan over [2][2]"));
+}
