@@ -72,16 +72,17 @@ THORN_DEV bool thorn_isinf64(f64 x) { return x == __longlong_as_double(0x7ff0000
 
 // -- float to integer as the host backends convert (interp/exec/
 // host_semantics.hpp, agreeing with the reference Scalar::convert_to): NaN
-// is 0, values beyond i64 (infinities included) saturate, then the result wraps to the target width. Explicit bounds, not
-// the conversion instruction's saturation, so the host emulator agrees.
+// and the infinities are 0 (as in Futhark), finite values beyond i64
+// saturate, then the result wraps to the target width. Explicit bounds,
+// not the conversion instruction's saturation, so the host emulator agrees.
 THORN_DEV i64 thorn_f2i64(f64 d) {
-  if (d != d) return 0;  // NaN; infinities saturate below
+  if (d != d || thorn_isinf64(d)) return 0;
   if (d >= 9.2233720368547758e18) return 0x7fffffffffffffffll;
   if (d <= -9.2233720368547758e18) return (i64)0x8000000000000000ull;
   return (i64)d;
 }
 THORN_DEV u64 thorn_f2u64(f64 d) {
-  if (d != d) return 0ull;
+  if (d != d || thorn_isinf64(d)) return 0ull;
   if (d <= -1.0) return (u64)thorn_f2i64(d);
   if (d >= 1.8446744073709552e19) return 0xffffffffffffffffull;
   return (u64)d;

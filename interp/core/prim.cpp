@@ -29,17 +29,19 @@ uint64_t wrap_unsigned(uint64_t v, int bits) {
   return v & ((uint64_t(1) << bits) - 1);
 }
 
-// Float to integer as Futhark does it: truncation toward zero; values
-// outside the target's range (and NaN) give whatever the hardware gives in
-// C, which we pin down as saturation to avoid undefined behaviour.
+// Float to integer as Futhark does it (its rts/c/scalar.h): truncation
+// toward zero, NaN and the infinities give 0; finite values outside the
+// target's range give whatever the hardware gives in C, which we pin down
+// as saturation to avoid undefined behaviour.
 int64_t float_to_i64(double v) {
-  if (std::isnan(v)) return 0;
+  if (std::isnan(v) || std::isinf(v)) return 0;
   if (v >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
   if (v <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
   return int64_t(v);
 }
 uint64_t float_to_u64(double v) {
-  if (std::isnan(v) || v <= -1.0) return v <= -1.0 ? uint64_t(float_to_i64(v)) : 0;
+  if (std::isnan(v) || std::isinf(v)) return 0;
+  if (v <= -1.0) return uint64_t(float_to_i64(v));
   if (v >= 1.8446744073709552e19) return std::numeric_limits<uint64_t>::max();
   return uint64_t(v);
 }

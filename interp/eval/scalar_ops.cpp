@@ -192,7 +192,7 @@ Scalar scalar_not(const Scalar& a) {
 
 Scalar scalar_convert(const Scalar& s, Prim to) {
   // Float -> integer: Scalar::convert_to (prim.cpp) is the definition, NaN
-  // gives 0 and the infinities saturate; the host and GPU backends agree
+  // and the infinities give 0; the host and GPU backends agree
   // (tests/programs/float_to_int_nonfinite.fut). [thorn wiring, 6b]
   return s.convert_to(to);
 }

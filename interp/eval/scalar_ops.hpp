@@ -42,7 +42,7 @@ std::optional<Scalar> scalar_function(std::string_view name, const Scalar* args,
 
 // Futhark's conversion of a scalar to another primitive type (`i32.f64`,
 // `f32.u8`, `bool.i32`, ...): integers wrap or extend, floats truncate
-// toward zero; NaN converted to an integer is 0 and the infinities saturate
+// toward zero; NaN and the infinities converted to an integer are 0
 // (Scalar::convert_to is the definition all backends share).
 Scalar scalar_convert(const Scalar& s, Prim to);
 

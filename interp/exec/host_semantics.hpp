@@ -243,16 +243,16 @@ template <class T> inline int32_t ctz(T a) {
 // Futhark's conversions, exactly as the reference does them
 // (eval::scalar_convert, Scalar::convert_to): float -> integer truncates
 // toward zero through 64 bits, saturating out-of-range finite values, then
-// wraps; NaN becomes 0 and the infinities saturate like other out-of-range
-// values (Scalar::convert_to in interp/core/prim.cpp is the reference).
+// wraps; NaN and the infinities become 0, as in Futhark (Scalar::convert_to
+// in interp/core/prim.cpp is the reference).
 inline int64_t float_to_i64(double v) {
-  if (std::isnan(v)) return 0;
+  if (std::isnan(v) || std::isinf(v)) return 0;
   if (v >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
   if (v <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
   return int64_t(v);
 }
 inline uint64_t float_to_u64(double v) {
-  if (std::isnan(v)) return 0;
+  if (std::isnan(v) || std::isinf(v)) return 0;
   if (v <= -1.0) return uint64_t(float_to_i64(v));
   if (v >= 1.8446744073709552e19) return std::numeric_limits<uint64_t>::max();
   return uint64_t(v);

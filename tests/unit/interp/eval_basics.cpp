@@ -94,9 +94,12 @@ TEST_CASE("conversions") {
   CHECK(eval_text("i8.i32 300") == "44i8");
   CHECK(eval_text("i32.f64 3.7") == "3i32");
   CHECK(eval_text("i32.f64 (-3.7)") == "-3i32");
-  // inf saturates through i64 (Scalar::convert_to), then wraps to i32: -1.
-  CHECK(eval_text("i32.f64 f64.inf") == "-1i32");
-  CHECK(eval_text("i64.f64 (-f64.inf)") == "-9223372036854775808i64");
+  // The infinities and NaN give 0, as in Futhark; finite values beyond i64
+  // saturate (Scalar::convert_to), then wrap.
+  CHECK(eval_text("i32.f64 f64.inf") == "0i32");
+  CHECK(eval_text("i64.f64 (-f64.inf)") == "0i64");
+  CHECK(eval_text("u32.f32 f32.inf") == "0u32");
+  CHECK(eval_text("i64.f64 1e30") == "9223372036854775807i64");
   CHECK(eval_text("i32.f32 f32.nan") == "0i32");
   CHECK(eval_text("f32.i32 7") == "7.0f32");
   CHECK(eval_text("f64.u64 u64.highest") == "1.8446744073709552e19f64");

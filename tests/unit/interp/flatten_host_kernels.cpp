@@ -105,7 +105,7 @@ TEST_CASE("host: float operations follow IEEE and Futhark's min/max/mod") {
 }
 
 // The reference's conversion (eval::scalar_convert) is Scalar::convert_to:
-// NaN gives integer 0, the infinities saturate through i64.
+// NaN and the infinities give integer 0, finite values beyond i64 saturate.
 static Scalar reference_convert(const Scalar& v, Prim to) { return v.convert_to(to); }
 
 TEST_CASE("host: conversions agree with the reference's") {
