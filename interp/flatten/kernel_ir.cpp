@@ -7,7 +7,12 @@ namespace thorn::kir {
 std::string check_message(const std::string& text, const int64_t* index) {
   const std::string hole = "[{}]";
   size_t at = text.find(hole);
-  if (at == std::string::npos) return text;
+  if (at == std::string::npos) {
+    // A bare hole (`Range 0..1..<{} is invalid.`): the value, or "n" without it.
+    at = text.find("{}");
+    if (at == std::string::npos) return text;
+    return text.substr(0, at) + (index ? std::to_string(*index) : std::string("n")) + text.substr(at + 2);
+  }
   if (index) return text.substr(0, at) + fmt::format("[{}]", *index) + text.substr(at + hole.size());
   size_t end = at + hole.size();
   if (end < text.size() && text[end] == ' ') ++end;

@@ -72,7 +72,8 @@ inline bool has_effect(Opcode op) {
 // A Check's message with the index it reports: a bounds check's message
 // has "[{}]" where Futhark's names the index ("Index [-1] out of bounds for
 // array of shape [20000]."). Without the value (the GPU's error flag does not
-// carry it) the brackets are left out.
+// carry it) the brackets are left out. A bare "{}" (iota's "Range
+// 0..1..<{} is invalid.") is the value, or "n" without it.
 std::string check_message(const std::string& text, const int64_t* index);
 
 struct Block;

@@ -315,7 +315,8 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     } else {
       // A size computed in the element: a dynamic length with no known bound.
       Reg len = convert(n, Prim::I64).reg;
-      b_.check(b_.compare(kir::CmpOp::Le, b_.i64(0), len), fmt::format("{}: negative size.", name), loc);
+      // Futhark's message, as the reference backend's (exec/reference.cpp).
+      b_.check(b_.compare(kir::CmpOp::Le, b_.i64(0), len), "Range 0..1..<{} is invalid.", loc, len);
       arr->dims = {-1};
       arr->len = len;
     }

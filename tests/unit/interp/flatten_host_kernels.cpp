@@ -237,3 +237,14 @@ TEST_CASE("host: reads gather with bounds checks") {
   CHECK_THROWS_AS(run_lanes(f, {{Scalar::i64(3)}}, arrays), Error);
   CHECK_THROWS_AS(run_lanes(f, {{Scalar::i64(-1)}}, arrays), Error);
 }
+
+TEST_CASE("kernel IR: check messages name the value they report, or leave it out") {
+  int64_t i = -1, n = -2;
+  CHECK(kir::check_message("Index [{}] out of bounds for array of shape [3].", &i) ==
+        "Index [-1] out of bounds for array of shape [3].");
+  CHECK(kir::check_message("Index [{}] out of bounds for array of shape [3].", nullptr) ==
+        "Index out of bounds for array of shape [3].");
+  CHECK(kir::check_message("Range 0..1..<{} is invalid.", &n) == "Range 0..1..<-2 is invalid.");
+  CHECK(kir::check_message("Range 0..1..<{} is invalid.", nullptr) == "Range 0..1..<n is invalid.");
+  CHECK(kir::check_message("division by zero", &n) == "division by zero");
+}
