@@ -49,7 +49,15 @@ bool any_subexpr(const Expr& e, const std::function<bool(const Expr&)>& visit) {
 
 bool mentions(const Expr& e, const std::set<std::string>& names) {
   return any_subexpr(e, [&](const Expr& x) {
-    return x.kind == Expr::Kind::Var && x.name.qualifiers.empty() && names.count(x.name.name);
+    if (x.kind == Expr::Kind::Var) return x.name.qualifiers.empty() && names.count(x.name.name) > 0;
+    // `loop arr for ...` (no initial value) starts from the variable arr.
+    if (x.kind == Expr::Kind::Loop && !x.a && !x.params.empty()) {
+      std::set<std::string> bound;
+      pattern_names(*x.params[0], bound);
+      for (const std::string& n : bound)
+        if (names.count(n)) return true;
+    }
+    return false;
   });
 }
 

@@ -240,13 +240,28 @@ class Distributor {
     int64_t n = rows[0].arr().shape[0];
     std::vector<Value> args;
     if (captures) {
-      // The element's parameters first, so that the lambda's own shadow them.
-      for (const Value& x : xs_) {
-        std::optional<Value> r = repeat_each(x, m, ev_, call_.loc);
+      // The element's parameters the lambda names (all of them when it
+      // names a size parameter, which any of them may give), first, so
+      // that the lambda's own shadow them. Only those: a repeat is read
+      // where used, but a backend that cannot flatten the map would build
+      // each one whole, n*m times an element's values.
+      bool sizes = false;
+      if (fn_.type_params) {
+        std::set<std::string> size_names;
+        for (const TypeParam& tp : *fn_.type_params)
+          if (tp.is_size) size_names.insert(tp.name);
+        sizes = mentions(fe, size_names);
+      }
+      std::vector<PatternPtr> params;
+      for (size_t k = 0; k < xs_.size(); ++k) {
+        std::set<std::string> names;
+        pattern_names(*(*fn_.params)[k], names);
+        if (!sizes && !mentions(fe, names)) continue;
+        std::optional<Value> r = repeat_each(xs_[k], m, ev_, call_.loc);
         if (!r) return std::nullopt;
         args.push_back(std::move(*r));
+        params.push_back((*fn_.params)[k]);
       }
-      std::vector<PatternPtr> params = *fn_.params;
       params.insert(params.end(), fe.params.begin(), fe.params.end());
       std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(&fe, params);
       auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, fn_.keep);

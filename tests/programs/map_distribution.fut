@@ -121,3 +121,11 @@ entry invariant_args (xs: []i64) = map (\x -> let ys = spread 4 x in i64.sum ys 
 -- output { [[2i64, 1i64], [12i64, 9i64]] }
 entry branches (xss: [][]i64) (ks: []i64) =
   map2 (\xs k -> if k % 2 == 0 then scan (+) 0 xs else map (* k) (reverse xs)) xss ks
+
+-- A loop starting from a variable bound by an earlier let (`loop arr`):
+-- the step of the loop is passed arr (Futhark's issue1424).
+-- ==
+-- entry: loop_shorthand
+-- input { 2 [1, 2, 3] [42] } output { [[42], [42], [42]] }
+entry loop_shorthand n (xs: []i32) (unit: [1]i32) =
+  map (\x -> let arr = replicate 1 x in (loop arr for i < n do unit)) xs
