@@ -10,6 +10,7 @@ EnvPtr extend(EnvPtr parent, std::vector<std::pair<std::string, Binding>> locals
   auto e = std::make_shared<Env>();
   e->parent = std::move(parent);
   e->locals = std::move(locals);
+  index_new_frame(*e);
   return e;
 }
 
@@ -20,27 +21,53 @@ EnvPtr extend_scope(EnvPtr parent, NamespacePtr ns) {
   return e;
 }
 
-const Binding* lookup_value(const EnvPtr& env, std::string_view name) {
-  for (const Env* e = env.get(); e; e = e->parent.get()) {
+Binding* lookup_value_local(const EnvPtr& env, std::string_view name, bool* local) {
+  uint64_t hash = 0;
+  bool hashed = false;
+  for (const Env* e = env.get(); e;) {
     if (e->ns) {
-      // unordered_map<string> has no heterogeneous lookup in C++20's
-      // libstdc++ without a transparent hash; names are short, so copy.
-      auto it = e->ns->values.find(std::string(name));
-      if (it != e->ns->values.end()) return &it->second;
+      auto it = e->ns->values.find(name);
+      if (it != e->ns->values.end()) {
+        *local = false;
+        // Namespaces are immutable snapshots; the binding is only ever read.
+        return const_cast<Binding*>(&it->second);
+      }
+      e = e->parent.get();
+    } else if (e->index) {
+      // A checkpoint: its table answers for every Local frame down to the
+      // next Scope frame (env_index.hpp).
+      if (!hashed) {
+        hash = name_hash(name);
+        hashed = true;
+      }
+      if (Binding* b = e->index->find(name, hash)) {
+        *local = true;
+        return b;
+      }
+      e = e->index->below;
     } else {
       // Later bindings of one frame shadow earlier ones (`let (x, x) = ...` is
       // rejected by the checker, but a frame may hold a size and a parameter).
       for (auto it = e->locals.rbegin(); it != e->locals.rend(); ++it)
-        if (it->first == name) return &it->second;
+        if (it->first == name) {
+          *local = true;
+          return &it->second;
+        }
+      e = e->parent.get();
     }
   }
   return nullptr;
 }
 
+const Binding* lookup_value(const EnvPtr& env, std::string_view name) {
+  bool local = false;
+  return lookup_value_local(env, name, &local);
+}
+
 ModulePtr lookup_module(const EnvPtr& env, std::string_view name) {
   for (const Env* e = env.get(); e; e = e->parent.get()) {
     if (!e->ns) continue;
-    auto it = e->ns->modules.find(std::string(name));
+    auto it = e->ns->modules.find(name);
     if (it != e->ns->modules.end()) return it->second;
   }
   return nullptr;
