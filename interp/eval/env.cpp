@@ -64,8 +64,19 @@ const Binding* lookup_value(const EnvPtr& env, std::string_view name) {
   return lookup_value_local(env, name, &local);
 }
 
+namespace {
+// The next frame below `e` that may hold modules or module types: Local
+// frames bind values only, so whole runs of them covered by a checkpoint
+// are skipped at once (a qualified name such as `f32.exp` in a long let
+// chain used to walk every frame of it).
+const Env* next_scope_candidate(const Env* e) {
+  if (!e->ns && e->index) return e->index->below;
+  return e->parent.get();
+}
+}  // namespace
+
 ModulePtr lookup_module(const EnvPtr& env, std::string_view name) {
-  for (const Env* e = env.get(); e; e = e->parent.get()) {
+  for (const Env* e = env.get(); e; e = next_scope_candidate(e)) {
     if (!e->ns) continue;
     auto it = e->ns->modules.find(name);
     if (it != e->ns->modules.end()) return it->second;
@@ -99,7 +110,7 @@ const SigBinding* lookup_sig(const EnvPtr& env, const QualName& name) {
     auto it = m->ns->sigs.find(name.name);
     return it == m->ns->sigs.end() ? nullptr : &it->second;
   }
-  for (const Env* e = env.get(); e; e = e->parent.get()) {
+  for (const Env* e = env.get(); e; e = next_scope_candidate(e)) {
     if (!e->ns) continue;
     auto it = e->ns->sigs.find(name.name);
     if (it != e->ns->sigs.end()) return &it->second;

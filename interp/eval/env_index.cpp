@@ -45,9 +45,17 @@ void EnvIndex::insert(const std::string* name, uint64_t hash, Binding* b) {
   }
 }
 
-void EnvIndex::grow() {
+void EnvIndex::grow() { rehash(slots_.empty() ? 32 : 2 * slots_.size()); }
+
+void EnvIndex::reserve(size_t n) {
+  size_t size = slots_.empty() ? 32 : slots_.size();
+  while (2 * n > size) size *= 2;
+  if (size != slots_.size()) rehash(size);
+}
+
+void EnvIndex::rehash(size_t size) {
   std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? 32 : 2 * old.size(), Slot{});
+  slots_.assign(size, Slot{});
   count_ = 0;
   for (const Slot& s : old)
     if (s.name) insert(s.name, s.hash, s.binding);
@@ -69,6 +77,9 @@ void index_new_frame(Env& e) {
   } else {
     idx->below = f;
   }
+  size_t added = 0;
+  for (const Env* r : run) added += r->locals.size();
+  idx->reserve(idx->size() + added);
   for (auto it = run.rbegin(); it != run.rend(); ++it)
     for (auto& [name, b] : (*it)->locals) idx->insert(&name, name_hash(name), &b);
   e.index = std::move(idx);

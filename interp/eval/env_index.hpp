@@ -49,6 +49,8 @@ class EnvIndex {
   // replacing an older binding of the same name.
   void insert(const std::string* name, uint64_t hash, Binding* b);
   size_t size() const { return count_; }
+  // Makes room for `n` names in all, so that inserting them rehashes nothing.
+  void reserve(size_t n);
 
   // The first frame below the covered ones: a Scope frame, or null at the
   // root. A miss continues there.
@@ -61,6 +63,7 @@ class EnvIndex {
     Binding* binding = nullptr;
   };
   void grow();
+  void rehash(size_t size);
   std::vector<Slot> slots_;  // open addressing, power-of-two size, at most half full
   size_t count_ = 0;
 };
