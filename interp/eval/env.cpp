@@ -22,8 +22,8 @@ EnvPtr extend_scope(EnvPtr parent, NamespacePtr ns) {
 }
 
 Binding* lookup_value_local(const EnvPtr& env, std::string_view name, bool* local) {
-  uint64_t hash = 0;
-  bool hashed = false;
+  const uint64_t hash = name_hash(name);
+  const uint64_t bit = bloom_bit(hash);
   for (const Env* e = env.get(); e;) {
     if (e->ns) {
       auto it = e->ns->values.find(name);
@@ -36,23 +36,23 @@ Binding* lookup_value_local(const EnvPtr& env, std::string_view name, bool* loca
     } else if (e->index) {
       // A checkpoint: its table answers for every Local frame down to the
       // next Scope frame (env_index.hpp).
-      if (!hashed) {
-        hash = name_hash(name);
-        hashed = true;
-      }
       if (Binding* b = e->index->find(name, hash)) {
         *local = true;
         return b;
       }
       e = e->index->below;
+    } else if (!(e->run_bloom & bit)) {
+      // No frame of this run binds the name.
+      e = e->run_base;
     } else {
       // Later bindings of one frame shadow earlier ones (`let (x, x) = ...` is
       // rejected by the checker, but a frame may hold a size and a parameter).
-      for (auto it = e->locals.rbegin(); it != e->locals.rend(); ++it)
-        if (it->first == name) {
-          *local = true;
-          return &it->second;
-        }
+      if (e->names_bloom & bit)
+        for (auto it = e->locals.rbegin(); it != e->locals.rend(); ++it)
+          if (it->first == name) {
+            *local = true;
+            return &it->second;
+          }
       e = e->parent.get();
     }
   }
@@ -70,8 +70,8 @@ namespace {
 // are skipped at once (a qualified name such as `f32.exp` in a long let
 // chain used to walk every frame of it).
 const Env* next_scope_candidate(const Env* e) {
-  if (!e->ns && e->index) return e->index->below;
-  return e->parent.get();
+  if (e->ns) return e->parent.get();
+  return e->index ? e->index->below : e->run_base;
 }
 }  // namespace
 

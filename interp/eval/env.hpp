@@ -99,6 +99,15 @@ struct Env {
   // or null; `run` counts the frames since the last checkpoint.
   std::shared_ptr<const EnvIndex> index;
   uint32_t run = 0;
+  // Local frames: a one-word Bloom filter of the names bound here (bit
+  // name_hash & 63), so that the walk to the checkpoint skips frames
+  // without comparing strings.
+  uint64_t names_bloom = 0;
+  // The same over this frame and the frames below it down to `run_base`
+  // (the checkpoint, Scope frame or root below them): a name it rules out
+  // jumps there without visiting the frames in between.
+  uint64_t run_bloom = 0;
+  const Env* run_base = nullptr;
 };
 
 // A new Local frame in front of `parent`.

@@ -62,8 +62,17 @@ void EnvIndex::rehash(size_t size) {
 }
 
 void index_new_frame(Env& e) {
+  for (const auto& [name, b] : e.locals) e.names_bloom |= bloom_bit(name_hash(name));
   const Env* p = e.parent.get();
-  e.run = (p && !p->ns && !p->index) ? p->run + 1 : 1;
+  if (p && !p->ns && !p->index) {
+    e.run = p->run + 1;
+    e.run_bloom = p->run_bloom | e.names_bloom;
+    e.run_base = p->run_base;
+  } else {
+    e.run = 1;
+    e.run_bloom = e.names_bloom;
+    e.run_base = p;
+  }
   if (e.run <= kIndexRun) return;
   // The frames since the previous checkpoint, newest first, and what lies
   // below them: that checkpoint (whose table is the starting point), or the

@@ -40,6 +40,7 @@ struct Binding;
 constexpr uint32_t kIndexRun = 12;
 
 uint64_t name_hash(std::string_view name);
+inline uint64_t bloom_bit(uint64_t hash) { return uint64_t(1) << (hash & 63); }
 
 class EnvIndex {
  public:
@@ -68,8 +69,9 @@ class EnvIndex {
   size_t count_ = 0;
 };
 
-// Gives `e` (a Local frame just created, not yet shared) a checkpoint when
-// it is far enough from the previous one; sets e.run either way.
+// Sets up `e`, a Local frame just created and not yet shared: its names'
+// Bloom filter, and a checkpoint when it is far enough from the previous
+// one (e.run counts the frames since).
 void index_new_frame(Env& e);
 
 }  // namespace thorn::eval
