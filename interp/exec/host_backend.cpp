@@ -10,6 +10,7 @@
 
 #include "interp/eval/evaluator.hpp"
 #include "interp/exec/host_gpu.hpp"
+#include "interp/exec/host_work.hpp"
 #include "interp/exec/reference.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
@@ -162,8 +163,11 @@ thread_local int g_reference_check_depth = 0;
 std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
   if (g_reference_check_depth > 0) return std::nullopt;
   // Below this much work a plan costs more than it saves: the reference
-  // runs the call (and a delayed input is simply materialised).
-  if (work_of(call) < min_work()) return std::nullopt;
+  // runs the call (and a delayed input is simply materialised). Unless each
+  // element runs loops or much code (host_work.hpp): the reference
+  // evaluator walks the syntax tree, the host executor runs kernel IR.
+  if (const int64_t work = work_of(call); work < min_work() && (work == 0 || !heavy_elements(call)))
+    return std::nullopt;
   bool validate = ev.options().validate;
   std::optional<SoacCall> ref_call;
   if (validate) ref_call = call;  // shares the arguments; destinations are then copied, not updated
