@@ -64,12 +64,27 @@ def step (x: f64) : f64 = loop y = x for i < 100 do y * 0.5 + f64.i64 i
   int before = plans;
   Session::Outcome heavy_call = s.eval_input("map step [1f64]", "[2]");
   CHECK(plans > before);
-  // Planned or not, the values are the interpreter's.
+  // Planned or not, the values are the interpreter's. Steps over fewer
+  // elements than a tile run in narrower frames (host_program.hpp: one lane
+  // here, three below, with a private array).
   Session reference;
   thorn::test::load_program(reference, R"(
 def step (x: f64) : f64 = loop y = x for i < 100 do y * 0.5 + f64.i64 i
+def private (x: f64) : f64 =
+  let a = replicate 8 x
+  let a = loop a for i < 8 do a with [i] = a[(i + 3) % 8] * f64.i64 i + 1
+  in f64.sum a
 )", "host_work_ref");
   Session::Outcome expected = reference.eval_input("map step [1f64]", "[3]");
   CHECK(thorn::format_value(heavy_call.value, heavy_call.type) == thorn::format_value(expected.value, expected.type));
   CHECK(thorn::format_value(light.value, light.type) == "[2.0f64]");
+  s.eval_input(R"(def private (x: f64) : f64 =
+  let a = replicate 8 x
+  let a = loop a for i < 8 do a with [i] = a[(i + 3) % 8] * f64.i64 i + 1
+  in f64.sum a)", "[4]");
+  before = plans;
+  Session::Outcome narrow = s.eval_input("map private [1f64, 2f64, 3f64]", "[5]");
+  CHECK(plans > before);
+  Session::Outcome narrow_expected = reference.eval_input("map private [1f64, 2f64, 3f64]", "[6]");
+  CHECK(thorn::format_value(narrow.value, narrow.type) == thorn::format_value(narrow_expected.value, narrow_expected.type));
 }
