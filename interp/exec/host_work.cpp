@@ -61,27 +61,32 @@ struct Walk {
   }
 };
 
-// Answers per function body: the same call site asks again on every call
+// Answers per function value: the same call site asks again on every call
 // (a small map inside a sequential loop), and the walk may cost more than
-// the call. A body freed and its address reused only misleads the estimate.
+// the call. Keyed by the callable, checked through a weak reference, since
+// a dead callable's address (and its AST's) may be reused by another one
+// (a REPL input, a test's next session); emptied when it grows large, as a
+// lambda evaluated in a loop is a new callable each time.
+struct Cached {
+  std::weak_ptr<const Callable> fn;
+  bool heavy = false;
+};
 std::mutex g_mutex;
-std::unordered_map<const Expr*, bool> g_cache;
+std::unordered_map<const Callable*, Cached> g_cache;
+constexpr size_t kMaxCached = 4096;
 
 bool heavy_function(const Value& fn) {
   if (fn.kind != Value::Kind::Function || !fn.fn) return false;
   const Callable* key = fn.fn.get();
-  while (key->kind != Callable::Kind::Closure && key->fn) key = key->fn.get();
-  const Expr* body = key->kind == Callable::Kind::Closure ? key->body : nullptr;
-  if (body && fn.fn->kind == Callable::Kind::Closure) {
+  {
     std::lock_guard<std::mutex> lock(g_mutex);
-    if (auto it = g_cache.find(body); it != g_cache.end()) return it->second;
+    if (auto it = g_cache.find(key); it != g_cache.end() && it->second.fn.lock() == fn.fn) return it->second.heavy;
   }
   Walk w;
   w.value(fn);
-  if (body && fn.fn->kind == Callable::Kind::Closure) {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_cache.emplace(body, w.heavy);
-  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_cache.size() >= kMaxCached) g_cache.clear();
+  g_cache[key] = Cached{fn.fn, w.heavy};
   return w.heavy;
 }
 
