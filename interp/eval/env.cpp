@@ -10,6 +10,7 @@ EnvPtr extend(EnvPtr parent, std::vector<std::pair<std::string, Binding>> locals
   auto e = std::make_shared<Env>();
   e->parent = std::move(parent);
   e->locals = std::move(locals);
+  index_new_frame(*e);
   return e;
 }
 
@@ -20,27 +21,64 @@ EnvPtr extend_scope(EnvPtr parent, NamespacePtr ns) {
   return e;
 }
 
-const Binding* lookup_value(const EnvPtr& env, std::string_view name) {
-  for (const Env* e = env.get(); e; e = e->parent.get()) {
+Binding* lookup_value_local(const EnvPtr& env, std::string_view name, bool* local) {
+  const uint64_t hash = name_hash(name);
+  const uint64_t bit = bloom_bit(hash);
+  for (const Env* e = env.get(); e;) {
     if (e->ns) {
-      // unordered_map<string> has no heterogeneous lookup in C++20's
-      // libstdc++ without a transparent hash; names are short, so copy.
-      auto it = e->ns->values.find(std::string(name));
-      if (it != e->ns->values.end()) return &it->second;
+      auto it = e->ns->values.find(name);
+      if (it != e->ns->values.end()) {
+        *local = false;
+        // Namespaces are immutable snapshots; the binding is only ever read.
+        return const_cast<Binding*>(&it->second);
+      }
+      e = e->parent.get();
+    } else if (e->index) {
+      // A checkpoint: its table answers for every Local frame down to the
+      // next Scope frame (env_index.hpp).
+      if (Binding* b = e->index->find(name, hash)) {
+        *local = true;
+        return b;
+      }
+      e = e->index->below;
+    } else if (!(e->run_bloom & bit)) {
+      // No frame of this run binds the name.
+      e = e->run_base;
     } else {
       // Later bindings of one frame shadow earlier ones (`let (x, x) = ...` is
       // rejected by the checker, but a frame may hold a size and a parameter).
-      for (auto it = e->locals.rbegin(); it != e->locals.rend(); ++it)
-        if (it->first == name) return &it->second;
+      if (e->names_bloom & bit)
+        for (auto it = e->locals.rbegin(); it != e->locals.rend(); ++it)
+          if (it->first == name) {
+            *local = true;
+            return &it->second;
+          }
+      e = e->parent.get();
     }
   }
   return nullptr;
 }
 
+const Binding* lookup_value(const EnvPtr& env, std::string_view name) {
+  bool local = false;
+  return lookup_value_local(env, name, &local);
+}
+
+namespace {
+// The next frame below `e` that may hold modules or module types: Local
+// frames bind values only, so whole runs of them covered by a checkpoint
+// are skipped at once (a qualified name such as `f32.exp` in a long let
+// chain used to walk every frame of it).
+const Env* next_scope_candidate(const Env* e) {
+  if (e->ns) return e->parent.get();
+  return e->index ? e->index->below : e->run_base;
+}
+}  // namespace
+
 ModulePtr lookup_module(const EnvPtr& env, std::string_view name) {
-  for (const Env* e = env.get(); e; e = e->parent.get()) {
+  for (const Env* e = env.get(); e; e = next_scope_candidate(e)) {
     if (!e->ns) continue;
-    auto it = e->ns->modules.find(std::string(name));
+    auto it = e->ns->modules.find(name);
     if (it != e->ns->modules.end()) return it->second;
   }
   return nullptr;
@@ -72,7 +110,7 @@ const SigBinding* lookup_sig(const EnvPtr& env, const QualName& name) {
     auto it = m->ns->sigs.find(name.name);
     return it == m->ns->sigs.end() ? nullptr : &it->second;
   }
-  for (const Env* e = env.get(); e; e = e->parent.get()) {
+  for (const Env* e = env.get(); e; e = next_scope_candidate(e)) {
     if (!e->ns) continue;
     auto it = e->ns->sigs.find(name.name);
     if (it != e->ns->sigs.end()) return &it->second;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "interp/core/value.hpp"
+#include "interp/eval/env_index.hpp"
 #include "interp/syntax/ast.hpp"
 #include "interp/types/type.hpp"
 
@@ -59,10 +60,19 @@ struct SigBinding {
   EnvPtr env;
 };
 
+// Transparent string hashing: lookups by string_view without building a
+// std::string (every miss in a Scope frame used to allocate one).
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+template <class T>
+using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
+
 struct Namespace {
-  std::unordered_map<std::string, Binding> values;
-  std::unordered_map<std::string, ModulePtr> modules;
-  std::unordered_map<std::string, SigBinding> sigs;
+  NameMap<Binding> values;
+  NameMap<ModulePtr> modules;
+  NameMap<SigBinding> sigs;
 };
 
 // A module: a namespace, or a parametric module (functor) awaiting arguments.
@@ -84,6 +94,20 @@ struct Env {
   mutable std::vector<std::pair<std::string, Binding>> locals;
   // Scope frame: a module-level namespace snapshot.
   NamespacePtr ns;
+  // Local frames only (env_index.hpp): a checkpoint table covering this
+  // frame and the Local frames below it down to the nearest Scope frame,
+  // or null; `run` counts the frames since the last checkpoint.
+  std::shared_ptr<const EnvIndex> index;
+  uint32_t run = 0;
+  // Local frames: a one-word Bloom filter of the names bound here (bit
+  // name_hash & 63), so that the walk to the checkpoint skips frames
+  // without comparing strings.
+  uint64_t names_bloom = 0;
+  // The same over this frame and the frames below it down to `run_base`
+  // (the checkpoint, Scope frame or root below them): a name it rules out
+  // jumps there without visiting the frames in between.
+  uint64_t run_bloom = 0;
+  const Env* run_base = nullptr;
 };
 
 // A new Local frame in front of `parent`.
@@ -92,6 +116,9 @@ EnvPtr extend_scope(EnvPtr parent, NamespacePtr ns);
 
 // Lookup of an unqualified value name; null when unbound.
 const Binding* lookup_value(const EnvPtr& env, std::string_view name);
+// The same, telling whether the binding lives in a Local frame (which an
+// in-place update may consume) rather than a module scope.
+Binding* lookup_value_local(const EnvPtr& env, std::string_view name, bool* local);
 // Lookup of a possibly qualified value name; null when unbound.
 const Binding* lookup_value(const EnvPtr& env, const QualName& name);
 ModulePtr lookup_module(const EnvPtr& env, std::string_view name);

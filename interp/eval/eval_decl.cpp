@@ -25,7 +25,7 @@ std::shared_ptr<Namespace> copy_of(const NamespacePtr& ns) { return std::make_sh
 // Binds `name` in one of a namespace's maps (`member`), copying the
 // namespace first (closures hold the earlier snapshot).
 template <class T>
-void bind_in(NamespacePtr& ns, std::unordered_map<std::string, T> Namespace::*member, const std::string& name, T x) {
+void bind_in(NamespacePtr& ns, NameMap<T> Namespace::*member, const std::string& name, T x) {
   auto copy = copy_of(ns);
   ((*copy).*member)[name] = std::move(x);
   ns = copy;

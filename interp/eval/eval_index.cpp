@@ -29,15 +29,9 @@ namespace {
 // The binding a plain variable refers to when it lives in a local frame (and
 // so may be consumed), else null.
 Binding* local_binding(const EnvPtr& env, const std::string& name) {
-  for (const Env* e = env.get(); e; e = e->parent.get()) {
-    if (e->ns) {
-      if (e->ns->values.count(name)) return nullptr;
-      continue;
-    }
-    for (auto it = e->locals.rbegin(); it != e->locals.rend(); ++it)
-      if (it->first == name) return &it->second;
-  }
-  return nullptr;
+  bool local = false;
+  Binding* b = lookup_value_local(env, name, &local);
+  return local ? b : nullptr;
 }
 }  // namespace
 

@@ -10,9 +10,8 @@
 
 #include "interp/eval/evaluator.hpp"
 #include "interp/exec/host_gpu.hpp"
+#include "interp/exec/host_work.hpp"
 #include "interp/exec/reference.hpp"
-#include "interp/eval/callable.hpp"
-#include "interp/flatten/closure_rewrite.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
 #include "interp/flatten/planner.hpp"
@@ -154,18 +153,6 @@ int64_t work_of(const SoacCall& call) {
   return n;
 }
 
-// A map whose elements hold parallel work of their own (an inner SOAC or
-// loop, or a call of a function with one): its element count says nothing
-// of its work, and the flattener distributes it over the whole nest.
-static bool heavy_elements(const SoacCall& call) {
-  if (call.kind != SoacKind::Map || call.args.empty()) return false;
-  const Value& f = call.args[0];
-  if (f.kind != Value::Kind::Function || !f.fn || f.fn->kind != Callable::Kind::Closure || !f.fn->body ||
-      f.fn->intrinsic_alias())
-    return false;
-  return !flatten::rewrite::inner_parallelism(*f.fn->body, f.fn->env).empty();
-}
-
 // Set while --validate computes the reference result of a flattened call:
 // the SOACs nested in it then run on the reference too, so the comparison
 // is against the sequential semantics (with operators that are associative
@@ -176,8 +163,12 @@ thread_local int g_reference_check_depth = 0;
 std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
   if (g_reference_check_depth > 0) return std::nullopt;
   // Below this much work a plan costs more than it saves: the reference
-  // runs the call (and a delayed input is simply materialised).
-  if (work_of(call) < min_work() && !heavy_elements(call)) return std::nullopt;
+  // runs the call (and a delayed input is simply materialised). Unless each
+  // element runs loops, inner SOACs or much code (host_work.hpp): the
+  // reference evaluator walks the syntax tree, the host executor runs
+  // kernel IR, and the flattener distributes inner SOACs over the nest.
+  if (const int64_t work = work_of(call); work < min_work() && (work == 0 || !heavy_elements(call)))
+    return std::nullopt;
   bool validate = ev.options().validate;
   std::optional<SoacCall> ref_call;
   if (validate) ref_call = call;  // shares the arguments; destinations are then copied, not updated

@@ -8,13 +8,23 @@
 
 namespace thorn::host {
 
-Frame::Frame(std::shared_ptr<const Program> p) : prog(std::move(p)) {
+namespace {
+// A lane array's size in the frame: full-width arrays start on cache lines
+// (vectorised lane loops); narrow ones only on 8 bytes, so that a frame of
+// one lane packs its registers densely.
+size_t lane_array_bytes(size_t bytes, int lanes) {
+  const size_t align = lanes == kLanes ? 64 : 8;
+  return (bytes + align - 1) & ~(align - 1);
+}
+}  // namespace
+
+Frame::Frame(std::shared_ptr<const Program> p, int lane_count) : prog(std::move(p)), lanes(lane_count) {
   const Program& pr = *prog;
   size_t total = 0;
   std::vector<size_t> offsets;
   for (int b : pr.reg_bytes) {
     offsets.push_back(total);
-    total += (size_t(b) * kLanes + 63) & ~size_t(63);
+    total += lane_array_bytes(size_t(b) * size_t(lanes), lanes);
   }
   // Lane arrays start on cache lines: an aligned pointer inside a plain allocation.
   storage_.reset(new std::byte[total + 64]);
@@ -25,20 +35,20 @@ Frame::Frame(std::shared_ptr<const Program> p) : prog(std::move(p)) {
   arrays.resize(pr.array_types.size());
   size_t local_total = 0;
   for (const Program::Local& l : pr.locals)
-    local_total += (size_t(l.count) * size_t(reg_bytes(l.elem)) * kLanes + 63) & ~size_t(63);
+    local_total += lane_array_bytes(size_t(l.count) * size_t(reg_bytes(l.elem)) * size_t(lanes), lanes);
   if (local_total) {
     local_storage_.reset(new std::byte[local_total + 64]);
     std::byte* lb = local_storage_.get();
     lb += (64 - (reinterpret_cast<uintptr_t>(lb) & 63)) & 63;
     for (const Program::Local& l : pr.locals) {
       locals.push_back(lb);
-      lb += (size_t(l.count) * size_t(reg_bytes(l.elem)) * kLanes + 63) & ~size_t(63);
+      lb += lane_array_bytes(size_t(l.count) * size_t(reg_bytes(l.elem)) * size_t(lanes), lanes);
     }
   }
   for (auto [r, bits] : pr.consts) {
     std::byte* d = owned[size_t(r)];
     int w = pr.reg_bytes[size_t(r)];
-    for (int l = 0; l < kLanes; ++l) std::memcpy(d + size_t(l) * size_t(w), &bits, size_t(w));
+    for (int l = 0; l < lanes; ++l) std::memcpy(d + size_t(l) * size_t(w), &bits, size_t(w));
   }
 }
 

@@ -95,7 +95,7 @@ void read_lanes(const CInstr& in, Frame& fr, Lanes L) {
   });
 }
 
-// Private arrays: lane l's element i is at i * kLanes + l. Indices were
+// Private arrays: lane l's element i is at i * fr.lanes + l. Indices were
 // checked by the lowering's Check instructions (the program's own errors);
 // this test only keeps a planner bug from writing outside the storage.
 [[noreturn]] void local_out_of_bounds(const Frame& fr, int local, int64_t index) {
@@ -113,7 +113,7 @@ void local_read_lanes(const CInstr& in, Frame& fr, Lanes L) {
   T* __restrict d = fr.out<T>(in.dst);
   for_lanes(L, [&](int l) {
     if (uint64_t(idx[l]) >= count) local_out_of_bounds(fr, in.aux, idx[l]);
-    d[l] = loc[size_t(idx[l]) * kLanes + size_t(l)];
+    d[l] = loc[size_t(idx[l]) * size_t(fr.lanes) + size_t(l)];
   });
 }
 
@@ -126,7 +126,7 @@ void local_write_lanes(const CInstr& in, Frame& fr, Lanes L) {
   const T* v = fr.in<T>(in.b);
   for_lanes(L, [&](int l) {
     if (uint64_t(idx[l]) >= count) local_out_of_bounds(fr, in.aux, idx[l]);
-    loc[size_t(idx[l]) * kLanes + size_t(l)] = v[l];
+    loc[size_t(idx[l]) * size_t(fr.lanes) + size_t(l)] = v[l];
   });
 }
 

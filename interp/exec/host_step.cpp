@@ -3,6 +3,8 @@
 #pragma GCC optimize("O3")
 #include "interp/exec/host_step.hpp"
 
+#include <algorithm>
+
 #include <cstring>
 
 #include <fmt/format.h>
@@ -228,7 +230,8 @@ void StepEnv::bind_native() {
 Frame& StepEnv::elem_frame(int worker) {
   auto& slot = elem_frames[size_t(worker)];
   if (!slot) {
-    slot = std::make_unique<Frame>(elem);
+    // No tile of this step is wider than its element count.
+    slot = std::make_unique<Frame>(elem, int(std::clamp<int64_t>(total(), 1, kLanes)));
     slot->arrays = arrays;
     if (native.entries) slot->native = NativeTile{native.entries->tile, &native.args, &native.bounds};
   }
