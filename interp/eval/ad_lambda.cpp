@@ -1,0 +1,488 @@
+// Forward-mode transformation of element functions (ad_lambda.hpp).
+//
+// The generated body keeps the original let-names for primal values (so
+// original subexpressions that name them can be reused as they are) and
+// binds every intermediate and every tangent to a fresh `__ad…` name, so no
+// expression is duplicated. A tangent that is known to be zero is null and
+// generates no code (constants, integer and boolean expressions).
+#include "interp/eval/ad_lambda.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "interp/eval/env.hpp"
+#include "interp/eval/evaluator.hpp"
+#include "interp/types/type.hpp"
+
+namespace thorn::eval::ad {
+
+namespace {
+
+using Tans = std::vector<ExprPtr>;  // one per direction; null = zero
+
+struct Dual {
+  ExprPtr p;
+  Tans t;
+};
+
+bool float_type(const TypePtr& t) { return t && t->kind == Type::Kind::Prim && is_float(t->prim); }
+
+// The name a parameter pattern binds (x, or x : t), and its type.
+const Pattern* param_id(const Pattern& p) {
+  if (p.kind == Pattern::Kind::Id) return &p;
+  if (p.kind == Pattern::Kind::Ascribed && p.inner) return param_id(*p.inner);
+  return nullptr;
+}
+
+struct Gen {
+  Gen(Evaluator& e, EnvPtr en, int n, Loc l) : ev(e), env(std::move(en)), ndirs(n), loc(l) {}
+  Evaluator& ev;
+  EnvPtr env;  // the closure's environment: resolves the functions it calls
+  int ndirs;
+  Loc loc;
+  std::vector<std::pair<std::string, ExprPtr>> lets;  // emitted bindings, in order
+  std::map<std::string, Tans> tan;                    // local name -> tangents
+  std::set<std::string> locals;                        // names the body binds
+  std::map<std::string, Tans> free_tans;               // active free variables
+  int counter = 0;
+
+  std::string fresh() { return fmt::format("__ad{}", counter++); }
+
+  ExprPtr var(const std::string& name, const TypePtr& type) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Expr::Kind::Var;
+    e->loc = loc;
+    e->name.name = name;
+    e->type = type;
+    return e;
+  }
+  ExprPtr lit(double v, const TypePtr& type) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Expr::Kind::FloatLit;
+    e->loc = loc;
+    e->float_value = v;
+    e->prim = type->prim;
+    e->suffix = type->prim;
+    e->type = type;
+    return e;
+  }
+  ExprPtr bin(const char* op, ExprPtr a, ExprPtr b, const TypePtr& type) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Expr::Kind::BinOp;
+    e->loc = loc;
+    e->name.name = op;
+    e->a = std::move(a);
+    e->b = std::move(b);
+    e->type = type;
+    return e;
+  }
+  ExprPtr neg(ExprPtr a) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Expr::Kind::Negate;
+    e->loc = loc;
+    e->type = a->type;
+    e->a = std::move(a);
+    return e;
+  }
+  ExprPtr intr(const char* name, std::vector<ExprPtr> args, const TypePtr& type) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Expr::Kind::Intrinsic;
+    e->loc = loc;
+    e->text = name;
+    e->list = std::move(args);
+    e->type = type;
+    return e;
+  }
+  ExprPtr iff(ExprPtr c, ExprPtr a, ExprPtr b, const TypePtr& type) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Expr::Kind::If;
+    e->loc = loc;
+    e->a = std::move(c);
+    e->b = std::move(a);
+    e->c = std::move(b);
+    e->type = type;
+    return e;
+  }
+  // Binds `e` to a fresh name (unless it is already a variable or literal).
+  ExprPtr atom(ExprPtr e) {
+    if (!e || e->kind == Expr::Kind::Var || e->kind == Expr::Kind::FloatLit || e->kind == Expr::Kind::IntLit) return e;
+    std::string n = fresh();
+    lets.push_back({n, e});
+    return var(n, e->type);
+  }
+  Tans zeros() const { return Tans(size_t(ndirs)); }
+
+  // a + b on tangents that may be zero (null).
+  ExprPtr add(ExprPtr a, ExprPtr b, const TypePtr& t) {
+    if (!a) return b;
+    if (!b) return a;
+    return atom(bin("+", a, b, t));
+  }
+  ExprPtr mul(ExprPtr a, ExprPtr b, const TypePtr& t) {  // b is a tangent (may be null)
+    if (!b) return nullptr;
+    return atom(bin("*", a, b, t));
+  }
+
+  // The built-in operator `op` is what the name means where the function was
+  // written (a program may define its own `+`).
+  void require_builtin(const QualName& name) {
+    const Binding* b = lookup_value(env, name);
+    if (!b) return;
+    const Value& v = b->value;
+    if (v.kind == Value::Kind::Function && v.fn->kind == Callable::Kind::Operator) return;
+    throw Unsupported(fmt::format("operator {} is user-defined", name.str()));
+  }
+
+  // Wraps `lets` emitted since `mark` around `result`: let n = e in ... result.
+  ExprPtr close(size_t mark, ExprPtr result) {
+    for (size_t k = lets.size(); k > mark; --k) {
+      auto l = std::make_shared<Expr>();
+      l->kind = Expr::Kind::Let;
+      l->loc = loc;
+      auto p = std::make_shared<Pattern>();
+      p->kind = Pattern::Kind::Id;
+      p->name = lets[k - 1].first;
+      p->type = lets[k - 1].second->type;
+      p->loc = loc;
+      l->pattern = p;
+      l->a = lets[k - 1].second;
+      l->b = result;
+      l->type = result->type;
+      result = l;
+    }
+    lets.resize(mark);
+    return result;
+  }
+
+  Dual go(const ExprPtr& e) {
+    switch (e->kind) {
+      case Expr::Kind::IntLit:
+      case Expr::Kind::FloatLit:
+      case Expr::Kind::BoolLit: return {e, zeros()};
+      case Expr::Kind::Var: {
+        if (e->name.qualifiers.empty()) {
+          if (auto it = tan.find(e->name.name); it != tan.end()) return {e, it->second};
+          if (!locals.count(e->name.name))
+            if (auto it = free_tans.find(e->name.name); it != free_tans.end()) return {e, it->second};
+        }
+        if (e->type && e->type->kind != Type::Kind::Prim)
+          throw Unsupported(fmt::format("free variable {} of a non-scalar type in a mapped function", e->name.str()));
+        return {e, zeros()};
+      }
+      case Expr::Kind::Attr:
+      case Expr::Kind::Ascribe: return go(e->a);
+      case Expr::Kind::Negate: {
+        Dual a = go(e->a);
+        auto n = std::make_shared<Expr>(*e);
+        n->a = atom(a.p);
+        Tans t = zeros();
+        for (int d = 0; d < ndirs; ++d)
+          if (a.t[d]) t[d] = atom(neg(a.t[d]));
+        return {atom(n), t};
+      }
+      case Expr::Kind::BinOp: return binop(e);
+      case Expr::Kind::Apply: return apply(e);
+      case Expr::Kind::If: return cond(e);
+      case Expr::Kind::Let: {
+        const Pattern* id = e->pattern ? param_id(*e->pattern) : nullptr;
+        bool wildcard = e->pattern && e->pattern->kind == Pattern::Kind::Wildcard;
+        if ((!id && !wildcard) || !e->type_params.empty())
+          throw Unsupported(fmt::format("a let with a pattern (at {}) in a mapped function", e->loc.str()));
+        Dual v = go(e->a);
+        if (id) {
+          lets.push_back({id->name, v.p});
+          locals.insert(id->name);
+          tan[id->name] = v.t;
+        }
+        return go(e->b);
+      }
+      default: break;
+    }
+    throw Unsupported(fmt::format("this kind of expression (at {}) in a mapped function", e->loc.str()));
+  }
+
+  Dual binop(const ExprPtr& e) {
+    require_builtin(e->name);
+    const std::string& op = e->name.name;
+    Dual a = go(e->a), b = go(e->b);
+    auto n = std::make_shared<Expr>(*e);
+    n->a = atom(a.p);
+    n->b = atom(b.p);
+    ExprPtr p = atom(n);
+    Tans t = zeros();
+    if (!float_type(e->type)) return {p, t};  // comparisons, integers: no tangent
+    const TypePtr& ty = e->type;
+    for (int d = 0; d < ndirs; ++d) {
+      ExprPtr ta = a.t[d], tb = b.t[d];
+      if (!ta && !tb) continue;
+      if (op == "+") t[d] = add(ta, tb, ty);
+      else if (op == "-") t[d] = ta && tb ? atom(bin("-", ta, tb, ty)) : ta ? ta : atom(neg(tb));
+      else if (op == "*") t[d] = add(mul(n->b, ta, ty), mul(n->a, tb, ty), ty);
+      else if (op == "/") {
+        // d(a/b) = (ta - p * tb) / b
+        ExprPtr num = tb ? atom(bin("-", ta ? ta : lit(0, ty), atom(bin("*", p, tb, ty)), ty)) : ta;
+        t[d] = atom(bin("/", num, n->b, ty));
+      } else if (op == "**") {
+        // d(a**b) = b * a**(b-1) * ta + p * log a * tb
+        ExprPtr da, db;
+        if (ta) {
+          ExprPtr pw = atom(bin("**", n->a, atom(bin("-", n->b, lit(1, ty), ty)), ty));
+          da = atom(bin("*", atom(bin("*", n->b, pw, ty)), ta, ty));
+        }
+        if (tb) db = atom(bin("*", atom(bin("*", p, atom(intr("log", {n->a}, ty)), ty)), tb, ty));
+        t[d] = add(da, db, ty);
+      } else {
+        throw Unsupported(fmt::format("the derivative of operator {} (at {})", op, e->loc.str()));
+      }
+    }
+    return {p, t};
+  }
+
+  Dual cond(const ExprPtr& e) {
+    Dual c = go(e->a);
+    ExprPtr cv = atom(c.p);
+    // Each branch is generated into its own let-block; the if is repeated
+    // per component (primal, then each non-zero tangent), each branch
+    // recomputing its block: inner scopes are recomputed, not stored.
+    auto branch = [&](const ExprPtr& b, size_t& mark) {
+      mark = lets.size();
+      auto saved_tan = tan;
+      auto saved_locals = locals;
+      Dual r = go(b);
+      tan = std::move(saved_tan);
+      locals = std::move(saved_locals);
+      return r;
+    };
+    size_t m1 = 0, m2 = 0;
+    Dual x = branch(e->b, m1);
+    std::vector<std::pair<std::string, ExprPtr>> xl(lets.begin() + long(m1), lets.end());
+    lets.resize(m1);
+    Dual y = branch(e->c, m2);
+    std::vector<std::pair<std::string, ExprPtr>> yl(lets.begin() + long(m2), lets.end());
+    lets.resize(m2);
+    auto block = [&](const std::vector<std::pair<std::string, ExprPtr>>& ls, ExprPtr r) {
+      size_t mark = lets.size();
+      lets.insert(lets.end(), ls.begin(), ls.end());
+      return close(mark, std::move(r));
+    };
+    ExprPtr p = atom(iff(cv, block(xl, x.p), block(yl, y.p), e->type));
+    Tans t = zeros();
+    if (!float_type(e->type)) return {p, t};
+    for (int d = 0; d < ndirs; ++d) {
+      if (!x.t[d] && !y.t[d]) continue;
+      ExprPtr tx = x.t[d] ? x.t[d] : lit(0, e->type);
+      ExprPtr ty = y.t[d] ? y.t[d] : lit(0, e->type);
+      t[d] = atom(iff(cv, block(xl, tx), block(yl, ty), e->type));
+    }
+    return {p, t};
+  }
+
+  // Calls of the prelude's scalar functions, resolved where the element
+  // function was written.
+  Dual apply(const ExprPtr& e) {
+    if (!e->a || e->a->kind != Expr::Kind::Var)
+      throw Unsupported(fmt::format("a call of a computed function (at {}) in a mapped function", e->loc.str()));
+    if (e->a->name.qualifiers.empty() && locals.count(e->a->name.name))
+      throw Unsupported("a call of a local function in a mapped function");
+    const Binding* b = lookup_value(env, e->a->name);
+    if (!b || b->value.kind != Value::Kind::Function)
+      throw Unsupported(fmt::format("a call of {} in a mapped function", e->a->name.str()));
+    const Callable& c = *b->value.fn;
+    std::optional<std::string> alias;
+    if (c.kind == Callable::Kind::Closure) alias = c.intrinsic_alias();
+    else if (c.kind == Callable::Kind::Operator) alias = c.name;
+    std::vector<Dual> args;
+    for (const auto& x : e->list) args.push_back(go(x));
+    auto n = std::make_shared<Expr>(*e);
+    n->list.clear();
+    for (auto& a : args) n->list.push_back(atom(a.p));
+    ExprPtr p = atom(n);
+    Tans t = zeros();
+    bool any = false;
+    for (auto& a : args)
+      for (auto& x : a.t) any = any || x;
+    if (!any || !float_type(e->type)) return {p, t};  // a function of constants
+    if (!alias) throw Unsupported(fmt::format("the derivative of {} (at {})", e->a->name.str(), e->loc.str()));
+    const std::string& f = *alias;
+    const TypePtr& ty = e->type;
+    const ExprPtr& x = n->list[0];
+    auto one = [&]() -> ExprPtr {  // d f / d x for unary f
+      if (f == "sin") return atom(intr("cos", {x}, ty));
+      if (f == "cos") return atom(neg(atom(intr("sin", {x}, ty))));
+      if (f == "exp") return p;
+      if (f == "log") return atom(bin("/", lit(1, ty), x, ty));
+      if (f == "log2") return atom(bin("/", lit(1, ty), atom(bin("*", x, lit(0.6931471805599453, ty), ty)), ty));
+      if (f == "log10") return atom(bin("/", lit(1, ty), atom(bin("*", x, lit(2.302585092994046, ty), ty)), ty));
+      if (f == "log1p") return atom(bin("/", lit(1, ty), atom(bin("+", x, lit(1, ty), ty)), ty));
+      if (f == "sqrt") return atom(bin("/", lit(0.5, ty), p, ty));
+      if (f == "tanh") return atom(bin("-", lit(1, ty), atom(bin("*", p, p, ty)), ty));
+      if (f == "sinh") return atom(intr("cosh", {x}, ty));
+      if (f == "cosh") return atom(intr("sinh", {x}, ty));
+      if (f == "atan")
+        return atom(bin("/", lit(1, ty), atom(bin("+", lit(1, ty), atom(bin("*", x, x, ty)), ty)), ty));
+      if (f == "abs") {
+        TypePtr bt = prim_type(Prim::Bool);
+        return atom(iff(atom(bin("<", x, lit(0, ty), bt)), lit(-1, ty), lit(1, ty), ty));
+      }
+      return nullptr;
+    };
+    if (args.size() == 1) {
+      if (f == "f32" || f == "f64" || f == "to_f64" || f == "to_f32") {  // float conversions
+        for (int d = 0; d < ndirs; ++d)
+          if (args[0].t[d]) {
+            auto cv = std::make_shared<Expr>(*n);
+            cv->list = {args[0].t[d]};
+            t[d] = atom(cv);
+          }
+        return {p, t};
+      }
+      ExprPtr dfdx = one();
+      if (!dfdx) throw Unsupported(fmt::format("the derivative of {} (at {})", e->a->name.str(), e->loc.str()));
+      for (int d = 0; d < ndirs; ++d) t[d] = mul(dfdx, args[0].t[d], ty);
+      return {p, t};
+    }
+    if (args.size() == 2 && (f == "max" || f == "min")) {
+      // The tangent of the argument that is the result (the first on ties).
+      TypePtr bt = prim_type(Prim::Bool);
+      ExprPtr first = atom(bin(f == "max" ? ">=" : "<=", n->list[0], n->list[1], bt));
+      for (int d = 0; d < ndirs; ++d) {
+        if (!args[0].t[d] && !args[1].t[d]) continue;
+        t[d] = atom(iff(first, args[0].t[d] ? args[0].t[d] : lit(0, ty), args[1].t[d] ? args[1].t[d] : lit(0, ty), ty));
+      }
+      return {p, t};
+    }
+    throw Unsupported(fmt::format("the derivative of {} (at {})", e->a->name.str(), e->loc.str()));
+  }
+};
+
+// What a generated closure keeps alive: its parameters and body.
+struct Generated {
+  std::vector<PatternPtr> params;
+  ExprPtr body;
+};
+
+PatternPtr id_pattern(const std::string& name, const TypePtr& type, const Loc& loc) {
+  auto p = std::make_shared<Pattern>();
+  p->kind = Pattern::Kind::Id;
+  p->name = name;
+  p->type = type;
+  p->loc = loc;
+  return p;
+}
+
+Value make_closure(const Callable& f, std::shared_ptr<Generated> g, EnvPtr env) {
+  auto c = std::make_shared<Callable>();
+  c->kind = Callable::Kind::Closure;
+  c->loc = f.loc;
+  c->params = &g->params;
+  c->body = g->body.get();
+  c->env = std::move(env);
+  c->tenv = f.tenv;
+  c->keep = g;
+  return Value::function(c);
+}
+
+// Checks the shape of f and returns its parameters' Id patterns.
+std::vector<const Pattern*> scalar_params(const Callable& f) {
+  if (f.kind != Callable::Kind::Closure || !f.params || !f.body) throw Unsupported("a mapped function that is not a closure");
+  if (f.type_params && !f.type_params->empty()) throw Unsupported("a mapped function with size parameters");
+  std::vector<const Pattern*> ps;
+  for (const auto& p : *f.params) {
+    const Pattern* id = param_id(*p);
+    if (!id || !id->type || id->type->kind != Type::Kind::Prim)
+      throw Unsupported("a mapped function whose parameters are not scalar variables");
+    ps.push_back(id);
+  }
+  if (!scalar_float_result(f)) throw Unsupported("a mapped function whose result is not a float");
+  return ps;
+}
+
+ExprPtr body_ptr(const Callable& f) {
+  // The body is AST-owned; an aliasing shared_ptr lets generated nodes point
+  // at it (the closure keeps the program alive while it exists).
+  return ExprPtr(std::shared_ptr<Expr>{}, const_cast<Expr*>(f.body));
+}
+
+ExprPtr tuple_of(Gen& g, std::vector<ExprPtr> elems) {
+  if (elems.size() == 1) return elems[0];
+  auto e = std::make_shared<Expr>();
+  e->kind = Expr::Kind::Tuple;
+  e->loc = g.loc;
+  std::vector<TypePtr> ts;
+  for (auto& x : elems) ts.push_back(x->type);
+  e->type = tuple_type(ts);
+  e->list = std::move(elems);
+  return e;
+}
+
+}  // namespace
+
+bool scalar_float_result(const Callable& f) {
+  return f.kind == Callable::Kind::Closure && f.body && float_type(f.body->type);
+}
+
+Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
+                 const std::vector<FreeActive>& free) {
+  auto ps = scalar_params(f);
+  Gen g(ev, f.env, 1, f.loc);
+  auto out = std::make_shared<Generated>();
+  for (size_t j = 0; j < ps.size(); ++j) out->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
+  for (size_t j = 0; j < ps.size(); ++j) {
+    g.locals.insert(ps[j]->name);
+    if (!active[j]) continue;
+    std::string tn = fmt::format("__adt{}", j);
+    out->params.push_back(id_pattern(tn, ps[j]->type, f.loc));
+    g.tan[ps[j]->name] = {g.var(tn, ps[j]->type)};
+  }
+  std::vector<std::pair<std::string, Binding>> frame;
+  for (size_t k = 0; k < free.size(); ++k) {
+    std::string tn = fmt::format("__adf{}", k);
+    Binding b;
+    b.value = free[k].tangent;
+    frame.push_back({tn, b});
+    g.free_tans[free[k].name] = {g.var(tn, prim_type(free[k].tangent.scalar.type))};
+  }
+  ExprPtr body = body_ptr(f);
+  Dual r = g.go(body);
+  ExprPtr t = r.t[0] ? r.t[0] : g.lit(0, body->type);
+  out->body = g.close(0, tuple_of(g, {r.p, t}));
+  return make_closure(f, out, frame.empty() ? f.env : extend(f.env, std::move(frame)));
+}
+
+Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
+                 const std::vector<FreeActive>& free) {
+  auto ps = scalar_params(f);
+  int ndirs = 0;
+  for (bool a : active) ndirs += a ? 1 : 0;
+  ndirs += int(free.size());
+  Gen g(ev, f.env, ndirs, f.loc);
+  auto out = std::make_shared<Generated>();
+  int d = 0;
+  for (size_t j = 0; j < ps.size(); ++j) {
+    out->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
+    g.locals.insert(ps[j]->name);
+    Tans t = g.zeros();
+    if (active[j]) t[size_t(d++)] = g.lit(1, ps[j]->type);
+    g.tan[ps[j]->name] = t;
+  }
+  for (const auto& fa : free) {
+    Tans t = g.zeros();
+    t[size_t(d++)] = g.lit(1, f.body->type);
+    g.free_tans[fa.name] = t;
+  }
+  ExprPtr body = body_ptr(f);
+  out->params.push_back(id_pattern("__adybar", body->type, f.loc));
+  ExprPtr ybar = g.var("__adybar", body->type);
+  Dual r = g.go(body);
+  std::vector<ExprPtr> results;
+  for (int k = 0; k < ndirs; ++k)
+    results.push_back(r.t[size_t(k)] ? g.atom(g.bin("*", ybar, r.t[size_t(k)], body->type)) : g.lit(0, body->type));
+  out->body = g.close(0, tuple_of(g, std::move(results)));
+  return make_closure(f, out, f.env);
+}
+
+}  // namespace thorn::eval::ad

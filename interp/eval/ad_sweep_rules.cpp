@@ -1,0 +1,369 @@
+// The array-level AD's rules (ad_sweep.hpp): scalars, indexing, map,
+// reduce, scan and reduce_by_index, in forward and reverse mode. The array
+// work of every rule is Futhark code (prelude/ad_rules.fut, the prelude's
+// SOACs, or a map of a generated element derivative), evaluated by the
+// ordinary evaluator, so it is flattened onto the host/GPU plans.
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "interp/eval/ad_sweep_impl.hpp"
+#include "interp/eval/scalar_ops.hpp"
+#include "interp/eval/value_ops.hpp"
+
+namespace thorn::eval::ad {
+
+namespace {
+
+Value fscalar(Prim p, double v) { return Value(Scalar::floating(p, v)); }
+
+int64_t length_of(const Value& v) { return v.array->shape.at(0); }
+
+// The k-th component of an array of tuples (a map whose function returns a tuple).
+Value component(const Value& v, size_t k) {
+  if (v.kind != Value::Kind::Array || v.array->components.size() <= k)
+    throw Unsupported("a map result of an unexpected structure");
+  return Value::make_array(v.array->components[k]);
+}
+
+const char* map_name(size_t arrays) {
+  static const char* names[] = {"", "map", "map2", "map3", "map4", "map5"};
+  if (arrays == 0 || arrays > 5) throw Unsupported(fmt::format("a map of {} arrays (at most 5)", arrays));
+  return names[arrays];
+}
+
+}  // namespace
+
+Prim float_elem(const Value& v, const char* what) {
+  if (v.kind == Value::Kind::Scalar && is_float(v.scalar.type)) return v.scalar.type;
+  if (v.kind == Value::Kind::Array && v.array->shape.size() == 1 && v.array->elem.kind == ElemShape::Kind::Prim &&
+      is_float(v.array->elem.prim))
+    return v.array->elem.prim;
+  throw Unsupported(fmt::format("{} of a type other than a float or a one-dimensional array of floats", what));
+}
+
+std::string operator_name(const Value& op) {
+  if (op.kind != Value::Kind::Function) return "";
+  const Callable& c = *op.fn;
+  if (c.kind == Callable::Kind::Operator) return c.name;
+  if (c.kind == Callable::Kind::Closure)
+    if (auto a = c.intrinsic_alias()) return *a;
+  return "";
+}
+
+Value Sweep::prelude(const std::string& name) {
+  const Binding* b = lookup_value(ev.prelude_env, name);
+  if (!b) throw Unsupported(fmt::format("the prelude has no {}", name));
+  return b->value;
+}
+
+Value Sweep::rule(Prim t, const std::string& name) {
+  QualName q;
+  q.qualifiers = {t == Prim::F32 ? "ad_rules_f32" : "ad_rules_f64"};
+  q.name = name;
+  if (t != Prim::F32 && t != Prim::F64) throw Unsupported("derivatives of f16 arrays");
+  const Binding* b = lookup_value(ev.prelude_env, q);
+  if (!b) throw Unsupported(fmt::format("the prelude has no rule {}", q.str()));
+  return b->value;
+}
+
+Value Sweep::add_values(const Value& a, const Value& b) {
+  if (a.kind == Value::Kind::Scalar && b.kind == Value::Kind::Scalar)
+    return Value(scalar_binop(BuiltinOp::Add, a.scalar, b.scalar));
+  if (a.kind == Value::Kind::Tuple && b.kind == Value::Kind::Tuple && a.elems->size() == b.elems->size()) {
+    std::vector<Value> es;
+    for (size_t k = 0; k < a.elems->size(); ++k) es.push_back(add_values((*a.elems)[k], (*b.elems)[k]));
+    return Value::tuple(std::move(es));
+  }
+  Prim p = float_elem(a, "adding adjoints");
+  return apply(rule(p, "vadd"), {a, b});
+}
+
+Value Sweep::zeros_like(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Scalar:
+      if (is_float(v.scalar.type)) return fscalar(v.scalar.type, 0);
+      if (v.scalar.type == Prim::Bool) return v;
+      return Value(Scalar::signed_int(v.scalar.type, 0));
+    case Value::Kind::Tuple: {
+      std::vector<Value> es;
+      for (const auto& e : *v.elems) es.push_back(zeros_like(e));
+      return Value::tuple(std::move(es));
+    }
+    case Value::Kind::Array:
+      if (v.array->elem.kind == ElemShape::Kind::Prim) {
+        auto a = make_prim_array(v.array->elem.prim, v.array->shape);
+        int64_t bytes = a->count() * prim_bytes(a->elem.prim);
+        if (bytes > 0) std::memset(a->buffer->host_mut(), 0, size_t(bytes));
+        return Value::make_array(a);
+      }
+      break;
+    default: break;
+  }
+  throw Unsupported("a zero derivative of this kind of value");
+}
+
+AV Sweep::scalar_rule(const std::string& op, const Value& y, std::vector<AV>& args) {
+  if (y.kind == Value::Kind::Scalar && !is_float(y.scalar.type)) return constant(y);  // comparisons, integers
+  if (y.kind != Value::Kind::Scalar) throw Unsupported(fmt::format("{} with a non-scalar result", op));
+  for (const auto& a : args)
+    if (a.active() && a.v.kind != Value::Kind::Scalar) throw Unsupported(fmt::format("operator {} on arrays", op));
+  Prim p = y.scalar.type;
+  double yv = y.scalar.as_f64();
+  double a = args[0].v.kind == Value::Kind::Scalar ? args[0].v.scalar.as_f64() : 0;
+  double b = args.size() > 1 && args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : 0;
+  std::vector<double> d(args.size(), 0.0);  // partial derivatives
+  bool ok = true;
+  if (args.size() == 2) {
+    if (op == "+") d = {1, 1};
+    else if (op == "-") d = {1, -1};
+    else if (op == "*") d = {b, a};
+    else if (op == "/") d = {1 / b, -a / (b * b)};
+    else if (op == "**") d = {b * std::pow(a, b - 1), args[1].active() ? yv * std::log(a) : 0};
+    else if (op == "max") d = a >= b ? std::vector<double>{1, 0} : std::vector<double>{0, 1};
+    else if (op == "min") d = a <= b ? std::vector<double>{1, 0} : std::vector<double>{0, 1};
+    else ok = false;
+  } else if (args.size() == 1) {
+    if (op == "neg") d = {-1};
+    else if (op == "sin") d = {std::cos(a)};
+    else if (op == "cos") d = {-std::sin(a)};
+    else if (op == "exp") d = {yv};
+    else if (op == "log") d = {1 / a};
+    else if (op == "log2") d = {1 / (a * std::log(2.0))};
+    else if (op == "log10") d = {1 / (a * std::log(10.0))};
+    else if (op == "log1p") d = {1 / (1 + a)};
+    else if (op == "sqrt") d = {0.5 / yv};
+    else if (op == "tanh") d = {1 - yv * yv};
+    else if (op == "sinh") d = {std::cosh(a)};
+    else if (op == "cosh") d = {std::sinh(a)};
+    else if (op == "atan") d = {1 / (1 + a * a)};
+    else if (op == "asin") d = {1 / std::sqrt(1 - a * a)};
+    else if (op == "acos") d = {-1 / std::sqrt(1 - a * a)};
+    else if (op == "abs") d = {a < 0 ? -1.0 : 1.0};
+    else ok = false;
+  } else {
+    ok = false;
+  }
+  if (!ok) throw Unsupported(fmt::format("the derivative of {} on scalars", op));
+  if (reverse) {
+    std::vector<std::pair<int, double>> edges;
+    for (size_t k = 0; k < args.size(); ++k)
+      if (args[k].active()) edges.push_back({args[k].id, d[k]});
+    AV r = constant(y);
+    r.id = new_node([this, edges, p](const Value& ybar) {
+      for (const auto& [id, partial] : edges) accumulate(id, fscalar(p, ybar.scalar.as_f64() * partial));
+    });
+    return r;
+  }
+  double t = 0;
+  for (size_t k = 0; k < args.size(); ++k)
+    if (args[k].dot) t += d[k] * args[k].dot->scalar.as_f64();
+  return dual(y, fscalar(p, t));
+}
+
+AV Sweep::index_rule(const AV& xs, int64_t i, const Value& y) {
+  if (!xs.active()) return constant(y);
+  Prim p = float_elem(xs.v, "indexing");
+  int64_t n = length_of(xs.v);
+  if (reverse) {
+    AV r = constant(y);
+    int xid = xs.id;
+    r.id = new_node([this, xid, n, i, p](const Value& ybar) {
+      accumulate(xid, apply(rule(p, "onehot"), {Value(Scalar::i64(n)), Value(Scalar::i64(i)), ybar}));
+    });
+    return r;
+  }
+  IndexValue iv;
+  iv.index = i;
+  return dual(y, index_array(*xs.dot->array, {iv}));
+}
+
+AV Sweep::intrinsic_rule(const std::string& name, const Value& fn, std::vector<AV>& args, Scope& s, const Loc& at) {
+  if (name == "map") return map_rule(fn, args, s, at);
+  if (name == "reduce" || name == "reduce_comm") return reduce_rule(fn, args, at);
+  if (name == "scan") return scan_rule(fn, args, at);
+  if (name == "reduce_by_index") return hist_rule(fn, args, at);
+  if ((name == "copy" || name == "manifest") && args.size() == 1) {
+    // The identity: the copy shares the original's tangent or tape node.
+    AV r = args[0];
+    r.v = ev.apply(fn, {args[0].v}, at);
+    return r;
+  }
+  if (args.size() <= 2) {
+    std::vector<Value> vs;
+    for (const auto& a : args) vs.push_back(a.v);
+    Value y = ev.apply(fn, std::move(vs), at);
+    return scalar_rule(name, y, args);
+  }
+  throw Unsupported(fmt::format("the intrinsic {} on values that carry derivatives", name));
+}
+
+AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& at) {
+  if (args.empty() || args[0].id >= 0 || args[0].dot || args[0].is_tuple)
+    throw Unsupported("mapping a function that carries a derivative");
+  const Value& f = args[0].v;
+  if (f.kind != Value::Kind::Function || f.fn->kind != Callable::Kind::Closure)
+    throw Unsupported(fmt::format("mapping {} (only lambdas and named functions have element derivatives)",
+                                  f.kind == Value::Kind::Function ? f.fn->describe() : "a non-function"));
+  CallablePtr c = f.fn;
+  size_t k = args.size() - 1;
+  std::vector<bool> mask;
+  std::vector<Value> arrays;
+  std::vector<int> ids;
+  for (size_t j = 0; j < k; ++j) {
+    mask.push_back(args[j + 1].active());
+    arrays.push_back(args[j + 1].v);
+    if (args[j + 1].is_tuple) throw Unsupported("mapping over a tuple of arrays");
+    if (args[j + 1].active()) ids.push_back(args[j + 1].id);
+  }
+  // Free variables of the element function that carry a derivative: found
+  // in the scopes around the call by their binding's identity.
+  std::vector<FreeActive> free;
+  std::vector<AV> free_avs;
+  for (const Scope* sc = &s; sc; sc = sc->parent)
+    for (const auto& [name, av] : sc->active) {
+      if (!mentions_name(*c->body, name)) continue;
+      bool seen = false;
+      for (const auto& fa : free) seen = seen || fa.name == name;
+      const Binding* here = lookup_value(c->env, name);
+      if (seen || !here || here != lookup_value(sc->env, name)) continue;
+      if (av.is_tuple || av.v.kind != Value::Kind::Scalar)
+        throw Unsupported(fmt::format("a mapped function using {}, a non-scalar that carries a derivative", name));
+      free.push_back(FreeActive{name, av.dot ? *av.dot : Value()});
+      free_avs.push_back(av);
+    }
+  std::vector<Value> primal{f};
+  for (auto& a : arrays) primal.push_back(a);
+  if (ids.empty() && free.empty()) return constant(ev.apply(fn, primal, at));  // nothing it uses carries a derivative
+  if (reverse) {
+    // The derivative code is generated now, so an unsupported element
+    // function falls back before anything runs.
+    Value g = vjp_lambda(ev, *c, mask, free);
+    map_name(k + 1);
+    Value ys = ev.apply(fn, primal, at);
+    AV r = constant(ys);
+    std::vector<int> free_ids;
+    for (const auto& a : free_avs) free_ids.push_back(a.id);
+    Prim p = float_elem(free.empty() ? Value(Scalar::floating(Prim::F64, 0)) : free_avs[0].v, "a free variable");
+    r.id = new_node([this, g, arrays, ids, free_ids, k, p](const Value& ybars) {
+      std::vector<Value> margs{g};
+      for (const auto& a : arrays) margs.push_back(a);
+      margs.push_back(ybars);
+      Value res = apply(prelude(map_name(k + 1)), std::move(margs));
+      size_t n = ids.size() + free_ids.size();
+      for (size_t d = 0; d < n; ++d) {
+        Value part = n == 1 ? res : component(res, d);
+        if (d < ids.size()) accumulate(ids[d], part);
+        else accumulate(free_ids[d - ids.size()], apply(rule(p, "sum"), {part}));
+      }
+    });
+    return r;
+  }
+  Value g = jvp_lambda(ev, *c, mask, free);
+  std::vector<Value> margs{g};
+  for (auto& a : arrays) margs.push_back(a);
+  for (size_t j = 0; j < k; ++j)
+    if (mask[j]) margs.push_back(*args[j + 1].dot);
+  Value res = apply(prelude(map_name(margs.size() - 1)), std::move(margs));
+  return dual(component(res, 0), component(res, 1));
+}
+
+AV Sweep::reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
+  if (args.size() != 3 || args[0].active() || args[1].active())
+    throw Unsupported("a reduction whose operator or neutral element carries a derivative");
+  const AV& xs = args[2];
+  Prim p = float_elem(xs.v, "a reduction");
+  if (xs.v.kind != Value::Kind::Array) throw Unsupported("a reduction over a non-array");
+  std::string op = operator_name(args[0].v);
+  int64_t n = length_of(xs.v);
+  double ne = args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : NAN;
+  Value y = ev.apply(fn, {args[0].v, args[1].v, xs.v}, at);
+  AV r = constant(y);
+  int xid = xs.id;
+  Value xv = xs.v;
+  if (op == "+" && ne == 0) {
+    if (!reverse) return dual(y, apply(rule(p, "sum"), {*xs.dot}));
+    r.id = new_node([this, xid, n](const Value& ybar) {
+      accumulate(xid, apply(prelude("replicate"), {Value(Scalar::i64(n)), ybar}));
+    });
+    return r;
+  }
+  if (op == "*" && ne == 1) {
+    if (!reverse) return dual(y, apply(rule(p, "prod_jvp"), {xv, *xs.dot}));
+    // Forward sweep: the zero count and the product of the others.
+    Value zp = apply(rule(p, "prod_fwd"), {xv});
+    Value zs = (*zp.elems)[0], prod = (*zp.elems)[1];
+    r.id = new_node([this, xid, xv, zs, prod, p](const Value& ybar) {
+      accumulate(xid, apply(rule(p, "prod_vjp"), {xv, zs, prod, ybar}));
+    });
+    return r;
+  }
+  if (op == "max" || op == "min") {
+    Value mk = apply(rule(p, op == "max" ? "argmax" : "argmin"), {xv});
+    int64_t k = (*mk.elems)[1].scalar.as_i64();
+    // The neutral element may win (reduce f64.max 0 over negatives): then
+    // no element gets the adjoint.
+    bool hit = k < n && scalar_equal((*mk.elems)[0].scalar, y.scalar);
+    if (!reverse) {
+      if (!hit) return dual(y, fscalar(p, 0));
+      IndexValue iv;
+      iv.index = k;
+      return dual(y, index_array(*xs.dot->array, {iv}));
+    }
+    if (!hit) return r;
+    r.id = new_node([this, xid, n, k, p](const Value& ybar) {
+      accumulate(xid, apply(rule(p, "onehot"), {Value(Scalar::i64(n)), Value(Scalar::i64(k)), ybar}));
+    });
+    return r;
+  }
+  throw Unsupported(fmt::format("a reduction with {} (rules: + with 0, * with 1, min, max; the generic two-scan rule is not implemented)",
+                                op.empty() ? "a lambda or other function" : "operator " + op));
+}
+
+AV Sweep::scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
+  if (args.size() != 3 || args[0].active() || args[1].active())
+    throw Unsupported("a scan whose operator or neutral element carries a derivative");
+  const AV& xs = args[2];
+  Prim p = float_elem(xs.v, "a scan");
+  std::string op = operator_name(args[0].v);
+  double ne = args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : NAN;
+  if (op != "+" || ne != 0)
+    throw Unsupported("a scan with an operator other than + (the generic linear-recurrence rule is not implemented)");
+  Value y = ev.apply(fn, {args[0].v, args[1].v, xs.v}, at);
+  if (!reverse) return dual(y, ev.apply(fn, {args[0].v, args[1].v, *xs.dot}, at));
+  AV r = constant(y);
+  int xid = xs.id;
+  r.id = new_node([this, xid, p](const Value& ybars) { accumulate(xid, apply(rule(p, "scan_add_vjp"), {ybars})); });
+  return r;
+}
+
+AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
+  // reduce_by_index dest op ne is vs
+  if (args.size() != 5 || args[1].active() || args[2].active() || args[3].active())
+    throw Unsupported("a reduce_by_index whose operator, neutral element or indices carry a derivative");
+  const AV& dest = args[0];
+  const AV& vs = args[4];
+  Prim p = float_elem(vs.v, "a reduce_by_index");
+  std::string op = operator_name(args[1].v);
+  double ne = args[2].v.kind == Value::Kind::Scalar ? args[2].v.scalar.as_f64() : NAN;
+  if (op != "+" || ne != 0)
+    throw Unsupported("a reduce_by_index with an operator other than + (the *, min/max and sort-based rules are not implemented)");
+  Value is = args[3].v;
+  if (!reverse) {
+    Value ddest = dest.dot ? apply(prelude("copy"), {*dest.dot}) : zeros_like(dest.v);
+    Value dvs = vs.dot ? *vs.dot : zeros_like(vs.v);
+    Value y = ev.apply(fn, {dest.v, args[1].v, args[2].v, is, vs.v}, at);
+    return dual(y, ev.apply(fn, {ddest, args[1].v, args[2].v, is, dvs}, at));
+  }
+  Value y = ev.apply(fn, {dest.v, args[1].v, args[2].v, is, vs.v}, at);
+  AV r = constant(y);
+  int did = dest.id, vid = vs.id;
+  r.id = new_node([this, did, vid, is, p](const Value& ybars) {
+    accumulate(did, ybars);
+    if (vid >= 0) accumulate(vid, apply(rule(p, "hist_add_vjp"), {is, ybars}));
+  });
+  return r;
+}
+
+}  // namespace thorn::eval::ad
