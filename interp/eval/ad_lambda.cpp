@@ -186,6 +186,7 @@ struct Gen {
       }
       case Expr::Kind::BinOp: return binop(e);
       case Expr::Kind::Apply: return apply(e);
+      case Expr::Kind::Intrinsic: return call_rule(e, e->text, "intrinsic " + e->text);
       case Expr::Kind::If: return cond(e);
       case Expr::Kind::Let: {
         const Pattern* id = e->pattern ? param_id(*e->pattern) : nullptr;
@@ -295,6 +296,13 @@ struct Gen {
     std::optional<std::string> alias;
     if (c.kind == Callable::Kind::Closure) alias = c.intrinsic_alias();
     else if (c.kind == Callable::Kind::Operator) alias = c.name;
+    return call_rule(e, alias, e->a->name.str());
+  }
+
+  // An application (Apply of a prelude function whose body is the
+  // intrinsic `alias`, or an Intrinsic node itself): the primal call with
+  // its arguments bound, and the tangents by the intrinsic's derivative.
+  Dual call_rule(const ExprPtr& e, const std::optional<std::string>& alias, const std::string& shown) {
     std::vector<Dual> args;
     for (const auto& x : e->list) args.push_back(go(x));
     auto n = std::make_shared<Expr>(*e);
@@ -306,7 +314,7 @@ struct Gen {
     for (auto& a : args)
       for (auto& x : a.t) any = any || x;
     if (!any || !float_type(e->type)) return {p, t};  // a function of constants
-    if (!alias) throw Unsupported(fmt::format("the derivative of {} (at {})", e->a->name.str(), e->loc.str()));
+    if (!alias) throw Unsupported(fmt::format("the derivative of {} (at {})", shown, e->loc.str()));
     const std::string& f = *alias;
     const TypePtr& ty = e->type;
     const ExprPtr& x = n->list[0];
@@ -341,7 +349,7 @@ struct Gen {
         return {p, t};
       }
       ExprPtr dfdx = one();
-      if (!dfdx) throw Unsupported(fmt::format("the derivative of {} (at {})", e->a->name.str(), e->loc.str()));
+      if (!dfdx) throw Unsupported(fmt::format("the derivative of {} (at {})", shown, e->loc.str()));
       for (int d = 0; d < ndirs; ++d) t[d] = mul(dfdx, args[0].t[d], ty);
       return {p, t};
     }
@@ -355,7 +363,7 @@ struct Gen {
       }
       return {p, t};
     }
-    throw Unsupported(fmt::format("the derivative of {} (at {})", e->a->name.str(), e->loc.str()));
+    throw Unsupported(fmt::format("the derivative of {} (at {})", shown, e->loc.str()));
   }
 };
 

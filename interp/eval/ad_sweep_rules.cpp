@@ -250,7 +250,8 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
       std::vector<Value> margs{g};
       for (const auto& a : arrays) margs.push_back(a);
       margs.push_back(ybars);
-      Value res = apply(prelude(map_name(k + 1)), std::move(margs));
+      Value mapper = prelude(map_name(k + 1));
+      Value res = apply(mapper, std::move(margs));
       size_t n = ids.size() + free_ids.size();
       for (size_t d = 0; d < n; ++d) {
         Value part = n == 1 ? res : component(res, d);
@@ -265,7 +266,8 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   for (auto& a : arrays) margs.push_back(a);
   for (size_t j = 0; j < k; ++j)
     if (mask[j]) margs.push_back(*args[j + 1].dot);
-  Value res = apply(prelude(map_name(margs.size() - 1)), std::move(margs));
+  Value mapper = prelude(map_name(margs.size() - 1));
+  Value res = apply(mapper, std::move(margs));
   return dual(component(res, 0), component(res, 1));
 }
 
