@@ -298,15 +298,17 @@ AV run_function(Sweep& sw, const Value& f, AV input, const Loc& loc) {
   return sw.call(f, {std::move(input)}, top, loc);
 }
 
-bool plain(const Value& v) {  // no AD values of an enclosing jvp/vjp inside
+// Floats, arrays of floats and tuples of those, without AD values of an
+// enclosing jvp/vjp. (Integers carry derivatives in Futhark, and wrap; the
+// walk treats integer values as constants, so such inputs go to the tape.)
+bool plain(const Value& v) {
   switch (v.kind) {
-    case Value::Kind::AD: return false;
-    case Value::Kind::Array: return !(v.array->elem.kind == ElemShape::Kind::Boxed && v.array->elem.ad);
+    case Value::Kind::Array: return v.array->elem.kind == ElemShape::Kind::Prim && is_float(v.array->elem.prim);
     case Value::Kind::Tuple:
       for (const auto& e : *v.elems)
         if (!plain(e)) return false;
       return true;
-    case Value::Kind::Scalar: return true;
+    case Value::Kind::Scalar: return is_float(v.scalar.type);
     default: return false;
   }
 }
@@ -316,7 +318,7 @@ bool plain(const Value& v) {  // no AD values of an enclosing jvp/vjp inside
 std::optional<Value> sweep_jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent,
                                 const Loc& loc, std::string& why) {
   try {
-    if (!plain(x) || !plain(x_tangent)) throw Unsupported("inputs of a nested or unsupported kind (records, sums)");
+    if (!plain(x) || !plain(x_tangent)) throw Unsupported("an input that is not made of floats (integers, records, sums, nested jvp/vjp values)");
     Sweep sw(ev, false, loc);
     AV input = input_of(x, [&](const Value& v, size_t k) {
       return sw.dual(v, k == size_t(-1) ? x_tangent : (*x_tangent.elems)[k]);
@@ -345,7 +347,7 @@ std::optional<Value> sweep_jvp2(Evaluator& ev, const Value& f, const Value& x, c
 std::optional<Value> sweep_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint,
                                 const Loc& loc, std::string& why) {
   try {
-    if (!plain(x) || !plain(y_adjoint)) throw Unsupported("inputs of a nested or unsupported kind (records, sums)");
+    if (!plain(x) || !plain(y_adjoint)) throw Unsupported("an input that is not made of floats (integers, records, sums, nested jvp/vjp values)");
     Sweep sw(ev, true, loc);
     std::vector<int> inputs;
     AV input = input_of(x, [&](const Value& v, size_t) {
