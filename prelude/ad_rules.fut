@@ -8,6 +8,7 @@
 import "soacs"
 import "math"
 import "zip"
+import "array"
 
 module ad_rules (R: float) = {
   type t = R.t
@@ -57,6 +58,70 @@ module ad_rules (R: float) = {
   -- reduce_by_index (+): each value's adjoint is its bin's (0 out of bounds).
   def hist_add_vjp [n] [w] (is: [n]i64) (ybars: [w]t) : *[n]t =
     map (\i -> if i >= 0 && i < w then ybars[i] else R.i64 0) is
+
+  -- reduce_by_index (*): per bin, the product of the non-zero values and the
+  -- count of zeros (notes-ad.md §3), so the return sweep never divides by 0.
+  -- Returns the result and what the return sweep needs.
+  def hist_mul_fwd [n] [w] (dst: [w]t) (is: [n]i64) (vs: [n]t) : ([w]t, [w]t, [w]i64) =
+    let nz = reduce_by_index (replicate w (R.i64 1)) (\a b -> R.(a * b)) (R.i64 1) is
+                             (map (\v -> if R.(v == i64 0) then R.i64 1 else v) vs)
+    let zc = reduce_by_index (replicate w 0) (+) 0 is (map (\v -> if R.(v == i64 0) then 1 else 0) vs)
+    in (map3 (\d p c -> if c == 0 then R.(d * p) else R.i64 0) dst nz zc, nz, zc)
+
+  def hist_mul_vjp [n] [w] (dst: [w]t) (is: [n]i64) (vs: [n]t) (nz: [w]t) (zc: [w]i64) (ybars: [w]t)
+                 : ([w]t, [n]t) =
+    let dbar = map3 (\p c yb -> if c == 0 then R.(p * yb) else R.i64 0) nz zc ybars
+    let vbar = map2 (\i v ->
+                       if i >= 0 && i < w then
+                         let pb = R.(dst[i] * ybars[i])
+                         in if zc[i] == 0 then R.(pb * (nz[i] / v))
+                            else if zc[i] == 1 && R.(v == i64 0) then R.(nz[i] * pb)
+                            else R.i64 0
+                       else R.i64 0) is vs
+    in (dbar, vbar)
+
+  -- reduce_by_index (*) in forward mode: pairs under the product rule.
+  def hist_mul_jvp [n] [w] (dst: [w]t) (ddst: [w]t) (is: [n]i64) (vs: [n]t) (dvs: [n]t) : [w]t =
+    let (p, dp) = unzip (reduce_by_index (replicate w (R.i64 1, R.i64 0))
+                                         (\(a, da) (b, db) -> R.((a * b, da * b + a * db)))
+                                         (R.i64 1, R.i64 0) is (zip vs dvs))
+    in map4 (\d dd q dq -> R.(dd * q + d * dq)) dst ddst p dp
+
+  -- reduce_by_index min/max: the arg-index of each bin's result, -1 where
+  -- the destination's element wins (it wins ties; among the values the
+  -- lowest index wins).
+  def hist_arg [n] [w] (is_max: bool) (dst: [w]t) (is: [n]i64) (vs: [n]t) : ([w]t, [w]i64) =
+    let better a b = if is_max then R.(a > b) else R.(a < b)
+    in unzip (reduce_by_index (map (\d -> (d, -1)) dst)
+                              (\(v1, i1) (v2, i2) ->
+                                 if better v1 v2 then (v1, i1) else if better v2 v1 then (v2, i2)
+                                 else if i1 < i2 then (v1, i1) else (v2, i2))
+                              (if is_max then R.lowest else R.highest, n) is (zip vs (iota n)))
+
+  def hist_arg_vjp [n] [w] (ks: [w]i64) (ybars: [w]t) (vs: [n]t) : ([w]t, [n]t) =
+    let dbar = map2 (\k yb -> if k == -1 then yb else R.i64 0) ks ybars
+    let vbar = scatter (map (\_ -> R.i64 0) vs) ks ybars
+    in (dbar, vbar)
+
+  def hist_arg_jvp [n] [w] (ks: [w]i64) (ddst: [w]t) (dvs: [n]t) : [w]t =
+    map2 (\k dd -> if k == -1 then dd else dvs[k]) ks ddst
+
+  -- reduce with any associative operator (notes-ad.md §3, the generic
+  -- rule): with ls the exclusive scan from the left and rs the one from the
+  -- right (the operator flipped), element i's adjoint is ybar times the
+  -- derivative of ls[i] `op` x `op` rs[i] at x = xs[i]. `pd a b ybar` is
+  -- (ybar * d(a op b)/da, ybar * d(a op b)/db), generated from the operator.
+  def reduce_generic_vjp [n] (op: t -> t -> t) (pd: t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (ybar: t) : *[n]t =
+    let ls = exscan op ne xs
+    let rs = reverse (exscan (\a b -> op b a) ne (reverse xs))
+    in map3 (\l a r -> let (d1, _) = pd (op l a) r ybar
+                       let (_, d2) = pd l a d1
+                       in d2) ls xs rs
+
+  -- The same in forward mode: pairs (x, x') under the operator's jvp
+  -- `jl a b a' b' = (a op b, its tangent)`.
+  def reduce_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : t =
+    (reduce (\(a, da) (b, db) -> jl a b da db) (ne, R.i64 0) (zip xs dxs)).1
 
   -- A sum of adjoint contributions (free variables of a mapped function).
   def sum [n] (xs: [n]t) : t = reduce (\a b -> R.(a + b)) (R.i64 0) xs

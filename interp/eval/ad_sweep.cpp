@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "interp/eval/ad_sweep_impl.hpp"
+#include "interp/eval/value_ops.hpp"
 #include "interp/exec/host_backend.hpp"
 #include "interp/util/error.hpp"
 
@@ -194,6 +195,7 @@ AV Sweep::eval(const ExprPtr& e, Scope& s) {
       std::vector<AV> args{eval(e->a, s)};
       return scalar_rule("neg", ev.eval(*e, ctx), args);
     }
+    case Expr::Kind::Loop: return loop(e, s);
     case Expr::Kind::Index: {
       AV xs = eval(e->a, s);
       if (e->indices.size() == 1 && !e->indices[0].is_slice && !mentions_active(*e->indices[0].index, s)) {
@@ -205,6 +207,68 @@ AV Sweep::eval(const ExprPtr& e, Scope& s) {
     default: break;
   }
   throw Unsupported(fmt::format("this kind of expression (at {}) depending on the differentiated input", e->loc.str()));
+}
+
+// A loop is run iteration by iteration, each iteration's body walked like
+// straight-line code: the array-level tape records every iteration's
+// operations, so the loop-carried values each one needs are kept (Futhark's
+// default; no checkpointing of long loops yet).
+AV Sweep::loop(const ExprPtr& e, Scope& s) {
+  if (!e->type_params.empty() || !e->a || e->params.empty())
+    throw Unsupported(fmt::format("a loop of this form (at {})", e->loc.str()));
+  const Pattern& pat = *e->params[0];
+  AV acc = eval(e->a, s);
+  Ctx ctx{s.env, s.tenv};
+  // The body's scope: the loop's variables (and the loop index or element).
+  auto scope_for = [&](Frame extra, Scope& inner) {
+    inner = s;
+    for (const auto& [name, b] : extra) inner.active.erase(name);
+    bind(pat, acc, inner, extra);
+    inner.env = extend(s.env, std::move(extra));
+  };
+  switch (e->loop_form) {
+    case Expr::LoopForm::For: {
+      Value bound = ev.eval(*e->c, ctx);
+      int64_t n = bound.scalar.as_i64();
+      for (int64_t i = 0; i < n; ++i) {
+        check_interrupt(e->loc);
+        Binding b;
+        b.value = Value(Scalar::signed_int(bound.scalar.type, i));
+        Scope inner;
+        scope_for({{e->loop_var, b}}, inner);
+        acc = eval(e->b, inner);
+      }
+      return acc;
+    }
+    case Expr::LoopForm::While: {
+      for (;;) {
+        check_interrupt(e->loc);
+        Scope inner;
+        scope_for({}, inner);
+        if (!ev.eval(*e->c, Ctx{inner.env, inner.tenv}).scalar.b) return acc;
+        acc = eval(e->b, inner);
+      }
+    }
+    case Expr::LoopForm::ForIn: {
+      if (mentions_active(*e->c, s)) throw Unsupported(fmt::format("a for-in loop over an array that carries a derivative (at {})", e->loc.str()));
+      Value xs = ev.eval(*e->c, ctx);
+      int64_t n = xs.array->shape.at(0);
+      for (int64_t k = 0; k < n; ++k) {
+        check_interrupt(e->loc);
+        IndexValue iv;
+        iv.index = k;
+        Frame elem;
+        Evaluator::SizeScope sizes;
+        sizes.frame = &elem;
+        ev.bind_pattern(*e->pattern, index_array(*xs.array, {iv}), elem, &sizes, ctx);
+        Scope inner;
+        scope_for(std::move(elem), inner);
+        acc = eval(e->b, inner);
+      }
+      return acc;
+    }
+  }
+  return acc;
 }
 
 AV Sweep::call(const Value& fn, std::vector<AV> args, Scope& s, const Loc& at) {

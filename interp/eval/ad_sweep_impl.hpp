@@ -74,6 +74,9 @@ class Sweep {
   AV reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
+  AV hist_mul_rule(const AV& dest, const Value& is, const AV& vs, Prim p);
+  AV hist_arg_rule(bool is_max, const AV& dest, const Value& is, const AV& vs, Prim p);
+  AV loop(const ExprPtr& e, Scope& s);
 
   // Helpers (ad_sweep_rules.cpp).
   Value prelude(const std::string& name);                  // a prelude function

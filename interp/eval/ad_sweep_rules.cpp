@@ -319,8 +319,23 @@ AV Sweep::reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
     });
     return r;
   }
-  throw Unsupported(fmt::format("a reduction with {} (rules: + with 0, * with 1, min, max; the generic two-scan rule is not implemented)",
-                                op.empty() ? "a lambda or other function" : "operator " + op));
+  // The generic rule: an operator whose derivative ad_lambda can generate
+  // (a lambda or named function of two scalars).
+  const Value& opv = args[0].v;
+  if (opv.kind != Value::Kind::Function || opv.fn->kind != Callable::Kind::Closure || !opv.fn->params ||
+      opv.fn->params->size() != 2)
+    throw Unsupported(fmt::format("a reduction with {} (rules: + with 0, * with 1, min, max, and lambdas of two scalars)",
+                                  op.empty() ? "this kind of operator" : "operator " + op));
+  if (!reverse) {
+    Value jl = jvp_lambda(ev, *opv.fn, {true, true}, {});
+    return dual(y, apply(rule(p, "reduce_generic_jvp"), {jl, args[1].v, xv, *xs.dot}));
+  }
+  Value pd = vjp_lambda(ev, *opv.fn, {true, true}, {});
+  Value nev = args[1].v;
+  r.id = new_node([this, xid, xv, opv, pd, nev, p](const Value& ybar) {
+    accumulate(xid, apply(rule(p, "reduce_generic_vjp"), {opv, pd, nev, xv, ybar}));
+  });
+  return r;
 }
 
 AV Sweep::scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
@@ -349,9 +364,11 @@ AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   Prim p = float_elem(vs.v, "a reduce_by_index");
   std::string op = operator_name(args[1].v);
   double ne = args[2].v.kind == Value::Kind::Scalar ? args[2].v.scalar.as_f64() : NAN;
-  if (op != "+" || ne != 0)
-    throw Unsupported("a reduce_by_index with an operator other than + (the *, min/max and sort-based rules are not implemented)");
   Value is = args[3].v;
+  if (op == "*" && ne == 1) return hist_mul_rule(dest, is, vs, p);
+  if (op == "max" || op == "min") return hist_arg_rule(op == "max", dest, is, vs, p);
+  if (op != "+" || ne != 0)
+    throw Unsupported("a reduce_by_index with an operator other than +, *, min, max (the generic sort-based rule is not implemented)");
   if (!reverse) {
     Value ddest = dest.dot ? apply(prelude("copy"), {*dest.dot}) : zeros_like(dest.v);
     Value dvs = vs.dot ? *vs.dot : zeros_like(vs.v);
@@ -364,6 +381,46 @@ AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   r.id = new_node([this, did, vid, is, p](const Value& ybars) {
     accumulate(did, ybars);
     if (vid >= 0) accumulate(vid, apply(rule(p, "hist_add_vjp"), {is, ybars}));
+  });
+  return r;
+}
+
+AV Sweep::hist_mul_rule(const AV& dest, const Value& is, const AV& vs, Prim p) {
+  // The destination is kept (the return sweep needs it) and never updated in
+  // place: the rule computes the result into new arrays.
+  Value fwd = apply(rule(p, "hist_mul_fwd"), {dest.v, is, vs.v});
+  Value ys = (*fwd.elems)[0], nz = (*fwd.elems)[1], zc = (*fwd.elems)[2];
+  if (!reverse) {
+    Value dd = dest.dot ? *dest.dot : zeros_like(dest.v);
+    Value dv = vs.dot ? *vs.dot : zeros_like(vs.v);
+    return dual(ys, apply(rule(p, "hist_mul_jvp"), {dest.v, dd, is, vs.v, dv}));
+  }
+  AV r = constant(ys);
+  int did = dest.id, vid = vs.id;
+  Value dv = dest.v, vv = vs.v;
+  r.id = new_node([this, did, vid, dv, vv, is, nz, zc, p](const Value& ybars) {
+    Value bars = apply(rule(p, "hist_mul_vjp"), {dv, is, vv, nz, zc, ybars});
+    accumulate(did, (*bars.elems)[0]);
+    accumulate(vid, (*bars.elems)[1]);
+  });
+  return r;
+}
+
+AV Sweep::hist_arg_rule(bool is_max, const AV& dest, const Value& is, const AV& vs, Prim p) {
+  Value fwd = apply(rule(p, "hist_arg"), {Value(Scalar::boolean(is_max)), dest.v, is, vs.v});
+  Value ys = (*fwd.elems)[0], ks = (*fwd.elems)[1];
+  if (!reverse) {
+    Value dd = dest.dot ? *dest.dot : zeros_like(dest.v);
+    Value dv = vs.dot ? *vs.dot : zeros_like(vs.v);
+    return dual(ys, apply(rule(p, "hist_arg_jvp"), {ks, dd, dv}));
+  }
+  AV r = constant(ys);
+  int did = dest.id, vid = vs.id;
+  Value vv = vs.v;
+  r.id = new_node([this, did, vid, ks, vv, p](const Value& ybars) {
+    Value bars = apply(rule(p, "hist_arg_vjp"), {ks, ybars, vv});
+    accumulate(did, (*bars.elems)[0]);
+    accumulate(vid, (*bars.elems)[1]);
   });
   return r;
 }

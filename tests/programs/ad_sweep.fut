@@ -48,12 +48,6 @@ entry prod (xs: []f64) = (vjp f64.product xs 1, jvp f64.product xs (map (const 1
 entry extrema (xs: []f64) (dx: []f64) =
   (vjp f64.maximum xs 1, vjp f64.minimum xs 1, jvp f64.maximum xs dx, jvp f64.minimum xs dx)
 
--- The neutral element wins: no element gets the adjoint.
--- ==
--- entry: max_ne
--- input { [-1.0, -5.0] } output { [0.0, 0.0] }
-entry max_ne (xs: []f64) = vjp (reduce f64.max 0) xs 1
-
 -- scan (+) (T14) and reduce_by_index (+) (T9).
 -- ==
 -- entry: scan_add
@@ -88,3 +82,12 @@ entry least_squares (xs: []f64) (ys: []f64) (a: f64) (b: f64) =
   let loss (a, b) = f64.sum (map2 (\x y -> let r = a + b * x - y in r * r) xs ys)
   let (l, (da, db)) = vjp2 loss (a, b) 1
   in (l, da, db)
+
+-- T7: the generic reduce rule (two exclusive scans), vjp and jvp.
+-- ==
+-- entry: generic_reduce
+-- input { [1.0, 2.0, 3.0] } output { 23.0 [12.0, 8.0, 6.0] 26.0 }
+entry generic_reduce (xs: []f64) =
+  let f = reduce (\a b -> a * b + a + b) 0
+  let (y, g) = vjp2 f xs 1
+  in (y, g, jvp f xs (map (const 1) xs))
