@@ -16,6 +16,7 @@
 
 #include "interp/eval/env.hpp"
 #include "interp/eval/evaluator.hpp"
+#include "interp/eval/scalar_ops.hpp"
 #include "interp/types/type.hpp"
 
 namespace thorn::eval::ad {
@@ -428,6 +429,47 @@ ExprPtr tuple_of(Gen& g, std::vector<ExprPtr> elems) {
 }
 
 }  // namespace
+
+std::optional<Value> operator_closure(Evaluator& ev, const Value& f, Prim t) {
+  if (f.kind != Value::Kind::Function) return std::nullopt;
+  const Callable& c = *f.fn;
+  // (op), (op x) and (x op) of a built-in operator.
+  const Callable* op = nullptr;
+  const Value* operand = nullptr;
+  bool operand_left = false;
+  if (c.kind == Callable::Kind::Operator) op = &c;
+  else if (c.kind == Callable::Kind::RightSection && c.fn && c.fn->kind == Callable::Kind::Operator && c.args.size() == 1)
+    op = c.fn.get(), operand = &c.args[0];
+  else if (c.kind == Callable::Kind::Partial && c.fn && c.fn->kind == Callable::Kind::Operator && c.args.size() == 1)
+    op = c.fn.get(), operand = &c.args[0], operand_left = true;
+  if (!op || !builtin_op_from_name(op->name)) return std::nullopt;
+  if (operand && (operand->kind != Value::Kind::Scalar || operand->scalar.type != t)) return std::nullopt;
+  Gen g(ev, ev.prelude_env, 0, c.loc);
+  TypePtr ty = prim_type(t);
+  auto out = std::make_shared<Generated>();
+  ExprPtr a = g.var("__ada", ty), b = g.var("__adb", ty);
+  out->params.push_back(id_pattern("__ada", ty, c.loc));
+  if (!operand) out->params.push_back(id_pattern("__adb", ty, c.loc));
+  if (operand) b = g.var("__adc", ty);
+  if (operand && operand_left) std::swap(a, b);
+  const std::string& name = op->name;
+  bool comparison = name == "==" || name == "!=" || name == "<" || name == "<=" || name == ">" || name == ">=";
+  auto body = g.bin(name.c_str(), a, b, comparison ? prim_type(Prim::Bool) : ty);
+  out->body = body;
+  auto cl = std::make_shared<Callable>();
+  cl->kind = Callable::Kind::Closure;
+  cl->loc = c.loc;
+  cl->params = &out->params;
+  cl->body = out->body.get();
+  cl->env = ev.prelude_env;
+  if (operand) {
+    Binding bd;
+    bd.value = *operand;
+    cl->env = extend(ev.prelude_env, {{"__adc", bd}});
+  }
+  cl->keep = out;
+  return Value::function(cl);
+}
 
 bool scalar_float_result(const Callable& f) {
   return f.kind == Callable::Kind::Closure && f.body && float_type(f.body->type);

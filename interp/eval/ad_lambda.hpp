@@ -12,6 +12,7 @@
 // prelude's scalar functions (sin, cos, exp, log, sqrt, tanh, max, min, abs,
 // conversions ...). Anything else is refused with a reason (Unsupported),
 // and the caller falls back to the reference tape.
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,6 +47,11 @@ Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
 // each free active v) (one value instead of a tuple when there is only one).
 Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
                  const std::vector<FreeActive>& free);
+
+// A built-in operator or a section of one, `(*)`, `(* 2)`, `(2 *)`, as a
+// closure over generated AST (`\a b -> a * b`) on scalars of type t, which
+// jvp_lambda/vjp_lambda can then differentiate; nullopt for anything else.
+std::optional<Value> operator_closure(Evaluator& ev, const Value& f, Prim t);
 
 // Whether a closure's result type is a float scalar (what both support).
 bool scalar_float_result(const Callable& f);

@@ -27,10 +27,13 @@ Value component(const Value& v, size_t k) {
   return Value::make_array(v.array->components[k]);
 }
 
-const char* map_name(size_t arrays) {
-  static const char* names[] = {"", "map", "map2", "map3", "map4", "map5"};
-  if (arrays == 0 || arrays > 5) throw Unsupported(fmt::format("a map of {} arrays (at most 5)", arrays));
-  return names[arrays];
+// The map intrinsic over `arrays` arrays (the prelude's map2..map5 stop at 5).
+Value map_of(size_t arrays) {
+  auto c = std::make_shared<Callable>();
+  c->kind = Callable::Kind::Intrinsic;
+  c->name = "map";
+  c->arity = int(arrays) + 1;
+  return Value::function(c);
 }
 
 }  // namespace
@@ -203,11 +206,17 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   if (args.empty() || args[0].id >= 0 || args[0].dot || args[0].is_tuple)
     throw Unsupported("mapping a function that carries a derivative");
   const Value& f = args[0].v;
-  if (f.kind != Value::Kind::Function || f.fn->kind != Callable::Kind::Closure)
-    throw Unsupported(fmt::format("mapping {} (only lambdas and named functions have element derivatives)",
-                                  f.kind == Value::Kind::Function ? f.fn->describe() : "a non-function"));
-  CallablePtr c = f.fn;
   size_t k = args.size() - 1;
+  CallablePtr c;
+  if (f.kind == Value::Kind::Function && f.fn->kind == Callable::Kind::Closure) {
+    c = f.fn;
+  } else if (k >= 1 && args[1].v.kind == Value::Kind::Array && args[1].v.array->elem.kind == ElemShape::Kind::Prim) {
+    // An operator or a section of one: differentiated as the equivalent lambda.
+    if (auto g = operator_closure(ev, f, args[1].v.array->elem.prim)) c = g->fn;
+  }
+  if (!c)
+    throw Unsupported(fmt::format("mapping {} (lambdas, named functions and operator sections have element derivatives)",
+                                  f.kind == Value::Kind::Function ? f.fn->describe() : "a non-function"));
   std::vector<bool> mask;
   std::vector<Value> arrays;
   std::vector<int> ids;
@@ -240,7 +249,6 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
     // The derivative code is generated now, so an unsupported element
     // function falls back before anything runs.
     Value g = vjp_lambda(ev, *c, mask, free);
-    map_name(k + 1);
     Value ys = ev.apply(fn, primal, at);
     AV r = constant(ys);
     std::vector<int> free_ids;
@@ -250,7 +258,7 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
       std::vector<Value> margs{g};
       for (const auto& a : arrays) margs.push_back(a);
       margs.push_back(ybars);
-      Value mapper = prelude(map_name(k + 1));
+      Value mapper = map_of(k + 1);
       Value res = apply(mapper, std::move(margs));
       size_t n = ids.size() + free_ids.size();
       for (size_t d = 0; d < n; ++d) {
@@ -266,7 +274,7 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   for (auto& a : arrays) margs.push_back(a);
   for (size_t j = 0; j < k; ++j)
     if (mask[j]) margs.push_back(*args[j + 1].dot);
-  Value mapper = prelude(map_name(margs.size() - 1));
+  Value mapper = map_of(margs.size() - 1);
   Value res = apply(mapper, std::move(margs));
   return dual(component(res, 0), component(res, 1));
 }
