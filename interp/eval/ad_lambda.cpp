@@ -9,7 +9,10 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
+#include <mutex>
+#include <unordered_map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -372,6 +375,9 @@ struct Gen {
 struct Generated {
   std::vector<PatternPtr> params;
   ExprPtr body;
+  // What the source closure kept alive beyond its AST (a generated source:
+  // an operator section's closure), since the generated body points into it.
+  std::shared_ptr<const void> source;
 };
 
 PatternPtr id_pattern(const std::string& name, const TypePtr& type, const Loc& loc) {
@@ -428,6 +434,42 @@ ExprPtr tuple_of(Gen& g, std::vector<ExprPtr> elems) {
   return e;
 }
 
+// Generated code is memoised per source function and variant. Besides
+// saving the transformation, this is what makes the plan cache safe: its
+// keys name AST nodes by address, so generated AST must never be freed and
+// its address reused by other generated code while a plan may name it.
+// An entry is used only when the source closure has the very parameter
+// nodes it was made from (the entry keeps them alive, so their addresses
+// cannot have been reused by a freed REPL input); a stale entry's code is
+// kept (never freed), so memory grows with the number of distinct
+// differentiated functions, not with the number of calls.
+struct MemoEntry {
+  std::vector<PatternPtr> source_params;
+  std::shared_ptr<Generated> gen;
+};
+
+std::shared_ptr<Generated> memoised(const std::string& key, const Callable* f,
+                                    const std::function<std::shared_ptr<Generated>()>& make) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, MemoEntry> memo;
+  static std::vector<std::shared_ptr<Generated>> retired;
+  std::lock_guard<std::mutex> g(mu);
+  auto it = memo.find(key);
+  if (it != memo.end() && (!f || (f->params && it->second.source_params == *f->params))) return it->second.gen;
+  auto gen = make();
+  if (it != memo.end()) retired.push_back(std::move(it->second.gen));
+  memo[key] = MemoEntry{f && f->params ? *f->params : std::vector<PatternPtr>{}, gen};
+  return gen;
+}
+
+std::string variant_key(const char* mode, const Callable& f, const std::vector<bool>& active,
+                        const std::vector<FreeActive>& free, bool tangent_only) {
+  std::string k = fmt::format("{}|{}|{}|", mode, static_cast<const void*>(f.body), tangent_only);
+  for (bool a : active) k += a ? '1' : '0';
+  for (const auto& fa : free) k += "|" + fa.name;
+  return k;
+}
+
 }  // namespace
 
 std::optional<Value> operator_closure(Evaluator& ev, const Value& f, Prim t) {
@@ -444,18 +486,21 @@ std::optional<Value> operator_closure(Evaluator& ev, const Value& f, Prim t) {
     op = c.fn.get(), operand = &c.args[0], operand_left = true;
   if (!op || !builtin_op_from_name(op->name)) return std::nullopt;
   if (operand && (operand->kind != Value::Kind::Scalar || operand->scalar.type != t)) return std::nullopt;
-  Gen g(ev, ev.prelude_env, 0, c.loc);
-  TypePtr ty = prim_type(t);
-  auto out = std::make_shared<Generated>();
-  ExprPtr a = g.var("__ada", ty), b = g.var("__adb", ty);
-  out->params.push_back(id_pattern("__ada", ty, c.loc));
-  if (!operand) out->params.push_back(id_pattern("__adb", ty, c.loc));
-  if (operand) b = g.var("__adc", ty);
-  if (operand && operand_left) std::swap(a, b);
-  const std::string& name = op->name;
-  bool comparison = name == "==" || name == "!=" || name == "<" || name == "<=" || name == ">" || name == ">=";
-  auto body = g.bin(name.c_str(), a, b, comparison ? prim_type(Prim::Bool) : ty);
-  out->body = body;
+  const std::string name = op->name;
+  std::string key = fmt::format("op|{}|{}|{}|{}", name, prim_name(t), operand != nullptr, operand_left);
+  auto out = memoised(key, nullptr, [&] {
+    Gen g(ev, ev.prelude_env, 0, c.loc);
+    TypePtr ty = prim_type(t);
+    auto gen = std::make_shared<Generated>();
+    ExprPtr a = g.var("__ada", ty), b = g.var("__adb", ty);
+    gen->params.push_back(id_pattern("__ada", ty, c.loc));
+    if (!operand) gen->params.push_back(id_pattern("__adb", ty, c.loc));
+    if (operand) b = g.var("__adc", ty);
+    if (operand && operand_left) std::swap(a, b);
+    bool comparison = name == "==" || name == "!=" || name == "<" || name == "<=" || name == ">" || name == ">=";
+    gen->body = g.bin(name.c_str(), a, b, comparison ? prim_type(Prim::Bool) : ty);
+    return gen;
+  });
   auto cl = std::make_shared<Callable>();
   cl->kind = Callable::Kind::Closure;
   cl->loc = c.loc;
@@ -476,62 +521,71 @@ bool scalar_float_result(const Callable& f) {
 }
 
 Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
-                 const std::vector<FreeActive>& free) {
+                 const std::vector<FreeActive>& free, bool tangent_only) {
   auto ps = scalar_params(f);
-  Gen g(ev, f.env, 1, f.loc);
-  auto out = std::make_shared<Generated>();
-  for (size_t j = 0; j < ps.size(); ++j) out->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
-  for (size_t j = 0; j < ps.size(); ++j) {
-    g.locals.insert(ps[j]->name);
-    if (!active[j]) continue;
-    std::string tn = fmt::format("__adt{}", j);
-    out->params.push_back(id_pattern(tn, ps[j]->type, f.loc));
-    g.tan[ps[j]->name] = {g.var(tn, ps[j]->type)};
-  }
+  auto out = memoised(variant_key("jvp", f, active, free, tangent_only), &f, [&] {
+    Gen g(ev, f.env, 1, f.loc);
+    auto gen = std::make_shared<Generated>();
+    for (size_t j = 0; j < ps.size(); ++j) gen->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
+    for (size_t j = 0; j < ps.size(); ++j) {
+      g.locals.insert(ps[j]->name);
+      if (!active[j]) continue;
+      std::string tn = fmt::format("__adt{}", j);
+      gen->params.push_back(id_pattern(tn, ps[j]->type, f.loc));
+      g.tan[ps[j]->name] = {g.var(tn, ps[j]->type)};
+    }
+    for (size_t k = 0; k < free.size(); ++k)
+      g.free_tans[free[k].name] = {g.var(fmt::format("__adf{}", k), prim_type(free[k].tangent.scalar.type))};
+    ExprPtr body = body_ptr(f);
+    Dual r = g.go(body);
+    ExprPtr t = r.t[0] ? r.t[0] : g.lit(0, body->type);
+    gen->body = g.close(0, tangent_only ? t : tuple_of(g, {r.p, t}));
+    gen->source = f.keep;
+    return gen;
+  });
+  // The free actives' tangents are bound where the generated code finds them.
   std::vector<std::pair<std::string, Binding>> frame;
   for (size_t k = 0; k < free.size(); ++k) {
-    std::string tn = fmt::format("__adf{}", k);
     Binding b;
     b.value = free[k].tangent;
-    frame.push_back({tn, b});
-    g.free_tans[free[k].name] = {g.var(tn, prim_type(free[k].tangent.scalar.type))};
+    frame.push_back({fmt::format("__adf{}", k), b});
   }
-  ExprPtr body = body_ptr(f);
-  Dual r = g.go(body);
-  ExprPtr t = r.t[0] ? r.t[0] : g.lit(0, body->type);
-  out->body = g.close(0, tuple_of(g, {r.p, t}));
   return make_closure(f, out, frame.empty() ? f.env : extend(f.env, std::move(frame)));
 }
 
 Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
                  const std::vector<FreeActive>& free) {
   auto ps = scalar_params(f);
-  int ndirs = 0;
-  for (bool a : active) ndirs += a ? 1 : 0;
-  ndirs += int(free.size());
-  Gen g(ev, f.env, ndirs, f.loc);
-  auto out = std::make_shared<Generated>();
-  int d = 0;
-  for (size_t j = 0; j < ps.size(); ++j) {
-    out->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
-    g.locals.insert(ps[j]->name);
-    Tans t = g.zeros();
-    if (active[j]) t[size_t(d++)] = g.lit(1, ps[j]->type);
-    g.tan[ps[j]->name] = t;
-  }
-  for (const auto& fa : free) {
-    Tans t = g.zeros();
-    t[size_t(d++)] = g.lit(1, f.body->type);
-    g.free_tans[fa.name] = t;
-  }
-  ExprPtr body = body_ptr(f);
-  out->params.push_back(id_pattern("__adybar", body->type, f.loc));
-  ExprPtr ybar = g.var("__adybar", body->type);
-  Dual r = g.go(body);
-  std::vector<ExprPtr> results;
-  for (int k = 0; k < ndirs; ++k)
-    results.push_back(r.t[size_t(k)] ? g.atom(g.bin("*", ybar, r.t[size_t(k)], body->type)) : g.lit(0, body->type));
-  out->body = g.close(0, tuple_of(g, std::move(results)));
+  auto out = memoised(variant_key("vjp", f, active, free, false), &f, [&] {
+    int ndirs = 0;
+    for (bool a : active) ndirs += a ? 1 : 0;
+    ndirs += int(free.size());
+    Gen g(ev, f.env, ndirs, f.loc);
+    auto gen = std::make_shared<Generated>();
+    int d = 0;
+    for (size_t j = 0; j < ps.size(); ++j) {
+      gen->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
+      g.locals.insert(ps[j]->name);
+      Tans t = g.zeros();
+      if (active[j]) t[size_t(d++)] = g.lit(1, ps[j]->type);
+      g.tan[ps[j]->name] = t;
+    }
+    for (const auto& fa : free) {
+      Tans t = g.zeros();
+      t[size_t(d++)] = g.lit(1, f.body->type);
+      g.free_tans[fa.name] = t;
+    }
+    ExprPtr body = body_ptr(f);
+    gen->params.push_back(id_pattern("__adybar", body->type, f.loc));
+    ExprPtr ybar = g.var("__adybar", body->type);
+    Dual r = g.go(body);
+    std::vector<ExprPtr> results;
+    for (int k = 0; k < ndirs; ++k)
+      results.push_back(r.t[size_t(k)] ? g.atom(g.bin("*", ybar, r.t[size_t(k)], body->type)) : g.lit(0, body->type));
+    gen->body = g.close(0, tuple_of(g, std::move(results)));
+    gen->source = f.keep;
+    return gen;
+  });
   return make_closure(f, out, f.env);
 }
 

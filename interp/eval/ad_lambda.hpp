@@ -40,8 +40,11 @@ struct FreeActive {
 
 // jvp: \p1 .. pk t_j.. -> (f p1 .. pk, tangent), one tangent parameter per
 // `active[j]`, free actives' tangents captured. Returns the function value.
+// With tangent_only, the function returns the tangent alone (the primal is
+// recomputed inside it, not returned: a map of it then stays a delayed
+// array that its consumer fuses, where a map returning pairs is stored).
 Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
-                 const std::vector<FreeActive>& free);
+                 const std::vector<FreeActive>& free, bool tangent_only = false);
 
 // vjp: \p1 .. pk ybar -> (ybar * df/dp_j for active j..., ybar * df/dv for
 // each free active v) (one value instead of a tuple when there is only one).

@@ -247,36 +247,47 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   if (ids.empty() && free.empty()) return constant(ev.apply(fn, primal, at));  // nothing it uses carries a derivative
   if (reverse) {
     // The derivative code is generated now, so an unsupported element
-    // function falls back before anything runs.
-    Value g = vjp_lambda(ev, *c, mask, free);
+    // function falls back before anything runs. One function for the
+    // adjoints of the mapped arrays (stored: they are arrays of the
+    // result); one per captured active scalar, whose map is summed at once
+    // (a delayed map fused into the reduction: nothing stored).
+    std::optional<Value> g_arrays;
+    if (!ids.empty()) g_arrays = vjp_lambda(ev, *c, mask, {});
+    std::vector<Value> g_free;
+    std::vector<bool> none(k, false);
+    for (const auto& fa : free) g_free.push_back(vjp_lambda(ev, *c, none, {fa}));
     Value ys = ev.apply(fn, primal, at);
     AV r = constant(ys);
     std::vector<int> free_ids;
     for (const auto& a : free_avs) free_ids.push_back(a.id);
     Prim p = float_elem(free.empty() ? Value(Scalar::floating(Prim::F64, 0)) : free_avs[0].v, "a free variable");
-    r.id = new_node([this, g, arrays, ids, free_ids, k, p](const Value& ybars) {
-      std::vector<Value> margs{g};
-      for (const auto& a : arrays) margs.push_back(a);
-      margs.push_back(ybars);
-      Value mapper = map_of(k + 1);
-      Value res = apply(mapper, std::move(margs));
-      size_t n = ids.size() + free_ids.size();
-      for (size_t d = 0; d < n; ++d) {
-        Value part = n == 1 ? res : component(res, d);
-        if (d < ids.size()) accumulate(ids[d], part);
-        else accumulate(free_ids[d - ids.size()], apply(rule(p, "sum"), {part}));
+    r.id = new_node([this, g_arrays, g_free, arrays, ids, free_ids, k, p](const Value& ybars) {
+      auto run = [&](const Value& g) {
+        std::vector<Value> margs{g};
+        for (const auto& a : arrays) margs.push_back(a);
+        margs.push_back(ybars);
+        Value mapper = map_of(k + 1);
+        return apply(mapper, std::move(margs));
+      };
+      if (g_arrays) {
+        Value res = run(*g_arrays);
+        for (size_t d = 0; d < ids.size(); ++d) accumulate(ids[d], ids.size() == 1 ? res : component(res, d));
       }
+      for (size_t d = 0; d < g_free.size(); ++d) accumulate(free_ids[d], apply(rule(p, "sum"), {run(g_free[d])}));
     });
     return r;
   }
-  Value g = jvp_lambda(ev, *c, mask, free);
+  // Forward mode: the primal by the original map, the tangent by a map of
+  // the element function's jvp (both delayed, each fused into its consumer).
+  Value g = jvp_lambda(ev, *c, mask, free, true);
   std::vector<Value> margs{g};
   for (auto& a : arrays) margs.push_back(a);
   for (size_t j = 0; j < k; ++j)
     if (mask[j]) margs.push_back(*args[j + 1].dot);
   Value mapper = map_of(margs.size() - 1);
-  Value res = apply(mapper, std::move(margs));
-  return dual(component(res, 0), component(res, 1));
+  Value ys = ev.apply(fn, primal, at);
+  Value dys = apply(mapper, std::move(margs));
+  return dual(ys, dys);
 }
 
 AV Sweep::reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
