@@ -36,13 +36,15 @@ entry hist_add_fwd (n: i64) (w: i64) = h_add w (bins n w) (inputs n)
 entry hist_add_vjp (n: i64) (w: i64) = f64.sum (vjp (h_add w (bins n w)) (inputs n) 1)
 entry hist_add_jvp (n: i64) (w: i64) = jvp (h_add w (bins n w)) (inputs n) (replicate n 1)
 
-def h_mul (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate w 1) (*) 1 is vs)
+def h_mul (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate w 1) (*) 1 is (map (\v -> 1 + v / 1000) vs))
 entry hist_mul_fwd (n: i64) (w: i64) = h_mul w (bins n w) (inputs n)
 entry hist_mul_vjp (n: i64) (w: i64) = f64.sum (vjp (h_mul w (bins n w)) (inputs n) 1)
+entry hist_mul_jvp (n: i64) (w: i64) = jvp (h_mul w (bins n w)) (inputs n) (replicate n 1)
 
 def h_max (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate w 0) f64.max f64.lowest is vs)
 entry hist_max_fwd (n: i64) (w: i64) = h_max w (bins n w) (inputs n)
 entry hist_max_vjp (n: i64) (w: i64) = f64.sum (vjp (h_max w (bins n w)) (inputs n) 1)
+entry hist_max_jvp (n: i64) (w: i64) = jvp (h_max w (bins n w)) (inputs n) (replicate n 1)
 
 -- A least-squares gradient: the loss of a line through n points.
 def ls_loss (xs: []f64) (ys: []f64) (a: f64, b: f64) =
