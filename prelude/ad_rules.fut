@@ -91,12 +91,14 @@ module ad_rules (R: float) = {
   -- the destination's element wins (it wins ties; among the values the
   -- lowest index wins).
   def hist_arg [n] [w] (is_max: bool) (dst: [w]t) (is: [n]i64) (vs: [n]t) : ([w]t, [w]i64) =
-    let better a b = if is_max then R.(a > b) else R.(a < b)
-    in unzip (reduce_by_index (map (\d -> (d, -1)) dst)
-                              (\(v1, i1) (v2, i2) ->
-                                 if better v1 v2 then (v1, i1) else if better v2 v1 then (v2, i2)
-                                 else if i1 < i2 then (v1, i1) else (v2, i2))
-                              (if is_max then R.lowest else R.highest, n) is (zip vs (iota n)))
+    -- Two scalar histograms rather than one over (value, index) pairs: the
+    -- result, then the lowest index of a value equal to its bin's result
+    -- (pairs would be stored, twice the input).
+    let ys = if is_max then reduce_by_index (copy dst) R.max R.lowest is vs
+             else reduce_by_index (copy dst) R.min R.highest is vs
+    let cand = map3 (\i v k -> if i >= 0 && i < w then (if R.(v == ys[i]) then k else n) else n) is vs (iota n)
+    let first = reduce_by_index (replicate w n) i64.min n is cand
+    in (ys, map3 (\d y k -> if R.(d == y) || k == n then -1 else k) dst ys first)
 
   def hist_arg_vjp [n] [w] (ks: [w]i64) (ybars: [w]t) (vs: [n]t) : ([w]t, [n]t) =
     let dbar = map2 (\k yb -> if k == -1 then yb else R.i64 0) ks ybars
