@@ -125,6 +125,11 @@ module ad_rules (R: float) = {
   def reduce_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : t =
     (reduce (\(a, da) (b, db) -> jl a b da db) (ne, R.i64 0) (zip xs dxs)).1
 
+  -- A gather `a[i]` inside a mapped function: the adjoints of the gathered
+  -- values added into a's adjoint at their indices.
+  def gather_vjp [k] (n: i64) (is: [k]i64) (cs: [k]t) : *[n]t =
+    reduce_by_index (replicate n (R.i64 0)) (\a b -> R.(a + b)) (R.i64 0) is cs
+
   -- A sum of adjoint contributions (free variables of a mapped function).
   def sum [n] (xs: [n]t) : t = reduce (\a b -> R.(a + b)) (R.i64 0) xs
 }

@@ -52,6 +52,19 @@ struct Gen {
   std::map<std::string, Tans> tan;                    // local name -> tangents
   std::set<std::string> locals;                        // names the body binds
   std::map<std::string, Tans> free_tans;               // active free variables
+  // Gathers from captured arrays that carry a derivative: forward mode
+  // indexes the array's tangent (bound under the given name); reverse mode
+  // gives each gather site a direction of its own (appended as sites are
+  // met) and reports the site's index, for a histogram of the adjoints.
+  std::map<std::string, std::string> free_array_tans;  // jvp: array -> tangent array's name
+  std::set<std::string> free_arrays;                   // vjp: arrays whose gathers are directions
+  struct Site {
+    std::string array;
+    int dir;
+    ExprPtr index;
+  };
+  std::vector<Site> sites;
+  int if_depth = 0;
   int counter = 0;
 
   std::string fresh() { return fmt::format("__ad{}", counter++); }
@@ -162,7 +175,48 @@ struct Gen {
     return result;
   }
 
-  Dual go(const ExprPtr& e) {
+  // Every tangent vector as long as the current number of directions
+  // (gather sites add directions as they are met).
+  Dual pad(Dual d) {
+    d.t.resize(size_t(ndirs));
+    return d;
+  }
+  void pad_all(std::vector<Dual>& ds) {
+    for (auto& d : ds) d.t.resize(size_t(ndirs));
+  }
+
+  Dual go(const ExprPtr& e) { return pad(go_raw(e)); }
+
+  Dual gather(const ExprPtr& e) {
+    const std::string& arr = e->a->name.name;
+    if (e->indices.size() != 1 || e->indices[0].is_slice)
+      throw Unsupported(fmt::format("a slice or multi-dimensional index of {} (at {}) in a mapped function", arr, e->loc.str()));
+    Dual i = go(e->indices[0].index);
+    ExprPtr iv = atom(i.p);
+    auto n = std::make_shared<Expr>(*e);
+    n->indices[0].index = iv;
+    ExprPtr p = atom(n);
+    Tans t = zeros();
+    bool active = e->a->name.qualifiers.empty() && (free_array_tans.count(arr) || free_arrays.count(arr));
+    if (!active) return {p, t};
+    if (auto it = free_array_tans.find(arr); it != free_array_tans.end()) {
+      auto ti = std::make_shared<Expr>(*n);
+      ti->a = var(it->second, e->a->type);
+      t[0] = atom(ti);
+      return {p, t};
+    }
+    if (if_depth > 0)
+      throw Unsupported(fmt::format("a gather from {} inside a branch (at {}) in a mapped function", arr, e->loc.str()));
+    if (!iv->type || iv->type->kind != Type::Kind::Prim || iv->type->prim != Prim::I64)
+      throw Unsupported(fmt::format("a gather from {} with a non-i64 index (at {})", arr, e->loc.str()));
+    int d = ndirs++;
+    sites.push_back({arr, d, iv});
+    t = zeros();
+    t[size_t(d)] = lit(1, e->type);
+    return {p, t};
+  }
+
+  Dual go_raw(const ExprPtr& e) {
     switch (e->kind) {
       case Expr::Kind::IntLit:
       case Expr::Kind::FloatLit:
@@ -179,6 +233,13 @@ struct Gen {
       }
       case Expr::Kind::Attr:
       case Expr::Kind::Ascribe: return go(e->a);
+      case Expr::Kind::Index:
+        // A read of a captured array (the function's own arrays are not
+        // supported): one that carries a derivative is a gather site, any
+        // other a constant.
+        if (e->a && e->a->kind == Expr::Kind::Var && !(e->a->name.qualifiers.empty() && locals.count(e->a->name.name)))
+          return gather(e);
+        break;
       case Expr::Kind::Negate: {
         Dual a = go(e->a);
         auto n = std::make_shared<Expr>(*e);
@@ -214,6 +275,7 @@ struct Gen {
     require_builtin(e->name);
     const std::string& op = e->name.name;
     Dual a = go(e->a), b = go(e->b);
+    a = pad(a);
     auto n = std::make_shared<Expr>(*e);
     n->a = atom(a.p);
     n->b = atom(b.p);
@@ -255,6 +317,11 @@ struct Gen {
     // recomputing its block: inner scopes are recomputed, not stored.
     auto branch = [&](const ExprPtr& b, size_t& mark) {
       mark = lets.size();
+      ++if_depth;
+      struct Leave {
+        int& d;
+        ~Leave() { --d; }
+      } leave{if_depth};
       auto saved_tan = tan;
       auto saved_locals = locals;
       Dual r = go(b);
@@ -309,6 +376,7 @@ struct Gen {
   Dual call_rule(const ExprPtr& e, const std::optional<std::string>& alias, const std::string& shown) {
     std::vector<Dual> args;
     for (const auto& x : e->list) args.push_back(go(x));
+    pad_all(args);
     auto n = std::make_shared<Expr>(*e);
     n->list.clear();
     for (auto& a : args) n->list.push_back(atom(a.p));
@@ -378,6 +446,8 @@ struct Generated {
   // What the source closure kept alive beyond its AST (a generated source:
   // an operator section's closure), since the generated body points into it.
   std::shared_ptr<const void> source;
+  // vjp: the captured array each gather site reads (in output order).
+  std::vector<std::string> site_arrays;
 };
 
 PatternPtr id_pattern(const std::string& name, const TypePtr& type, const Loc& loc) {
@@ -466,7 +536,7 @@ std::string variant_key(const char* mode, const Callable& f, const std::vector<b
                         const std::vector<FreeActive>& free, bool tangent_only) {
   std::string k = fmt::format("{}|{}|{}|", mode, static_cast<const void*>(f.body), tangent_only);
   for (bool a : active) k += a ? '1' : '0';
-  for (const auto& fa : free) k += "|" + fa.name;
+  for (const auto& fa : free) k += (fa.array ? "|[]" : "|") + fa.name;
   return k;
 }
 
@@ -534,8 +604,10 @@ Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
       gen->params.push_back(id_pattern(tn, ps[j]->type, f.loc));
       g.tan[ps[j]->name] = {g.var(tn, ps[j]->type)};
     }
-    for (size_t k = 0; k < free.size(); ++k)
-      g.free_tans[free[k].name] = {g.var(fmt::format("__adf{}", k), prim_type(free[k].tangent.scalar.type))};
+    for (size_t k = 0; k < free.size(); ++k) {
+      if (free[k].array) g.free_array_tans[free[k].name] = fmt::format("__adf{}", k);
+      else g.free_tans[free[k].name] = {g.var(fmt::format("__adf{}", k), prim_type(free[k].tangent.scalar.type))};
+    }
     ExprPtr body = body_ptr(f);
     Dual r = g.go(body);
     ExprPtr t = r.t[0] ? r.t[0] : g.lit(0, body->type);
@@ -554,12 +626,12 @@ Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
 }
 
 Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
-                 const std::vector<FreeActive>& free) {
+                 const std::vector<FreeActive>& free, std::vector<std::string>* site_arrays) {
   auto ps = scalar_params(f);
   auto out = memoised(variant_key("vjp", f, active, free, false), &f, [&] {
     int ndirs = 0;
     for (bool a : active) ndirs += a ? 1 : 0;
-    ndirs += int(free.size());
+    for (const auto& fa : free) ndirs += fa.array ? 0 : 1;
     Gen g(ev, f.env, ndirs, f.loc);
     auto gen = std::make_shared<Generated>();
     int d = 0;
@@ -571,6 +643,10 @@ Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
       g.tan[ps[j]->name] = t;
     }
     for (const auto& fa : free) {
+      if (fa.array) {
+        g.free_arrays.insert(fa.name);
+        continue;
+      }
       Tans t = g.zeros();
       t[size_t(d++)] = g.lit(1, f.body->type);
       g.free_tans[fa.name] = t;
@@ -580,12 +656,21 @@ Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
     ExprPtr ybar = g.var("__adybar", body->type);
     Dual r = g.go(body);
     std::vector<ExprPtr> results;
-    for (int k = 0; k < ndirs; ++k)
-      results.push_back(r.t[size_t(k)] ? g.atom(g.bin("*", ybar, r.t[size_t(k)], body->type)) : g.lit(0, body->type));
+    auto adjoint = [&](int k) {
+      return r.t[size_t(k)] ? g.atom(g.bin("*", ybar, r.t[size_t(k)], body->type)) : g.lit(0, body->type);
+    };
+    for (int k = 0; k < ndirs; ++k) results.push_back(adjoint(k));
+    // Each gather site: its adjoint and the index it read.
+    for (const auto& site : g.sites) {
+      results.push_back(adjoint(site.dir));
+      results.push_back(site.index);
+      gen->site_arrays.push_back(site.array);
+    }
     gen->body = g.close(0, tuple_of(g, std::move(results)));
     gen->source = f.keep;
     return gen;
   });
+  if (site_arrays) *site_arrays = out->site_arrays;
   return make_closure(f, out, f.env);
 }
 

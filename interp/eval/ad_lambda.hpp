@@ -33,9 +33,12 @@ struct Unsupported : std::runtime_error {
 
 // A free variable of the element function that carries a derivative in the
 // enclosing jvp/vjp (a captured active scalar).
+// (A captured scalar, or a captured one-dimensional array the function
+// gathers from with `a[i]`.)
 struct FreeActive {
   std::string name;
-  Value tangent;  // jvp only: its tangent (a scalar); unused for vjp
+  Value tangent;  // jvp only: its tangent (a scalar or an array); unused for vjp
+  bool array = false;
 };
 
 // jvp: \p1 .. pk t_j.. -> (f p1 .. pk, tangent), one tangent parameter per
@@ -47,9 +50,11 @@ Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
                  const std::vector<FreeActive>& free, bool tangent_only = false);
 
 // vjp: \p1 .. pk ybar -> (ybar * df/dp_j for active j..., ybar * df/dv for
-// each free active v) (one value instead of a tuple when there is only one).
+// each free active scalar v, then for each gather site from a free active
+// array: ybar * df/d(a[i]) and i) (one value instead of a tuple when there
+// is only one). `site_arrays` receives the array of each gather site.
 Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
-                 const std::vector<FreeActive>& free);
+                 const std::vector<FreeActive>& free, std::vector<std::string>* site_arrays = nullptr);
 
 // A built-in operator or a section of one, `(*)`, `(* 2)`, `(2 *)`, as a
 // closure over generated AST (`\a b -> a * b`) on scalars of type t, which

@@ -237,9 +237,10 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
       for (const auto& fa : free) seen = seen || fa.name == name;
       const Binding* here = lookup_value(c->env, name);
       if (seen || !here || here != lookup_value(sc->env, name)) continue;
-      if (av.is_tuple || av.v.kind != Value::Kind::Scalar)
+      bool array = av.v.kind == Value::Kind::Array;
+      if (av.is_tuple || (av.v.kind != Value::Kind::Scalar && !array) || (array && av.v.array->shape.size() != 1))
         throw Unsupported(fmt::format("a mapped function using {}, a non-scalar that carries a derivative", name));
-      free.push_back(FreeActive{name, av.dot ? *av.dot : Value()});
+      free.push_back(FreeActive{name, av.dot ? *av.dot : Value(), array});
       free_avs.push_back(av);
     }
   std::vector<Value> primal{f};
@@ -253,15 +254,29 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
     // (a delayed map fused into the reduction: nothing stored).
     std::optional<Value> g_arrays;
     if (!ids.empty()) g_arrays = vjp_lambda(ev, *c, mask, {});
+    // A captured array read by gathers: one function for all its gather
+    // sites, each giving its adjoints and indices for a histogram.
     std::vector<Value> g_free;
+    std::vector<size_t> sites;
+    std::vector<int64_t> lengths;
     std::vector<bool> none(k, false);
-    for (const auto& fa : free) g_free.push_back(vjp_lambda(ev, *c, none, {fa}));
+    for (const auto& fa : free) {
+      std::vector<std::string> site_arrays;
+      g_free.push_back(vjp_lambda(ev, *c, none, {fa}, &site_arrays));
+      sites.push_back(site_arrays.size());
+      lengths.push_back(0);
+    }
+    for (size_t d = 0; d < free.size(); ++d) {
+      if (!free[d].array) continue;
+      lengths[d] = length_of(free_avs[d].v);
+      if (sites[d] == 0) throw Unsupported(fmt::format("a mapped function using the array {} other than by a[i]", free[d].name));
+    }
     Value ys = ev.apply(fn, primal, at);
     AV r = constant(ys);
     std::vector<int> free_ids;
     for (const auto& a : free_avs) free_ids.push_back(a.id);
     Prim p = float_elem(free.empty() ? Value(Scalar::floating(Prim::F64, 0)) : free_avs[0].v, "a free variable");
-    r.id = new_node([this, g_arrays, g_free, arrays, ids, free_ids, k, p](const Value& ybars) {
+    r.id = new_node([this, g_arrays, g_free, sites, lengths, arrays, ids, free_ids, k, p](const Value& ybars) {
       auto run = [&](const Value& g) {
         std::vector<Value> margs{g};
         for (const auto& a : arrays) margs.push_back(a);
@@ -273,7 +288,16 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
         Value res = run(*g_arrays);
         for (size_t d = 0; d < ids.size(); ++d) accumulate(ids[d], ids.size() == 1 ? res : component(res, d));
       }
-      for (size_t d = 0; d < g_free.size(); ++d) accumulate(free_ids[d], apply(rule(p, "sum"), {run(g_free[d])}));
+      for (size_t d = 0; d < g_free.size(); ++d) {
+        if (sites[d] == 0) {
+          accumulate(free_ids[d], apply(rule(p, "sum"), {run(g_free[d])}));
+          continue;
+        }
+        Value res = run(g_free[d]);
+        for (size_t s = 0; s < sites[d]; ++s)
+          accumulate(free_ids[d], apply(rule(p, "gather_vjp"), {Value(Scalar::i64(lengths[d])), component(res, 2 * s + 1),
+                                                                component(res, 2 * s)}));
+      }
     });
     return r;
   }

@@ -91,3 +91,21 @@ entry generic_reduce (xs: []f64) =
   let f = reduce (\a b -> a * b + a + b) 0
   let (y, g) = vjp2 f xs 1
   in (y, g, jvp f xs (map (const 1) xs))
+
+-- Gathers from a captured array inside a mapped function: each read's
+-- adjoint is added at its index (a histogram), the tangent is the
+-- tangent array read at the same index.
+-- ==
+-- entry: gather
+-- input { [1.0, 2.0, 3.0] [2i64, 0i64, 2i64, 1i64] } output { [2.0, 4.0, 12.0] 18.0 }
+entry gather (cs: []f64) (is: []i64) =
+  let f cs = f64.sum (map (\i -> cs[i] * cs[i]) is)
+  in (vjp f cs 1, jvp f cs (map (const 1) cs))
+
+-- A k-means-like cost: points against their assigned centres.
+-- ==
+-- entry: kmeans_like
+-- input { [1.0, 5.0] [0.0, 3.0, 4.0, 8.0] [0i64, 0i64, 1i64, 1i64] } output { [-2.0, -4.0] -6.0 }
+entry kmeans_like (cs: []f64) (xs: []f64) (as: []i64) =
+  let cost cs = f64.sum (map2 (\x a -> let d = x - cs[a] in d * d) xs as)
+  in (vjp cost cs 1, jvp cost cs (map (const 1) cs))

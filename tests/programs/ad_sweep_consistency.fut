@@ -28,7 +28,7 @@ def agree [n] (f: [n]f64 -> [n]f64) (x: [n]f64) : bool =
   in and (map2 (\a b -> and (map2 (close 1e-10) a b)) jf jr)
      && and (map2 (\a b -> and (map2 (close 1e-4) a b)) jf jd)
 
--- Element functions: maths, branches, two arrays and captured reductions.
+-- Element functions: maths, branches, two arrays, captured reductions and gathers.
 def g_map [n] (xs: [n]f64) : [n]f64 =
   map (\x -> let y = x + 1.5
              in f64.sin y * f64.exp (0.3 * y) + f64.sqrt (y * y + 1) + f64.log y + y ** 1.5 + f64.tanh y
@@ -54,6 +54,10 @@ def g_hist [n] (xs: [n]f64) : [n]f64 =
   let c = reduce_by_index (copy xs) f64.max f64.lowest is (map (\x -> x * 3 - 1) xs)
   in map3 (\u v w -> u + v * w) a b c
 
+def g_gather [n] (xs: [n]f64) : [n]f64 =
+  let is = map (\i -> (i * 5 + 1) % n) (iota n)
+  in map2 (\i x -> xs[i] * x + f64.sin xs[(i + 2) % n]) is xs
+
 def g_loop [n] (xs: [n]f64) : [n]f64 =
   loop acc = xs for i < 3 do map2 (\a x -> a * 0.5 + x * a + f64.i64 i) acc xs
 
@@ -63,4 +67,4 @@ def g_loop [n] (xs: [n]f64) : [n]f64 =
 -- random input { [9]f64 } output { true }
 entry check (x0: []f64) =
   let x = map (\v -> v - f64.floor v) x0
-  in agree g_map x && agree g_reduce x && agree g_scan x && agree g_hist x && agree g_loop x
+  in agree g_map x && agree g_reduce x && agree g_scan x && agree g_hist x && agree g_loop x && agree g_gather x
