@@ -388,6 +388,7 @@ std::optional<Value> sweep_jvp2(Evaluator& ev, const Value& f, const Value& x, c
       return sw.dual(v, k == size_t(-1) ? x_tangent : (*x_tangent.elems)[k]);
     });
     AV y = run_function(sw, f, std::move(input), loc);
+    if (!plain(primal_of(y))) throw Unsupported("a result that is not made of floats (integers carry derivatives in Futhark)");
     auto tangent = [&](const AV& a) { return a.dot ? *a.dot : sw.zeros_like(a.v); };
     Value ydot;
     if (y.is_tuple) {
@@ -421,6 +422,7 @@ std::optional<Value> sweep_vjp2(Evaluator& ev, const Value& f, const Value& x, c
       return a;
     });
     AV y = run_function(sw, f, std::move(input), loc);
+    if (!plain(primal_of(y))) throw Unsupported("a result that is not made of floats (integers carry derivatives in Futhark)");
     // Seed the result's adjoint.
     if (y.is_tuple) {
       if (y_adjoint.kind != Value::Kind::Tuple || y_adjoint.elems->size() != y.parts.size())

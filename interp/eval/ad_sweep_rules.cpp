@@ -87,7 +87,7 @@ Value Sweep::zeros_like(const Value& v) {
   switch (v.kind) {
     case Value::Kind::Scalar:
       if (is_float(v.scalar.type)) return fscalar(v.scalar.type, 0);
-      if (v.scalar.type == Prim::Bool) return v;
+      if (v.scalar.type == Prim::Bool) return Value(Scalar::boolean(false));
       return Value(Scalar::signed_int(v.scalar.type, 0));
     case Value::Kind::Tuple: {
       std::vector<Value> es;
