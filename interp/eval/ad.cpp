@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include "interp/core/ad_value.hpp"
+#include "interp/eval/ad_sweep.hpp"
 #include "interp/eval/ad_tape.hpp"
 #include "interp/eval/evaluator.hpp"
+#include "interp/core/value_compare.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::eval::ad {
@@ -156,9 +158,48 @@ Value primal_part(const Value& y, uint64_t level, const Loc& loc) {
   return map_leaves(y, nullptr, [&](const Value& v, const Value*) { return at_level(v, level) ? v.ad->primal : v; }, loc);
 }
 
+// The array-level rules (ad_sweep.hpp) run on the backend's plans; they
+// are used on the host and GPU backends, outside any other jvp/vjp. The
+// reference backend keeps the tape: it is the oracle they are checked
+// against (--validate compares the two).
+bool use_sweep(const Evaluator& ev) { return ev.options().backend != "reference" && ev.ad_active == 0; }
+
+void validate_sweep(Evaluator& ev, const char* what, const Value& got, const Value& tape, const Loc& loc) {
+  if (auto diff = compare_value(got, tape, 0, 1e-6))
+    throw Error(ErrorKind::Runtime, loc,
+                fmt::format("validation: {} by the array-level rules differs from the reference tape: {}", what, *diff));
+}
+
+Value tape_jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent, const Loc& loc);
+Value tape_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint, const Loc& loc);
+
 }  // namespace
 
 Value jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent, const Loc& loc) {
+  if (use_sweep(ev)) {
+    std::string why;
+    if (auto r = sweep_jvp2(ev, f, x, x_tangent, loc, why)) {
+      if (ev.options().validate) validate_sweep(ev, "jvp", *r, tape_jvp2(ev, f, x, x_tangent, loc), loc);
+      return *r;
+    }
+  }
+  return tape_jvp2(ev, f, x, x_tangent, loc);
+}
+
+Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint, const Loc& loc) {
+  if (use_sweep(ev)) {
+    std::string why;
+    if (auto r = sweep_vjp2(ev, f, x, y_adjoint, loc, why)) {
+      if (ev.options().validate) validate_sweep(ev, "vjp", *r, tape_vjp2(ev, f, x, y_adjoint, loc), loc);
+      return *r;
+    }
+  }
+  return tape_vjp2(ev, f, x, y_adjoint, loc);
+}
+
+namespace {
+
+Value tape_jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent, const Loc& loc) {
   LevelScope scope(ev);
   uint64_t level = scope.level;
   Value input = map_leaves(
@@ -179,7 +220,7 @@ Value jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent
   return Value::tuple({primal_part(y, level, loc), tangent});
 }
 
-Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint, const Loc& loc) {
+Value tape_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint, const Loc& loc) {
   LevelScope scope(ev);
   auto tape = std::make_shared<ADTape>();
   tape->level = scope.level;
@@ -231,5 +272,7 @@ Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint
       loc);
   return Value::tuple({primal_part(y, tape->level, loc), x_adjoint});
 }
+
+}  // namespace
 
 }  // namespace thorn::eval::ad

@@ -1,0 +1,55 @@
+-- AD benchmarks (bench/ad/run.py): each row is a forward entry `<row>_fwd`,
+-- a reverse-mode entry `<row>_vjp` and, where there is one, a forward-mode
+-- entry `<row>_jvp`, all taking the element count n (and a bin count). The
+-- input is built inside from iota, the same way in all three, and every
+-- derivative is summed so that all of it is computed (a delayed array that
+-- is only indexed would be computed for one element).
+
+def inputs (n: i64) : [n]f64 = map (\i -> f64.i64 (i % 1000) / 1000) (iota n)
+
+-- map-reduce: the issue's example.
+def mr (xs: []f64) = f64.sum (map (\x -> x * x * f64.sin x) xs)
+entry mapred_fwd (n: i64) = mr (inputs n)
+entry mapred_vjp (n: i64) = f64.sum (vjp mr (inputs n) 1)
+entry mapred_jvp (n: i64) = jvp mr (inputs n) (replicate n 1)
+
+-- scan (+) after a map.
+def sc (xs: []f64) = scan (+) 0 (map f64.sin xs)
+entry scan_add_fwd (n: i64) = f64.sum (sc (inputs n))
+entry scan_add_vjp (n: i64) = f64.sum (vjp sc (inputs n) (replicate n 1))
+entry scan_add_jvp (n: i64) = f64.sum (jvp sc (inputs n) (replicate n 1))
+
+-- scan with a 2x2 matrix-product operator (the generic rule: not
+-- implemented, so vjp falls back to the reference tape).
+def mm2 (a0: f64, a1: f64, a2: f64, a3: f64) (b0: f64, b1: f64, b2: f64, b3: f64) =
+  (a0 * b0 + a1 * b2, a0 * b1 + a1 * b3, a2 * b0 + a3 * b2, a2 * b1 + a3 * b3)
+def scm (xs: []f64) =
+  let ms = scan mm2 (1, 0, 0, 1) (map (\x -> (1, x, 0, 1)) xs)
+  in f64.sum (map (\(a, b, c, d) -> a + b + c + d) ms)
+entry scan_mm2_fwd (n: i64) = scm (inputs n)
+entry scan_mm2_vjp (n: i64) = f64.sum (vjp scm (inputs n) 1)
+
+-- reduce_by_index with w bins.
+def bins (n: i64) (w: i64) : [n]i64 = map (\i -> (i * 7919) % w) (iota n)
+def h_add (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate w 0) (+) 0 is vs)
+entry hist_add_fwd (n: i64) (w: i64) = h_add w (bins n w) (inputs n)
+entry hist_add_vjp (n: i64) (w: i64) = f64.sum (vjp (h_add w (bins n w)) (inputs n) 1)
+entry hist_add_jvp (n: i64) (w: i64) = jvp (h_add w (bins n w)) (inputs n) (replicate n 1)
+
+def h_mul (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate w 1) (*) 1 is (map (\v -> 1 + v / 1000) vs))
+entry hist_mul_fwd (n: i64) (w: i64) = h_mul w (bins n w) (inputs n)
+entry hist_mul_vjp (n: i64) (w: i64) = f64.sum (vjp (h_mul w (bins n w)) (inputs n) 1)
+entry hist_mul_jvp (n: i64) (w: i64) = jvp (h_mul w (bins n w)) (inputs n) (replicate n 1)
+
+def h_max (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate w 0) f64.max f64.lowest is vs)
+entry hist_max_fwd (n: i64) (w: i64) = h_max w (bins n w) (inputs n)
+entry hist_max_vjp (n: i64) (w: i64) = f64.sum (vjp (h_max w (bins n w)) (inputs n) 1)
+entry hist_max_jvp (n: i64) (w: i64) = jvp (h_max w (bins n w)) (inputs n) (replicate n 1)
+
+-- A least-squares gradient: the loss of a line through n points.
+def ls_loss (xs: []f64) (ys: []f64) (a: f64, b: f64) =
+  f64.sum (map2 (\x y -> let r = a + b * x - y in r * r) xs ys)
+def ls_data (n: i64) = let xs = inputs n in (xs, map (\x -> 3 * x + 0.5 + f64.sin (x * 100) / 10) xs)
+entry lsq_fwd (n: i64) = let (xs, ys) = ls_data n in ls_loss xs ys (0.25, 2.0)
+entry lsq_vjp (n: i64) = let (xs, ys) = ls_data n in vjp (ls_loss xs ys) (0.25, 2.0) 1
+entry lsq_jvp (n: i64) = let (xs, ys) = ls_data n in jvp (ls_loss xs ys) (0.25, 2.0) (1, 0)

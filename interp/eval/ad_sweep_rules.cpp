@@ -1,0 +1,471 @@
+// The array-level AD's rules (ad_sweep.hpp): scalars, indexing, map,
+// reduce, scan and reduce_by_index, in forward and reverse mode. The array
+// work of every rule is Futhark code (prelude/ad_rules.fut, the prelude's
+// SOACs, or a map of a generated element derivative), evaluated by the
+// ordinary evaluator, so it is flattened onto the host/GPU plans.
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "interp/eval/ad_sweep_impl.hpp"
+#include "interp/eval/scalar_ops.hpp"
+#include "interp/eval/value_ops.hpp"
+
+namespace thorn::eval::ad {
+
+namespace {
+
+Value fscalar(Prim p, double v) { return Value(Scalar::floating(p, v)); }
+
+int64_t length_of(const Value& v) { return v.array->shape.at(0); }
+
+// The k-th component of an array of tuples (a map whose function returns a tuple).
+Value component(const Value& v, size_t k) {
+  if (v.kind != Value::Kind::Array || v.array->components.size() <= k)
+    throw Unsupported("a map result of an unexpected structure");
+  return Value::make_array(v.array->components[k]);
+}
+
+// The map intrinsic over `arrays` arrays (the prelude's map2..map5 stop at 5).
+Value map_of(size_t arrays) {
+  auto c = std::make_shared<Callable>();
+  c->kind = Callable::Kind::Intrinsic;
+  c->name = "map";
+  c->arity = int(arrays) + 1;
+  return Value::function(c);
+}
+
+}  // namespace
+
+Prim float_elem(const Value& v, const char* what) {
+  if (v.kind == Value::Kind::Scalar && is_float(v.scalar.type)) return v.scalar.type;
+  if (v.kind == Value::Kind::Array && v.array->shape.size() == 1 && v.array->elem.kind == ElemShape::Kind::Prim &&
+      is_float(v.array->elem.prim))
+    return v.array->elem.prim;
+  throw Unsupported(fmt::format("{} of a type other than a float or a one-dimensional array of floats", what));
+}
+
+std::string operator_name(const Value& op) {
+  if (op.kind != Value::Kind::Function) return "";
+  const Callable& c = *op.fn;
+  if (c.kind == Callable::Kind::Operator) return c.name;
+  if (c.kind == Callable::Kind::Closure)
+    if (auto a = c.intrinsic_alias()) return *a;
+  return "";
+}
+
+Value Sweep::prelude(const std::string& name) {
+  const Binding* b = lookup_value(ev.prelude_env, name);
+  if (!b) throw Unsupported(fmt::format("the prelude has no {}", name));
+  return b->value;
+}
+
+Value Sweep::rule(Prim t, const std::string& name) {
+  QualName q;
+  q.qualifiers = {t == Prim::F32 ? "ad_rules_f32" : "ad_rules_f64"};
+  q.name = name;
+  if (t != Prim::F32 && t != Prim::F64) throw Unsupported("derivatives of f16 arrays");
+  const Binding* b = lookup_value(ev.prelude_env, q);
+  if (!b) throw Unsupported(fmt::format("the prelude has no rule {}", q.str()));
+  return b->value;
+}
+
+Value Sweep::add_values(const Value& a, const Value& b) {
+  if (a.kind == Value::Kind::Scalar && b.kind == Value::Kind::Scalar)
+    return Value(scalar_binop(BuiltinOp::Add, a.scalar, b.scalar));
+  if (a.kind == Value::Kind::Tuple && b.kind == Value::Kind::Tuple && a.elems->size() == b.elems->size()) {
+    std::vector<Value> es;
+    for (size_t k = 0; k < a.elems->size(); ++k) es.push_back(add_values((*a.elems)[k], (*b.elems)[k]));
+    return Value::tuple(std::move(es));
+  }
+  Prim p = float_elem(a, "adding adjoints");
+  return apply(rule(p, "vadd"), {a, b});
+}
+
+Value Sweep::zeros_like(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Scalar:
+      if (is_float(v.scalar.type)) return fscalar(v.scalar.type, 0);
+      if (v.scalar.type == Prim::Bool) return Value(Scalar::boolean(false));
+      return Value(Scalar::signed_int(v.scalar.type, 0));
+    case Value::Kind::Tuple: {
+      std::vector<Value> es;
+      for (const auto& e : *v.elems) es.push_back(zeros_like(e));
+      return Value::tuple(std::move(es));
+    }
+    case Value::Kind::Array:
+      if (v.array->elem.kind == ElemShape::Kind::Prim) {
+        auto a = make_prim_array(v.array->elem.prim, v.array->shape);
+        int64_t bytes = a->count() * prim_bytes(a->elem.prim);
+        if (bytes > 0) std::memset(a->buffer->host_mut(), 0, size_t(bytes));
+        return Value::make_array(a);
+      }
+      break;
+    default: break;
+  }
+  throw Unsupported("a zero derivative of this kind of value");
+}
+
+AV Sweep::scalar_rule(const std::string& op, const Value& y, std::vector<AV>& args) {
+  if (y.kind == Value::Kind::Scalar && !is_float(y.scalar.type)) return constant(y);  // comparisons, integers
+  if (y.kind != Value::Kind::Scalar) throw Unsupported(fmt::format("{} with a non-scalar result", op));
+  for (const auto& a : args)
+    if (a.active() && a.v.kind != Value::Kind::Scalar) throw Unsupported(fmt::format("operator {} on arrays", op));
+  Prim p = y.scalar.type;
+  double yv = y.scalar.as_f64();
+  double a = args[0].v.kind == Value::Kind::Scalar ? args[0].v.scalar.as_f64() : 0;
+  double b = args.size() > 1 && args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : 0;
+  std::vector<double> d(args.size(), 0.0);  // partial derivatives
+  bool ok = true;
+  if (args.size() == 2) {
+    if (op == "+") d = {1, 1};
+    else if (op == "-") d = {1, -1};
+    else if (op == "*") d = {b, a};
+    else if (op == "/") d = {1 / b, -a / (b * b)};
+    else if (op == "**") d = {b * std::pow(a, b - 1), args[1].active() ? yv * std::log(a) : 0};
+    else if (op == "max") d = a >= b ? std::vector<double>{1, 0} : std::vector<double>{0, 1};
+    else if (op == "min") d = a <= b ? std::vector<double>{1, 0} : std::vector<double>{0, 1};
+    else ok = false;
+  } else if (args.size() == 1) {
+    if (op == "neg") d = {-1};
+    else if (op == "sin") d = {std::cos(a)};
+    else if (op == "cos") d = {-std::sin(a)};
+    else if (op == "exp") d = {yv};
+    else if (op == "log") d = {1 / a};
+    else if (op == "log2") d = {1 / (a * std::log(2.0))};
+    else if (op == "log10") d = {1 / (a * std::log(10.0))};
+    else if (op == "log1p") d = {1 / (1 + a)};
+    else if (op == "sqrt") d = {0.5 / yv};
+    else if (op == "tanh") d = {1 - yv * yv};
+    else if (op == "sinh") d = {std::cosh(a)};
+    else if (op == "cosh") d = {std::sinh(a)};
+    else if (op == "atan") d = {1 / (1 + a * a)};
+    else if (op == "asin") d = {1 / std::sqrt(1 - a * a)};
+    else if (op == "acos") d = {-1 / std::sqrt(1 - a * a)};
+    else if (op == "abs") d = {a < 0 ? -1.0 : 1.0};
+    else ok = false;
+  } else {
+    ok = false;
+  }
+  if (!ok) throw Unsupported(fmt::format("the derivative of {} on scalars", op));
+  if (reverse) {
+    std::vector<std::pair<int, double>> edges;
+    for (size_t k = 0; k < args.size(); ++k)
+      if (args[k].active()) edges.push_back({args[k].id, d[k]});
+    AV r = constant(y);
+    r.id = new_node([this, edges, p](const Value& ybar) {
+      for (const auto& [id, partial] : edges) accumulate(id, fscalar(p, ybar.scalar.as_f64() * partial));
+    });
+    return r;
+  }
+  double t = 0;
+  for (size_t k = 0; k < args.size(); ++k)
+    if (args[k].dot) t += d[k] * args[k].dot->scalar.as_f64();
+  return dual(y, fscalar(p, t));
+}
+
+AV Sweep::index_rule(const AV& xs, int64_t i, const Value& y) {
+  if (!xs.active()) return constant(y);
+  Prim p = float_elem(xs.v, "indexing");
+  int64_t n = length_of(xs.v);
+  if (reverse) {
+    AV r = constant(y);
+    int xid = xs.id;
+    r.id = new_node([this, xid, n, i, p](const Value& ybar) {
+      accumulate(xid, apply(rule(p, "onehot"), {Value(Scalar::i64(n)), Value(Scalar::i64(i)), ybar}));
+    });
+    return r;
+  }
+  IndexValue iv;
+  iv.index = i;
+  return dual(y, index_array(*xs.dot->array, {iv}));
+}
+
+AV Sweep::intrinsic_rule(const std::string& name, const Value& fn, std::vector<AV>& args, Scope& s, const Loc& at) {
+  if (name == "map") return map_rule(fn, args, s, at);
+  if (name == "reduce" || name == "reduce_comm") return reduce_rule(fn, args, at);
+  if (name == "scan") return scan_rule(fn, args, at);
+  if (name == "reduce_by_index") return hist_rule(fn, args, at);
+  if ((name == "copy" || name == "manifest") && args.size() == 1) {
+    // The identity: the copy shares the original's tangent or tape node.
+    AV r = args[0];
+    r.v = ev.apply(fn, {args[0].v}, at);
+    return r;
+  }
+  if (args.size() <= 2) {
+    std::vector<Value> vs;
+    for (const auto& a : args) vs.push_back(a.v);
+    Value y = ev.apply(fn, std::move(vs), at);
+    return scalar_rule(name, y, args);
+  }
+  throw Unsupported(fmt::format("the intrinsic {} on values that carry derivatives", name));
+}
+
+AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& at) {
+  if (args.empty() || args[0].id >= 0 || args[0].dot || args[0].is_tuple)
+    throw Unsupported("mapping a function that carries a derivative");
+  const Value& f = args[0].v;
+  size_t k = args.size() - 1;
+  CallablePtr c;
+  if (f.kind == Value::Kind::Function && f.fn->kind == Callable::Kind::Closure) {
+    c = f.fn;
+  } else if (k >= 1 && args[1].v.kind == Value::Kind::Array && args[1].v.array->elem.kind == ElemShape::Kind::Prim) {
+    // An operator or a section of one: differentiated as the equivalent lambda.
+    if (auto g = operator_closure(ev, f, args[1].v.array->elem.prim)) c = g->fn;
+  }
+  if (!c)
+    throw Unsupported(fmt::format("mapping {} (lambdas, named functions and operator sections have element derivatives)",
+                                  f.kind == Value::Kind::Function ? f.fn->describe() : "a non-function"));
+  std::vector<bool> mask;
+  std::vector<Value> arrays;
+  std::vector<int> ids;
+  for (size_t j = 0; j < k; ++j) {
+    mask.push_back(args[j + 1].active());
+    arrays.push_back(args[j + 1].v);
+    if (args[j + 1].is_tuple) throw Unsupported("mapping over a tuple of arrays");
+    if (args[j + 1].active()) ids.push_back(args[j + 1].id);
+  }
+  // Free variables of the element function that carry a derivative: found
+  // in the scopes around the call by their binding's identity.
+  std::vector<FreeActive> free;
+  std::vector<AV> free_avs;
+  for (const Scope* sc = &s; sc; sc = sc->parent)
+    for (const auto& [name, av] : sc->active) {
+      if (!mentions_name(*c->body, name)) continue;
+      bool seen = false;
+      for (const auto& fa : free) seen = seen || fa.name == name;
+      const Binding* here = lookup_value(c->env, name);
+      if (seen || !here || here != lookup_value(sc->env, name)) continue;
+      bool array = av.v.kind == Value::Kind::Array;
+      if (av.is_tuple || (av.v.kind != Value::Kind::Scalar && !array) || (array && av.v.array->shape.size() != 1))
+        throw Unsupported(fmt::format("a mapped function using {}, a non-scalar that carries a derivative", name));
+      free.push_back(FreeActive{name, av.dot ? *av.dot : Value(), array});
+      free_avs.push_back(av);
+    }
+  std::vector<Value> primal{f};
+  for (auto& a : arrays) primal.push_back(a);
+  if (ids.empty() && free.empty()) return constant(ev.apply(fn, primal, at));  // nothing it uses carries a derivative
+  if (reverse) {
+    // The derivative code is generated now, so an unsupported element
+    // function falls back before anything runs. One function for the
+    // adjoints of the mapped arrays (stored: they are arrays of the
+    // result); one per captured active scalar, whose map is summed at once
+    // (a delayed map fused into the reduction: nothing stored).
+    std::optional<Value> g_arrays;
+    if (!ids.empty()) g_arrays = vjp_lambda(ev, *c, mask, {});
+    // A captured array read by gathers: one function for all its gather
+    // sites, each giving its adjoints and indices for a histogram.
+    std::vector<Value> g_free;
+    std::vector<size_t> sites;
+    std::vector<int64_t> lengths;
+    std::vector<bool> none(k, false);
+    for (const auto& fa : free) {
+      std::vector<std::string> site_arrays;
+      g_free.push_back(vjp_lambda(ev, *c, none, {fa}, &site_arrays));
+      sites.push_back(site_arrays.size());
+      lengths.push_back(0);
+    }
+    for (size_t d = 0; d < free.size(); ++d) {
+      if (!free[d].array) continue;
+      lengths[d] = length_of(free_avs[d].v);
+      if (sites[d] == 0) throw Unsupported(fmt::format("a mapped function using the array {} other than by a[i]", free[d].name));
+    }
+    Value ys = ev.apply(fn, primal, at);
+    AV r = constant(ys);
+    std::vector<int> free_ids;
+    for (const auto& a : free_avs) free_ids.push_back(a.id);
+    Prim p = float_elem(free.empty() ? Value(Scalar::floating(Prim::F64, 0)) : free_avs[0].v, "a free variable");
+    r.id = new_node([this, g_arrays, g_free, sites, lengths, arrays, ids, free_ids, k, p](const Value& ybars) {
+      auto run = [&](const Value& g) {
+        std::vector<Value> margs{g};
+        for (const auto& a : arrays) margs.push_back(a);
+        margs.push_back(ybars);
+        Value mapper = map_of(k + 1);
+        return apply(mapper, std::move(margs));
+      };
+      if (g_arrays) {
+        Value res = run(*g_arrays);
+        for (size_t d = 0; d < ids.size(); ++d) accumulate(ids[d], ids.size() == 1 ? res : component(res, d));
+      }
+      for (size_t d = 0; d < g_free.size(); ++d) {
+        if (sites[d] == 0) {
+          accumulate(free_ids[d], apply(rule(p, "sum"), {run(g_free[d])}));
+          continue;
+        }
+        Value res = run(g_free[d]);
+        for (size_t s = 0; s < sites[d]; ++s)
+          accumulate(free_ids[d], apply(rule(p, "gather_vjp"), {Value(Scalar::i64(lengths[d])), component(res, 2 * s + 1),
+                                                                component(res, 2 * s)}));
+      }
+    });
+    return r;
+  }
+  // Forward mode: the primal by the original map, the tangent by a map of
+  // the element function's jvp (both delayed, each fused into its consumer).
+  Value g = jvp_lambda(ev, *c, mask, free, true);
+  std::vector<Value> margs{g};
+  for (auto& a : arrays) margs.push_back(a);
+  for (size_t j = 0; j < k; ++j)
+    if (mask[j]) margs.push_back(*args[j + 1].dot);
+  Value mapper = map_of(margs.size() - 1);
+  Value ys = ev.apply(fn, primal, at);
+  Value dys = apply(mapper, std::move(margs));
+  return dual(ys, dys);
+}
+
+AV Sweep::reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
+  if (args.size() != 3 || args[0].active() || args[1].active())
+    throw Unsupported("a reduction whose operator or neutral element carries a derivative");
+  const AV& xs = args[2];
+  Prim p = float_elem(xs.v, "a reduction");
+  if (xs.v.kind != Value::Kind::Array) throw Unsupported("a reduction over a non-array");
+  std::string op = operator_name(args[0].v);
+  int64_t n = length_of(xs.v);
+  double ne = args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : NAN;
+  Value y = ev.apply(fn, {args[0].v, args[1].v, xs.v}, at);
+  AV r = constant(y);
+  int xid = xs.id;
+  Value xv = xs.v;
+  if (op == "+" && ne == 0) {
+    if (!reverse) return dual(y, apply(rule(p, "sum"), {*xs.dot}));
+    r.id = new_node([this, xid, n](const Value& ybar) {
+      accumulate(xid, apply(prelude("replicate"), {Value(Scalar::i64(n)), ybar}));
+    });
+    return r;
+  }
+  if (op == "*" && ne == 1) {
+    if (!reverse) return dual(y, apply(rule(p, "prod_jvp"), {xv, *xs.dot}));
+    // Forward sweep: the zero count and the product of the others.
+    Value zp = apply(rule(p, "prod_fwd"), {xv});
+    Value zs = (*zp.elems)[0], prod = (*zp.elems)[1];
+    r.id = new_node([this, xid, xv, zs, prod, p](const Value& ybar) {
+      accumulate(xid, apply(rule(p, "prod_vjp"), {xv, zs, prod, ybar}));
+    });
+    return r;
+  }
+  if (op == "max" || op == "min") {
+    Value mk = apply(rule(p, op == "max" ? "argmax" : "argmin"), {xv});
+    int64_t k = (*mk.elems)[1].scalar.as_i64();
+    // The neutral element may win (reduce f64.max 0 over negatives): then
+    // no element gets the adjoint.
+    bool hit = k < n && scalar_equal((*mk.elems)[0].scalar, y.scalar);
+    if (!reverse) {
+      if (!hit) return dual(y, fscalar(p, 0));
+      IndexValue iv;
+      iv.index = k;
+      return dual(y, index_array(*xs.dot->array, {iv}));
+    }
+    if (!hit) return r;
+    r.id = new_node([this, xid, n, k, p](const Value& ybar) {
+      accumulate(xid, apply(rule(p, "onehot"), {Value(Scalar::i64(n)), Value(Scalar::i64(k)), ybar}));
+    });
+    return r;
+  }
+  // The generic rule: an operator whose derivative ad_lambda can generate
+  // (a lambda or named function of two scalars).
+  const Value& opv = args[0].v;
+  if (opv.kind != Value::Kind::Function || opv.fn->kind != Callable::Kind::Closure || !opv.fn->params ||
+      opv.fn->params->size() != 2)
+    throw Unsupported(fmt::format("a reduction with {} (rules: + with 0, * with 1, min, max, and lambdas of two scalars)",
+                                  op.empty() ? "this kind of operator" : "operator " + op));
+  if (!reverse) {
+    Value jl = jvp_lambda(ev, *opv.fn, {true, true}, {});
+    return dual(y, apply(rule(p, "reduce_generic_jvp"), {jl, args[1].v, xv, *xs.dot}));
+  }
+  Value pd = vjp_lambda(ev, *opv.fn, {true, true}, {});
+  Value nev = args[1].v;
+  r.id = new_node([this, xid, xv, opv, pd, nev, p](const Value& ybar) {
+    accumulate(xid, apply(rule(p, "reduce_generic_vjp"), {opv, pd, nev, xv, ybar}));
+  });
+  return r;
+}
+
+AV Sweep::scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
+  if (args.size() != 3 || args[0].active() || args[1].active())
+    throw Unsupported("a scan whose operator or neutral element carries a derivative");
+  const AV& xs = args[2];
+  Prim p = float_elem(xs.v, "a scan");
+  std::string op = operator_name(args[0].v);
+  double ne = args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : NAN;
+  if (op != "+" || ne != 0)
+    throw Unsupported("a scan with an operator other than + (the generic linear-recurrence rule is not implemented)");
+  Value y = ev.apply(fn, {args[0].v, args[1].v, xs.v}, at);
+  if (!reverse) return dual(y, ev.apply(fn, {args[0].v, args[1].v, *xs.dot}, at));
+  AV r = constant(y);
+  int xid = xs.id;
+  r.id = new_node([this, xid, p](const Value& ybars) { accumulate(xid, apply(rule(p, "scan_add_vjp"), {ybars})); });
+  return r;
+}
+
+AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
+  // reduce_by_index dest op ne is vs
+  if (args.size() != 5 || args[1].active() || args[2].active() || args[3].active())
+    throw Unsupported("a reduce_by_index whose operator, neutral element or indices carry a derivative");
+  const AV& dest = args[0];
+  const AV& vs = args[4];
+  Prim p = float_elem(vs.v, "a reduce_by_index");
+  std::string op = operator_name(args[1].v);
+  double ne = args[2].v.kind == Value::Kind::Scalar ? args[2].v.scalar.as_f64() : NAN;
+  Value is = args[3].v;
+  if (op == "*" && ne == 1) return hist_mul_rule(dest, is, vs, p);
+  if (op == "max" || op == "min") return hist_arg_rule(op == "max", dest, is, vs, p);
+  if (op != "+" || ne != 0)
+    throw Unsupported("a reduce_by_index with an operator other than +, *, min, max (the generic sort-based rule is not implemented)");
+  if (!reverse) {
+    Value ddest = dest.dot ? apply(prelude("copy"), {*dest.dot}) : zeros_like(dest.v);
+    Value dvs = vs.dot ? *vs.dot : zeros_like(vs.v);
+    Value y = ev.apply(fn, {dest.v, args[1].v, args[2].v, is, vs.v}, at);
+    return dual(y, ev.apply(fn, {ddest, args[1].v, args[2].v, is, dvs}, at));
+  }
+  Value y = ev.apply(fn, {dest.v, args[1].v, args[2].v, is, vs.v}, at);
+  AV r = constant(y);
+  int did = dest.id, vid = vs.id;
+  r.id = new_node([this, did, vid, is, p](const Value& ybars) {
+    accumulate(did, ybars);
+    if (vid >= 0) accumulate(vid, apply(rule(p, "hist_add_vjp"), {is, ybars}));
+  });
+  return r;
+}
+
+AV Sweep::hist_mul_rule(const AV& dest, const Value& is, const AV& vs, Prim p) {
+  // The destination is kept (the return sweep needs it) and never updated in
+  // place: the rule computes the result into new arrays.
+  Value fwd = apply(rule(p, "hist_mul_fwd"), {dest.v, is, vs.v});
+  Value ys = (*fwd.elems)[0], nz = (*fwd.elems)[1], zc = (*fwd.elems)[2];
+  if (!reverse) {
+    Value dd = dest.dot ? *dest.dot : zeros_like(dest.v);
+    Value dv = vs.dot ? *vs.dot : zeros_like(vs.v);
+    return dual(ys, apply(rule(p, "hist_mul_jvp"), {dest.v, dd, is, vs.v, dv}));
+  }
+  AV r = constant(ys);
+  int did = dest.id, vid = vs.id;
+  Value dv = dest.v, vv = vs.v;
+  r.id = new_node([this, did, vid, dv, vv, is, nz, zc, p](const Value& ybars) {
+    Value bars = apply(rule(p, "hist_mul_vjp"), {dv, is, vv, nz, zc, ybars});
+    accumulate(did, (*bars.elems)[0]);
+    accumulate(vid, (*bars.elems)[1]);
+  });
+  return r;
+}
+
+AV Sweep::hist_arg_rule(bool is_max, const AV& dest, const Value& is, const AV& vs, Prim p) {
+  Value fwd = apply(rule(p, "hist_arg"), {Value(Scalar::boolean(is_max)), dest.v, is, vs.v});
+  Value ys = (*fwd.elems)[0], ks = (*fwd.elems)[1];
+  if (!reverse) {
+    Value dd = dest.dot ? *dest.dot : zeros_like(dest.v);
+    Value dv = vs.dot ? *vs.dot : zeros_like(vs.v);
+    return dual(ys, apply(rule(p, "hist_arg_jvp"), {ks, dd, dv}));
+  }
+  AV r = constant(ys);
+  int did = dest.id, vid = vs.id;
+  Value vv = vs.v;
+  r.id = new_node([this, did, vid, ks, vv, p](const Value& ybars) {
+    Value bars = apply(rule(p, "hist_arg_vjp"), {ks, ybars, vv});
+    accumulate(did, (*bars.elems)[0]);
+    accumulate(vid, (*bars.elems)[1]);
+  });
+  return r;
+}
+
+}  // namespace thorn::eval::ad

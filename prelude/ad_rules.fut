@@ -1,0 +1,138 @@
+-- | The array-level derivative rules of thorn's SOAC-granular automatic
+-- differentiation (interp/eval/ad_soac.cpp, after notes-ad.md, seed 002).
+-- They are ordinary Futhark, so the host and GPU backends flatten and run
+-- them like any other code: that is what makes `vjp`/`jvp` run "at the
+-- speed of the backends". Not meant to be called by programs; the names are
+-- kept out of the way under `ad_rules_f32`/`ad_rules_f64`.
+
+import "soacs"
+import "math"
+import "zip"
+import "array"
+
+module ad_rules (R: float) = {
+  type t = R.t
+
+  -- Adding adjoint contributions (`+=` of the reverse rule).
+  def vadd [n] (a: [n]t) (b: [n]t) : *[n]t = map2 (\x y -> R.(x + y)) a b
+
+  -- reduce (*): the forward sweep counts zeros and multiplies the other
+  -- elements, so the return sweep never divides by zero (notes-ad.md §3).
+  def prod_fwd [n] (xs: [n]t) : (i64, t) =
+    reduce (\(c1, p1) (c2, p2) -> (c1 + c2, R.(p1 * p2)))
+           (0, R.i64 1)
+           (map (\x -> if R.(x == i64 0) then (1, R.i64 1) else (0, x)) xs)
+
+  def prod_vjp [n] (xs: [n]t) (zs: i64) (p: t) (ybar: t) : *[n]t =
+    map (\x -> if zs == 0 then R.(p / x * ybar)
+               else if zs == 1 && R.(x == i64 0) then R.(p * ybar)
+               else R.i64 0) xs
+
+  -- reduce (*) in forward mode: pairs (x, x') under the product rule (no
+  -- division, so zeros need no care).
+  def prod_jvp [n] (xs: [n]t) (dxs: [n]t) : t =
+    (reduce (\(a, da) (b, db) -> R.((a * b, da * b + a * db))) (R.i64 1, R.i64 0) (zip xs dxs)).1
+
+  -- min/max: the arg-index of the result (the lowest index among ties), so
+  -- the return sweep gives the whole adjoint to one element.
+  def argmax [n] (xs: [n]t) : (t, i64) =
+    reduce (\(v1, i1) (v2, i2) ->
+              if R.(v1 > v2) then (v1, i1) else if R.(v2 > v1) then (v2, i2)
+              else if i1 < i2 then (v1, i1) else (v2, i2))
+           (R.lowest, n) (zip xs (iota n))
+
+  def argmin [n] (xs: [n]t) : (t, i64) =
+    reduce (\(v1, i1) (v2, i2) ->
+              if R.(v1 < v2) then (v1, i1) else if R.(v2 < v1) then (v2, i2)
+              else if i1 < i2 then (v1, i1) else (v2, i2))
+           (R.highest, n) (zip xs (iota n))
+
+  def onehot (n: i64) (k: i64) (ybar: t) : *[n]t =
+    map (\i -> if i == k then ybar else R.i64 0) (iota n)
+
+  -- scan (+): the adjoint of an inclusive sum scan is a reversed sum scan.
+  def scan_add_vjp [n] (ybars: [n]t) : *[n]t =
+    let r = scan (\a b -> R.(a + b)) (R.i64 0) (map (\i -> ybars[n - 1 - i]) (iota n))
+    in map (\i -> r[n - 1 - i]) (iota n)
+
+  -- reduce_by_index (+): each value's adjoint is its bin's (0 out of bounds).
+  def hist_add_vjp [n] [w] (is: [n]i64) (ybars: [w]t) : *[n]t =
+    map (\i -> if i >= 0 && i < w then ybars[i] else R.i64 0) is
+
+  -- reduce_by_index (*): per bin, the product of the non-zero values and the
+  -- count of zeros (notes-ad.md §3), so the return sweep never divides by 0.
+  -- Returns the result and what the return sweep needs.
+  def hist_mul_fwd [n] [w] (dst: [w]t) (is: [n]i64) (vs: [n]t) : ([w]t, [w]t, [w]i64) =
+    let nz = reduce_by_index (replicate w (R.i64 1)) (\a b -> R.(a * b)) (R.i64 1) is
+                             (map (\v -> if R.(v == i64 0) then R.i64 1 else v) vs)
+    let zc = reduce_by_index (replicate w 0) (+) 0 is (map (\v -> if R.(v == i64 0) then 1 else 0) vs)
+    in (map3 (\d p c -> if c == 0 then R.(d * p) else R.i64 0) dst nz zc, nz, zc)
+
+  def hist_mul_vjp [n] [w] (dst: [w]t) (is: [n]i64) (vs: [n]t) (nz: [w]t) (zc: [w]i64) (ybars: [w]t)
+                 : ([w]t, [n]t) =
+    let dbar = map3 (\p c yb -> if c == 0 then R.(p * yb) else R.i64 0) nz zc ybars
+    let vbar = map2 (\i v ->
+                       if i >= 0 && i < w then
+                         let pb = R.(dst[i] * ybars[i])
+                         in if zc[i] == 0 then R.(pb * (nz[i] / v))
+                            else if zc[i] == 1 && R.(v == i64 0) then R.(nz[i] * pb)
+                            else R.i64 0
+                       else R.i64 0) is vs
+    in (dbar, vbar)
+
+  -- reduce_by_index (*) in forward mode: pairs under the product rule.
+  def hist_mul_jvp [n] [w] (dst: [w]t) (ddst: [w]t) (is: [n]i64) (vs: [n]t) (dvs: [n]t) : [w]t =
+    let (p, dp) = unzip (reduce_by_index (replicate w (R.i64 1, R.i64 0))
+                                         (\(a, da) (b, db) -> R.((a * b, da * b + a * db)))
+                                         (R.i64 1, R.i64 0) is (zip vs dvs))
+    in map4 (\d dd q dq -> R.(dd * q + d * dq)) dst ddst p dp
+
+  -- reduce_by_index min/max: the arg-index of each bin's result, -1 where
+  -- the destination's element wins (it wins ties; among the values the
+  -- lowest index wins).
+  def hist_arg [n] [w] (is_max: bool) (dst: [w]t) (is: [n]i64) (vs: [n]t) : ([w]t, [w]i64) =
+    -- Two scalar histograms rather than one over (value, index) pairs: the
+    -- result, then the lowest index of a value equal to its bin's result
+    -- (pairs would be stored, twice the input).
+    let ys = if is_max then reduce_by_index (copy dst) R.max R.lowest is vs
+             else reduce_by_index (copy dst) R.min R.highest is vs
+    let cand = map3 (\i v k -> if i >= 0 && i < w then (if R.(v == ys[i]) then k else n) else n) is vs (iota n)
+    let first = reduce_by_index (replicate w n) i64.min n is cand
+    in (ys, map3 (\d y k -> if R.(d == y) || k == n then -1 else k) dst ys first)
+
+  def hist_arg_vjp [n] [w] (ks: [w]i64) (ybars: [w]t) (vs: [n]t) : ([w]t, [n]t) =
+    let dbar = map2 (\k yb -> if k == -1 then yb else R.i64 0) ks ybars
+    let vbar = scatter (map (\_ -> R.i64 0) vs) ks ybars
+    in (dbar, vbar)
+
+  def hist_arg_jvp [n] [w] (ks: [w]i64) (ddst: [w]t) (dvs: [n]t) : [w]t =
+    map2 (\k dd -> if k == -1 then dd else dvs[k]) ks ddst
+
+  -- reduce with any associative operator (notes-ad.md §3, the generic
+  -- rule): with ls the exclusive scan from the left and rs the one from the
+  -- right (the operator flipped), element i's adjoint is ybar times the
+  -- derivative of ls[i] `op` x `op` rs[i] at x = xs[i]. `pd a b ybar` is
+  -- (ybar * d(a op b)/da, ybar * d(a op b)/db), generated from the operator.
+  def reduce_generic_vjp [n] (op: t -> t -> t) (pd: t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (ybar: t) : *[n]t =
+    let ls = exscan op ne xs
+    let rs = reverse (exscan (\a b -> op b a) ne (reverse xs))
+    in map3 (\l a r -> let (d1, _) = pd (op l a) r ybar
+                       let (_, d2) = pd l a d1
+                       in d2) ls xs rs
+
+  -- The same in forward mode: pairs (x, x') under the operator's jvp
+  -- `jl a b a' b' = (a op b, its tangent)`.
+  def reduce_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : t =
+    (reduce (\(a, da) (b, db) -> jl a b da db) (ne, R.i64 0) (zip xs dxs)).1
+
+  -- A gather `a[i]` inside a mapped function: the adjoints of the gathered
+  -- values added into a's adjoint at their indices.
+  def gather_vjp [k] (n: i64) (is: [k]i64) (cs: [k]t) : *[n]t =
+    reduce_by_index (replicate n (R.i64 0)) (\a b -> R.(a + b)) (R.i64 0) is cs
+
+  -- A sum of adjoint contributions (free variables of a mapped function).
+  def sum [n] (xs: [n]t) : t = reduce (\a b -> R.(a + b)) (R.i64 0) xs
+}
+
+module ad_rules_f64 = ad_rules f64
+module ad_rules_f32 = ad_rules f32
