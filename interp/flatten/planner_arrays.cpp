@@ -69,6 +69,22 @@ Value Planner::replicate_array(int64_t n, const Value& x) {
   return make_delayed_array(p);
 }
 
+// The producer p whose element function lw is writing returns v: the
+// function finished, the array of `shape` delayed on it.
+Value Planner::finish_producer(std::shared_ptr<Producer> p, Lowerer& lw, const Sym& v, const std::string& what,
+                               std::vector<int64_t> shape) {
+  Sym like = shape_like(v);
+  lw.b().ret(lw.leaves(v));
+  finish_function(p->elem, what.c_str());
+  p->reads = lw.reads();
+  p->shape = std::move(shape);
+  p->elem_shape = elem_shape_of(like);
+  leaf_prims(like, p->leaves);
+  p->what = lw.fused.empty() ? what : what + ", " + join(lw.fused);
+  p->loc = call.loc;
+  return make_delayed_array(p);
+}
+
 Value Planner::repeat_each(const Value& xs, int64_t m) {
   if (xs.kind != Value::Kind::Array || xs.arr().shape.empty()) throw Fallback("repeat of a non-array");
   const std::vector<int64_t>& shape = xs.arr().shape;
@@ -86,17 +102,9 @@ Value Planner::repeat_each(const Value& xs, int64_t m) {
   Reg row = b.binary(kir::BinOp::Quot, outer, b.i64(m));
   Sym v = lw.index(lw.array_of(xs), row, call.loc, false);
   if (!rest.empty()) v = index_row_major(lw, v, flat, inner, rest, call.loc);
-  Sym like = shape_like(v);
-  b.ret(lw.leaves(v));
-  finish_function(p->elem, "repeat");
-  p->reads = lw.reads();
-  p->shape = {n * m};
-  p->shape.insert(p->shape.end(), rest.begin(), rest.end());
-  p->elem_shape = elem_shape_of(like);
-  leaf_prims(like, p->leaves);
-  p->what = lw.fused.empty() ? "repeat" : "repeat, " + join(lw.fused);
-  p->loc = call.loc;
-  return make_delayed_array(p);
+  std::vector<int64_t> shape{n * m};
+  shape.insert(shape.end(), rest.begin(), rest.end());
+  return finish_producer(std::move(p), lw, v, "repeat", std::move(shape));
 }
 
 // transpose swaps the two outer dimensions; rows of higher rank arrays
@@ -119,18 +127,10 @@ Value Planner::transpose_of(const Value& xs) {
   Reg j = b.binary(kir::BinOp::Rem, outer, b.i64(n));
   Sym v = lw.index(lw.index(lw.array_of(xs), j, call.loc, false), i, call.loc, false);
   if (!rest.empty()) v = index_row_major(lw, v, flat, inner, rest, call.loc);
-  Sym like = shape_like(v);
-  b.ret(lw.leaves(v));
-  finish_function(p->elem, "transpose");
-  p->reads = lw.reads();
-  p->shape = {m, n};
-  p->shape.insert(p->shape.end(), rest.begin(), rest.end());
-  p->elem_shape = elem_shape_of(like);
-  leaf_prims(like, p->leaves);
-  p->what = lw.fused.empty() ? "transpose" : "transpose, " + join(lw.fused);
-  p->loc = call.loc;
+  std::vector<int64_t> out_shape{m, n};
+  out_shape.insert(out_shape.end(), rest.begin(), rest.end());
   if (want_listing) out.listing = fmt::format("delayed transpose at {}\n", call.loc.str());
-  return make_delayed_array(p);
+  return finish_producer(std::move(p), lw, v, "transpose", std::move(out_shape));
 }
 
 }  // namespace thorn::flatten::planning

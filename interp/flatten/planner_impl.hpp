@@ -224,6 +224,11 @@ struct Planner {
 
   Value transpose() { return transpose_of(call.args.at(0)); }
 
+  // Finishes p's element function (lw, returning v) and delays an array
+  // of `shape` on it.
+  Value finish_producer(std::shared_ptr<Producer> p, Lowerer& lw, const Sym& v, const std::string& what,
+                        std::vector<int64_t> shape);
+
   // flatten::repeat_each (planner.hpp).
   Value repeat_each(const Value& xs, int64_t m);
 
