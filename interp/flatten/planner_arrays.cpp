@@ -102,9 +102,9 @@ Value Planner::repeat_each(const Value& xs, int64_t m) {
   Reg row = b.binary(kir::BinOp::Quot, outer, b.i64(m));
   Sym v = lw.index(lw.array_of(xs), row, call.loc, false);
   if (!rest.empty()) v = index_row_major(lw, v, flat, inner, rest, call.loc);
-  std::vector<int64_t> shape{n * m};
-  shape.insert(shape.end(), rest.begin(), rest.end());
-  return finish_producer(std::move(p), lw, v, "repeat", std::move(shape));
+  std::vector<int64_t> out_shape{n * m};
+  out_shape.insert(out_shape.end(), rest.begin(), rest.end());
+  return finish_producer(std::move(p), lw, v, "repeat", std::move(out_shape));
 }
 
 // transpose swaps the two outer dimensions; rows of higher rank arrays
