@@ -1,6 +1,7 @@
 // Map distribution (see distribute.hpp).
 #include "interp/flatten/distribute.hpp"
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <utility>
@@ -67,6 +68,24 @@ bool sized_by(const TypePtr& t, const std::set<std::string>& names) {
         if (sized_by(f.second, names)) return true;
       return false;
     default: return false;
+  }
+}
+
+bool has_array(const TypePtr& t) {
+  if (!t) return true;  // unknown: assume the worst
+  switch (t->kind) {
+    case Type::Kind::Array: return true;
+    case Type::Kind::Tuple:
+      for (const TypePtr& e : t->elems)
+        if (has_array(e)) return true;
+      return false;
+    case Type::Kind::Record:
+      for (const auto& f : t->fields)
+        if (has_array(f.second)) return true;
+      return false;
+    case Type::Kind::Prim:
+    case Type::Kind::Function: return false;
+    default: return true;
   }
 }
 
@@ -164,9 +183,9 @@ class Distributor {
     const Expr* body = strip_attrs(f.fn->body);
     if (!(body->kind == Expr::Kind::Let || is_map_call(*body)) || inner_parallelism(*body, f.fn->env).empty())
       return std::nullopt;
-    // A scalar or function argument that names nothing of the element is
-    // the same for every element: bound once in the function's environment
-    // instead of mapped (a size such as `n` in `iota n` stays a constant of
+    // An argument without arrays (scalars, tuples of them, functions) that
+    // names nothing of the element is the same for every element: bound
+    // once in the function's environment instead of mapped (a size such as `n` in `iota n` stays a constant of
     // the plan; a function cannot be an array's element).
     const Callable& callee = *f.fn;
     // A function that differs per element cannot be an array element.
@@ -175,19 +194,32 @@ class Distributor {
       if (!pp->type || (has_function(pp->type) && (mentions(*apply.list[k], elem_names_) || !id_pattern(*pp))))
         return std::nullopt;
     }
+    // A tuple argument written out for a tuple parameter (`value (n, m, x)`)
+    // is taken component by component, so that its invariant parts are
+    // bound once even when another part varies.
+    std::vector<std::pair<PatternPtr, const Expr*>> pairs;
+    std::function<void(const PatternPtr&, const Expr*)> split = [&](const PatternPtr& pp, const Expr* e) {
+      const Pattern* p = pp.get();
+      while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
+      const Expr* x = e;
+      while (x->kind == Expr::Kind::Attr) x = x->a.get();
+      if (p->kind == Pattern::Kind::Tuple && x->kind == Expr::Kind::Tuple && p->elems.size() == x->list.size()) {
+        for (size_t k = 0; k < p->elems.size(); ++k) split(p->elems[k], x->list[k].get());
+        return;
+      }
+      pairs.emplace_back(pp, e);
+    };
+    for (size_t k = 0; k < apply.list.size(); ++k) split((*callee.params)[k], apply.list[k].get());
     std::vector<PatternPtr> varying;
     std::vector<std::pair<std::string, eval::Binding>> fixed;
     std::vector<Value> args;
-    for (size_t k = 0; k < apply.list.size(); ++k) {
-      const Expr& e = *apply.list[k];
-      const PatternPtr& pp = (*callee.params)[k];
-      const Pattern* p = pp.get();
-      while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
-      if (p->kind == Pattern::Kind::Id && (pp->type->kind == Type::Kind::Prim || has_function(pp->type)) &&
-          !mentions(e, elem_names_)) {
-        eval::Binding b;
-        b.value = ev_.eval(e, eval::Ctx{fn_.env, fn_.tenv});
-        fixed.emplace_back(p->name, std::move(b));
+    for (const auto& [pp, ep] : pairs) {
+      const Expr& e = *ep;
+      if (!has_array(pp->type) && !mentions(e, elem_names_)) {
+        // A tuple of sizes (`value (numX, numY, ...)`) too: bound by the
+        // evaluator's own pattern matching.
+        ev_.bind_pattern(*pp, ev_.eval(e, eval::Ctx{fn_.env, fn_.tenv}), fixed, nullptr,
+                         eval::Ctx{callee.env, callee.tenv});
         continue;
       }
       varying.push_back(pp);
@@ -197,7 +229,7 @@ class Distributor {
     how = fmt::format("the call of {} inlined: its arguments mapped{}, then map {}", callee.describe(),
                       fixed.empty() ? "" : fmt::format(" ({} the same for every element)", fixed.size()),
                       callee.describe());
-    if (fixed.empty()) return run_map(std::move(f), std::move(args));
+    if (fixed.empty() && pairs.size() == callee.params->size()) return run_map(std::move(f), std::move(args));
     std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(callee.params, varying);
     auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, callee.keep);
     Value g = closure(callee, list.get(), callee.body, eval::extend(callee.env, std::move(fixed)), keep);

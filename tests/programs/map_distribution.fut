@@ -129,3 +129,21 @@ entry branches (xss: [][]i64) (ks: []i64) =
 -- input { 2 [1, 2, 3] [42] } output { [[42], [42], [42]] }
 entry loop_shorthand n (xs: []i32) (unit: [1]i32) =
   map (\x -> let arr = replicate 1 x in (loop arr for i < n do unit)) xs
+
+-- A tuple of sizes the same for every element (LocVolCalib's `value
+-- (numX, numY, ...)`): bound once, so `iota n` inside keeps a constant size.
+def ramp ((n, k): (i64, i64)) (x: i64) : i64 =
+  let ys = map (\i -> i * k + x) (iota n)
+  in i64.sum ys
+
+-- ==
+-- entry: invariant_tuple
+-- input { [1i64, 2i64] 3i64 } output { [10i64, 14i64] }
+entry invariant_tuple (xs: []i64) (n: i64) = map (\x -> ramp (n + 1, 1) x) xs
+
+-- A tuple written out for a tuple parameter, some parts the same for
+-- every element and some not: taken part by part.
+-- ==
+-- entry: tuple_parts
+-- input { [1i64, 2i64] 3i64 } output { [10i64, 14i64] }
+entry tuple_parts (xs: []i64) (n: i64) = map (\x -> ramp (n + 1, x - x + 1) x) xs
