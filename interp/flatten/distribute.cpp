@@ -71,6 +71,28 @@ bool sized_by(const TypePtr& t, const std::set<std::string>& names) {
   }
 }
 
+bool has_array(const TypePtr& t);
+
+// An array of tuples or records with array components (initOperator's
+// rows of ([3]f32, [3]f32)): as an array of rows the flattener cannot hold
+// it, while inside each element it is private arrays.
+bool tuples_of_arrays(const TypePtr& t) {
+  if (!t) return false;
+  switch (t->kind) {
+    case Type::Kind::Array: return (t->elem->kind == Type::Kind::Tuple || t->elem->kind == Type::Kind::Record) &&
+                                   has_array(t->elem);
+    case Type::Kind::Tuple:
+      for (const TypePtr& e : t->elems)
+        if (tuples_of_arrays(e)) return true;
+      return false;
+    case Type::Kind::Record:
+      for (const auto& f : t->fields)
+        if (tuples_of_arrays(f.second)) return true;
+      return false;
+    default: return false;
+  }
+}
+
 bool has_array(const TypePtr& t) {
   if (!t) return true;  // unknown: assume the worst
   switch (t->kind) {
@@ -147,7 +169,9 @@ class Distributor {
     // checked here, before anything runs.
     std::set<std::string> inner;
     for (const LetPart& l : parts) {
-      if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner)) return std::nullopt;
+      if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner) ||
+          tuples_of_arrays(l.value->type))
+        return std::nullopt;
       inner.insert(l.names.begin(), l.names.end());
     }
     std::vector<Bound> bound;
