@@ -29,23 +29,11 @@ using Frame = std::vector<std::pair<std::string, Binding>>;
 // Whether values of this type can carry a derivative (floats somewhere in
 // it, or a type only known at run time).
 bool differentiable_type(const TypePtr& t) {
-  if (!t) return true;
-  switch (t->kind) {
-    case Type::Kind::Prim: return is_float(t->prim);
-    case Type::Kind::Array: return differentiable_type(t->elem);
-    case Type::Kind::Tuple:
-      for (const auto& e : t->elems)
-        if (differentiable_type(e)) return true;
-      return false;
-    case Type::Kind::Record:
-      for (const auto& f : t->fields)
-        if (differentiable_type(f.second)) return true;
-      return false;
-    case Type::Kind::Function: return false;  // a closure: its free variables are looked at where it is mapped
-    case Type::Kind::Sum:
-    case Type::Kind::Param: return true;
-  }
-  return true;
+  // A function is not: a closure's free variables are looked at where it is mapped.
+  return !t || any_part(t, [](const Type& x) {
+           return (x.kind == Type::Kind::Prim && is_float(x.prim)) || x.kind == Type::Kind::Sum ||
+                  x.kind == Type::Kind::Param;
+         });
 }
 
 bool mentions_active(const Expr& e, const Scope& s) {

@@ -137,6 +137,23 @@ Value closure(const Callable& of, const std::vector<PatternPtr>* params, const E
   return Value::function(c);
 }
 
+Value closure_over(const Callable& of, const void* anchor, const std::vector<PatternPtr>& params, const Expr* body,
+                   eval::EnvPtr env) {
+  std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(anchor, params);
+  auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, of.keep);
+  return closure(of, list.get(), body, std::move(env), std::move(keep));
+}
+
+const Pattern& unascribed(const Pattern& p) {
+  const Pattern* q = &p;
+  while (q->kind == Pattern::Kind::Ascribed) q = q->inner.get();
+  return *q;
+}
+
+bool irregular_array_error(const Error& e) {
+  return e.kind == ErrorKind::Runtime && e.message.find("irregular") != std::string::npos;
+}
+
 void materialise(const Value& v) {
   if (v.kind != Value::Kind::Array) return;
   const ArrayValue& a = v.arr();

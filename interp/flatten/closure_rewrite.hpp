@@ -11,6 +11,7 @@
 #include "interp/eval/callable.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/syntax/ast.hpp"
+#include "interp/util/error.hpp"
 
 namespace thorn::flatten::rewrite {
 
@@ -45,6 +46,20 @@ std::shared_ptr<const std::vector<PatternPtr>> stable_params(const void* anchor,
 // given parameters and body; `keep` holds what they need alive.
 Value closure(const Callable& of, const std::vector<PatternPtr>* params, const Expr* body, eval::EnvPtr env,
               std::shared_ptr<const void> keep = nullptr);
+
+// closure() over a parameter list made stable under `anchor`
+// (stable_params), kept alive together with what `of` keeps.
+Value closure_over(const Callable& of, const void* anchor, const std::vector<PatternPtr>& params, const Expr* body,
+                   eval::EnvPtr env);
+
+// The pattern under any type ascriptions (`(x: t)`).
+const Pattern& unascribed(const Pattern& p);
+
+// Whether e is the run-time error of building an array from rows of
+// different shapes (value.cpp's "irregular"): what a rewrite that builds
+// intermediate arrays of rows runs into when the rows' sizes depend on the
+// element, which the original form never builds.
+bool irregular_array_error(const Error& e);
 
 // Computes a delayed array into its buffers, so that later steps read it
 // instead of inlining its producer.

@@ -48,84 +48,38 @@ struct DepthGuard {
 // the element: such an intermediate array may differ in size from element
 // to element, and an array of them would be irregular).
 bool sized_by(const TypePtr& t, const std::set<std::string>& names) {
-  if (!t) return false;
-  switch (t->kind) {
-    case Type::Kind::Array:
-      for (const Dim& d : t->dims) {
-        if (d.kind == Dim::Kind::Name && names.count(d.name)) return true;
-        if (d.kind == Dim::Kind::Unknown && d.formula)
-          for (const auto& [factors, coef] : d.formula->terms)
-            for (const std::string& f : factors)
-              if (names.count(f)) return true;
-      }
-      return sized_by(t->elem, names);
-    case Type::Kind::Tuple:
-      for (const TypePtr& e : t->elems)
-        if (sized_by(e, names)) return true;
-      return false;
-    case Type::Kind::Record:
-      for (const auto& f : t->fields)
-        if (sized_by(f.second, names)) return true;
-      return false;
-    default: return false;
-  }
+  return any_part(t, [&](const Type& x) {
+    if (x.kind != Type::Kind::Array) return false;
+    for (const Dim& d : x.dims) {
+      if (d.kind == Dim::Kind::Name && names.count(d.name)) return true;
+      if (d.kind == Dim::Kind::Unknown && d.formula)
+        for (const auto& [factors, coef] : d.formula->terms)
+          for (const std::string& f : factors)
+            if (names.count(f)) return true;
+    }
+    return false;
+  });
 }
 
-bool has_array(const TypePtr& t);
+// Arrays (or a type not known here: a sum, a type parameter) in t.
+bool has_array(const TypePtr& t) {
+  return !t || any_part(t, [](const Type& x) {
+           return x.kind == Type::Kind::Array || x.kind == Type::Kind::Sum || x.kind == Type::Kind::Param;
+         });
+}
+
+bool has_function(const TypePtr& t) {
+  return any_part(t, [](const Type& x) { return x.kind == Type::Kind::Function; });
+}
 
 // An array of tuples or records with array components (initOperator's
 // rows of ([3]f32, [3]f32)): as an array of rows the flattener cannot hold
 // it, while inside each element it is private arrays.
 bool tuples_of_arrays(const TypePtr& t) {
-  if (!t) return false;
-  switch (t->kind) {
-    case Type::Kind::Array: return (t->elem->kind == Type::Kind::Tuple || t->elem->kind == Type::Kind::Record) &&
-                                   has_array(t->elem);
-    case Type::Kind::Tuple:
-      for (const TypePtr& e : t->elems)
-        if (tuples_of_arrays(e)) return true;
-      return false;
-    case Type::Kind::Record:
-      for (const auto& f : t->fields)
-        if (tuples_of_arrays(f.second)) return true;
-      return false;
-    default: return false;
-  }
-}
-
-bool has_array(const TypePtr& t) {
-  if (!t) return true;  // unknown: assume the worst
-  switch (t->kind) {
-    case Type::Kind::Array: return true;
-    case Type::Kind::Tuple:
-      for (const TypePtr& e : t->elems)
-        if (has_array(e)) return true;
-      return false;
-    case Type::Kind::Record:
-      for (const auto& f : t->fields)
-        if (has_array(f.second)) return true;
-      return false;
-    case Type::Kind::Prim:
-    case Type::Kind::Function: return false;
-    default: return true;
-  }
-}
-
-bool has_function(const TypePtr& t) {
-  if (!t) return false;
-  switch (t->kind) {
-    case Type::Kind::Function: return true;
-    case Type::Kind::Array: return has_function(t->elem);
-    case Type::Kind::Tuple:
-      for (const TypePtr& e : t->elems)
-        if (has_function(e)) return true;
-      return false;
-    case Type::Kind::Record:
-      for (const auto& f : t->fields)
-        if (has_function(f.second)) return true;
-      return false;
-    default: return false;
-  }
+  return any_part(t, [](const Type& x) {
+    return x.kind == Type::Kind::Array &&
+           (x.elem->kind == Type::Kind::Tuple || x.elem->kind == Type::Kind::Record) && has_array(x.elem);
+  });
 }
 
 // Whether e is cheap to compute again wherever its value is read: no
@@ -140,12 +94,6 @@ bool is_map_call(const Expr& e) {
   if (e.kind != Expr::Kind::Apply || !e.a || e.a->kind != Expr::Kind::Var || e.list.size() < 2) return false;
   const std::string& name = e.a->name.name;
   return name == "map" || (name.size() == 4 && name.compare(0, 3, "map") == 0 && name[3] >= '1' && name[3] <= '5');
-}
-
-bool id_pattern(const Pattern& p) {
-  const Pattern* q = &p;
-  while (q->kind == Pattern::Kind::Ascribed) q = q->inner.get();
-  return q->kind == Pattern::Kind::Id;
 }
 
 bool is_closure(const Value& v) {
@@ -207,15 +155,11 @@ class Distributor {
     const Expr* body = strip_attrs(f.fn->body);
     if (!(body->kind == Expr::Kind::Let || is_map_call(*body)) || inner_parallelism(*body, f.fn->env).empty())
       return std::nullopt;
-    // An argument without arrays (scalars, tuples of them, functions) that
-    // names nothing of the element is the same for every element: bound
-    // once in the function's environment instead of mapped (a size such as `n` in `iota n` stays a constant of
-    // the plan; a function cannot be an array's element).
     const Callable& callee = *f.fn;
-    // A function that differs per element cannot be an array element.
+    // A function that differs per element cannot be an array's element.
     for (size_t k = 0; k < apply.list.size(); ++k) {
       const PatternPtr& pp = (*callee.params)[k];
-      if (!pp->type || (has_function(pp->type) && (mentions(*apply.list[k], elem_names_) || !id_pattern(*pp))))
+      if (!pp->type || (has_function(pp->type) && (mentions(*apply.list[k], elem_names_) || unascribed(*pp).kind != Pattern::Kind::Id)))
         return std::nullopt;
     }
     // A tuple argument written out for a tuple parameter (`value (n, m, x)`)
@@ -223,12 +167,10 @@ class Distributor {
     // bound once even when another part varies.
     std::vector<std::pair<PatternPtr, const Expr*>> pairs;
     std::function<void(const PatternPtr&, const Expr*)> split = [&](const PatternPtr& pp, const Expr* e) {
-      const Pattern* p = pp.get();
-      while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
-      const Expr* x = e;
-      while (x->kind == Expr::Kind::Attr) x = x->a.get();
-      if (p->kind == Pattern::Kind::Tuple && x->kind == Expr::Kind::Tuple && p->elems.size() == x->list.size()) {
-        for (size_t k = 0; k < p->elems.size(); ++k) split(p->elems[k], x->list[k].get());
+      const Pattern& p = unascribed(*pp);
+      const Expr* x = strip_attrs(e);
+      if (p.kind == Pattern::Kind::Tuple && x->kind == Expr::Kind::Tuple && p.elems.size() == x->list.size()) {
+        for (size_t k = 0; k < p.elems.size(); ++k) split(p.elems[k], x->list[k].get());
         return;
       }
       pairs.emplace_back(pp, e);
@@ -239,9 +181,12 @@ class Distributor {
     std::vector<Value> args;
     for (const auto& [pp, ep] : pairs) {
       const Expr& e = *ep;
+      // Without arrays (scalars, tuples of them, functions) and naming
+      // nothing of the element: the same for every element, bound once in
+      // the function's environment by the evaluator's own pattern matching
+      // instead of mapped (a size such as `n` in `iota n` stays a constant
+      // of the plan).
       if (!has_array(pp->type) && !mentions(e, elem_names_)) {
-        // A tuple of sizes (`value (numX, numY, ...)`) too: bound by the
-        // evaluator's own pattern matching.
         ev_.bind_pattern(*pp, ev_.eval(e, eval::Ctx{fn_.env, fn_.tenv}), fixed, nullptr,
                          eval::Ctx{callee.env, callee.tenv});
         continue;
@@ -254,9 +199,7 @@ class Distributor {
                       fixed.empty() ? "" : fmt::format(" ({} the same for every element)", fixed.size()),
                       callee.describe());
     if (fixed.empty() && pairs.size() == callee.params->size()) return run_map(std::move(f), std::move(args));
-    std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(callee.params, varying);
-    auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, callee.keep);
-    Value g = closure(callee, list.get(), callee.body, eval::extend(callee.env, std::move(fixed)), keep);
+    Value g = closure_over(callee, callee.params, varying, callee.body, eval::extend(callee.env, std::move(fixed)));
     return run_map(std::move(g), std::move(args));
   }
 
@@ -319,9 +262,7 @@ class Distributor {
         params.push_back((*fn_.params)[k]);
       }
       params.insert(params.end(), fe.params.begin(), fe.params.end());
-      std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(&fe, params);
-      auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, fn_.keep);
-      g = closure(fn_, list.get(), fe.a.get(), fn_.env, keep);
+      g = closure_over(fn_, &fe, params, fe.a.get(), fn_.env);
     }
     for (Value& r : rows) args.push_back(primitive(exec::SoacKind::Flatten, {std::move(r)}));
     Value out = run_map(std::move(g), std::move(args));
@@ -375,9 +316,7 @@ class Distributor {
  private:
   // One map of e over the given inputs (in place of the element's).
   Value step_over(const Expr& e, std::vector<Value> inputs) {
-    std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(&e, *fn_.params);
-    auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, fn_.keep);
-    return run_map(closure(fn_, list.get(), &e, fn_.env, keep), std::move(inputs));
+    return run_map(closure_over(fn_, &e, *fn_.params, &e, fn_.env), std::move(inputs));
   }
 
   // One map of e over the elements, with the earlier results e names.
@@ -389,9 +328,7 @@ class Distributor {
         params.push_back(b.pattern);
         arrays.push_back(b.array);
       }
-    std::shared_ptr<const std::vector<PatternPtr>> list = stable_params(&e, params);
-    auto keep = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(list, fn_.keep);
-    return run_map(closure(fn_, list.get(), &e, fn_.env, keep), std::move(arrays));
+    return run_map(closure_over(fn_, &e, params, &e, fn_.env), std::move(arrays));
   }
 
   // An argument expression mapped over the elements; a parameter named
@@ -400,12 +337,11 @@ class Distributor {
     // The last parameter that binds the name is the one in scope.
     if (e.kind == Expr::Kind::Var && e.name.qualifiers.empty())
       for (size_t k = fn_.params->size(); k-- > 0;) {
-        const Pattern* p = (*fn_.params)[k].get();
+        const Pattern& p = *(*fn_.params)[k];
         std::set<std::string> names;
-        pattern_names(*p, names);
+        pattern_names(p, names);
         if (!names.count(e.name.name)) continue;
-        while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
-        if (p->kind == Pattern::Kind::Id) return xs_[k];
+        if (unascribed(p).kind == Pattern::Kind::Id) return xs_[k];
         break;
       }
     Value r = step(e, {});
@@ -500,7 +436,7 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   } catch (const Error& e) {
     // An intermediate array of rows of different sizes: the sequential
     // form never builds it. Anything else is the program's own error.
-    if (e.kind != ErrorKind::Runtime || std::string(e.what()).find("irregular") == std::string::npos) throw;
+    if (!irregular_array_error(e)) throw;
     out.value.reset();
     out.note = where + ": not distributed (an intermediate result is irregular)\n";
     return out;

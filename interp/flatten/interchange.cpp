@@ -30,13 +30,11 @@ const Expr* loop_of(const Expr* body) {
 // `loop x for ...` (no initial value) where x is parameter k of the
 // lambda: the initial states are input k itself. -1 otherwise.
 int shorthand_input(const std::vector<PatternPtr>& params, const Expr& loop) {
-  const Pattern* lp = loop.params[0].get();
-  while (lp->kind == Pattern::Kind::Ascribed) lp = lp->inner.get();
-  if (lp->kind != Pattern::Kind::Id) return -1;
+  const Pattern& lp = unascribed(*loop.params[0]);
+  if (lp.kind != Pattern::Kind::Id) return -1;
   for (size_t k = 0; k < params.size(); ++k) {
-    const Pattern* p = params[k].get();
-    while (p->kind == Pattern::Kind::Ascribed) p = p->inner.get();
-    if (p->kind == Pattern::Kind::Id && p->name == lp->name) return int(k);
+    const Pattern& p = unascribed(*params[k]);
+    if (p.kind == Pattern::Kind::Id && p.name == lp.name) return int(k);
   }
   return -1;
 }
@@ -109,7 +107,7 @@ Interchange try_interchange(const exec::SoacCall& call, eval::Evaluator& ev, int
     try {
       rows = run_map(closure(fn, fn.params, loop->c.get(), fn.env), xs);
     } catch (const Error& e) {
-      if (e.kind != ErrorKind::Runtime || e.message.find("irregular") == std::string::npos) throw;
+      if (!irregular_array_error(e)) throw;
       out.note = where + ": loop kept sequential inside each element (its arrays differ in length)\n";
       return out;
     }

@@ -203,6 +203,23 @@ std::string show(const Type& t, Ctx ctx) {
 std::string to_string(const Type& t) { return show(t, Ctx::Top); }
 std::string to_string(const TypePtr& t) { return t ? to_string(*t) : std::string("<untyped>"); }
 
+bool any_part(const TypePtr& t, const std::function<bool(const Type&)>& pred) {
+  if (!t) return false;
+  if (pred(*t)) return true;
+  switch (t->kind) {
+    case Type::Kind::Array: return any_part(t->elem, pred);
+    case Type::Kind::Tuple:
+      for (const TypePtr& e : t->elems)
+        if (any_part(e, pred)) return true;
+      return false;
+    case Type::Kind::Record:
+      for (const auto& f : t->fields)
+        if (any_part(f.second, pred)) return true;
+      return false;
+    default: return false;
+  }
+}
+
 bool same_type(const Type& a, const Type& b, bool compare_dims) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {

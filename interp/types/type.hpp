@@ -3,6 +3,7 @@
 // the AST are "zonked": no unification variables remain, except the
 // quantified variables of an enclosing polymorphic definition (Kind::Param),
 // which the evaluator resolves through its run-time type environment.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,6 +95,11 @@ std::string to_string(const Type& t);
 std::string to_string(const TypePtr& t);
 
 bool same_type(const Type& a, const Type& b, bool compare_dims = false);
+
+// Whether `pred` holds of t or of a part of it: an array's element, a
+// tuple's or record's component (not inside functions or sums). False for
+// a null type.
+bool any_part(const TypePtr& t, const std::function<bool(const Type&)>& pred);
 
 // Futhark's record field order: numeric names first, numerically (so tuple
 // fields run 0, 1, ..., 10), then the others alphabetically.
