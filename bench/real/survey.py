@@ -5,7 +5,7 @@ dataset passes `thorn test`, how long it took, and every SOAC call that ran
 on the reference backend instead of being flattened, grouped by reason.
 
   python3 bench/real/survey.py --thorn build/thorn --benchmarks /path/to/futhark-benchmarks \
-      [--backend host] [--timeout 120] [--json out.json] [--size 32] [PROGRAM ...]
+      [--backend host] [--timeout 120] [--json out.json] [--size 32] [--all | PROGRAM ...]
 
 A program whose first dataset is not in the checkout (futhark-benchmarks
 keeps many as links into a separate data repository) is run instead on
@@ -151,6 +151,21 @@ def survey(thorn, root, prog, backend, timeout, size=32):
             "reasons": reasons.most_common()}
 
 
+def all_programs(root):
+    """Every .fut file under root with a `-- ==` test block (library files
+    have none), in a stable order."""
+    found = []
+    for d, subdirs, files in os.walk(root):
+        subdirs[:] = sorted(s for s in subdirs if not s.startswith("."))
+        for f in sorted(files):
+            if not f.endswith(".fut") or f.endswith(".thorn-survey.fut"):
+                continue
+            path = os.path.join(d, f)
+            if re.search(r"^--\s*==\s*$", open(path, errors="replace").read(), re.M):
+                found.append(os.path.relpath(path, root))
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--thorn", default="build/thorn")
@@ -159,11 +174,14 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--json")
     ap.add_argument("--size", type=int, default=32, help="every size of a synthetic input")
+    ap.add_argument("--all", action="store_true",
+                    help="every program in the checkout with a test block, not only the list above")
     ap.add_argument("programs", nargs="*")
     a = ap.parse_args()
     thorn = os.path.abspath(a.thorn)
     rows = []
-    for prog in a.programs or PROGRAMS:
+    progs = a.programs or (all_programs(a.benchmarks) if a.all else PROGRAMS)
+    for prog in progs:
         if not os.path.exists(os.path.join(a.benchmarks, prog)):
             print(f"{prog}: not in the checkout", file=sys.stderr)
             continue

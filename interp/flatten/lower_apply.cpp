@@ -377,7 +377,10 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     Lowerer* self = this;
     for (size_t k = 0; k < probe.elems.size(); ++k) {
       auto arr = std::make_shared<SymArr>();
+      // The part's rows have the shape of the element's component k.
       arr->dims = {xs.arr->dims.at(0)};
+      const Sym& part = probe.elems[k];
+      if (part.kind == Sym::Kind::Array) arr->dims.insert(arr->dims.end(), part.arr->dims.begin(), part.arr->dims.end());
       arr->len = xs.arr->len;
       arr->gen = [self, xs, k, loc](Reg i) { return self->index(xs, i, loc, false).elems.at(k); };
       parts.push_back(array_sym(arr));

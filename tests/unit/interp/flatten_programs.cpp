@@ -140,3 +140,13 @@ TEST_CASE("flatten: run-time errors in flattened code are errors") {
   // The session survives.
   CHECK(b.host->eval_input("reduce (+) 0 (iota 10)").value.scalar.i == 45);
 }
+
+TEST_CASE("flatten: unzip keeps the components' row shapes, so they concatenate with literals") {
+  // finpar's initOperator: [[a, b, c]] ++ (unzip of a map of pairs of
+  // 3-element rows).0 ++ [[d, e, f]] inside a mapped function.
+  std::string log = same(
+      "map (\\j -> let x = map (\\i -> f32.i64 (i * i + j)) (iota 8) "
+      "           let (mid, _) = unzip (map (\\i -> ([x[i], x[i] * 2, 1], [x[i] - 1, 0, 0])) (1...6)) "
+      "           in [[0f32, 1, 2]] ++ mid ++ [[x[7], 0, 0]]) (iota 4)");
+  CHECK(!has(log, "runs on the reference backend"));
+}
