@@ -114,9 +114,18 @@ bool signature(const Value& v, bool outer_free, std::string& s, SourceLeaves* le
       return true;
     case Value::Kind::Array: return array_sig(v.arr(), outer_free, s, leaves, why);
     case Value::Kind::Function: return v.fn && function_sig(*v.fn, s, why);
-    case Value::Kind::Sum: break;
+    case Value::Kind::Sum:
+      // The constructor is part of the signature: plans match on it when
+      // they are made (lower_match.cpp); the payload's scalars are leaves.
+      s += '#' + v.constructor() + '(';
+      if (v.elems)
+        for (const Value& e : *v.elems)
+          if (!signature(e, false, s, leaves, why)) return false;
+      s += ')';
+      return true;
+    default: break;
   }
-  return fail(why, "values of sum types");
+  return fail(why, "values of this kind");
 }
 
 bool rebind(const std::vector<CaptureSource>& sources, const std::vector<ReadBinding>& reads,

@@ -39,6 +39,7 @@ std::vector<Reg> Lowerer::leaves(const Sym& v) const {
       case Sym::Kind::Scalar: out.push_back(s.reg); return;
       case Sym::Kind::Tuple:
       case Sym::Kind::Record:
+      case Sym::Kind::Sum:
         for (const Sym& e : s.elems) go(e);
         return;
       case Sym::Kind::Array: throw Fallback("an array where only scalars are supported");
@@ -98,6 +99,7 @@ static bool portable(const Sym& s) {
     case Sym::Kind::Scalar: return s.known.has_value();
     case Sym::Kind::Tuple:
     case Sym::Kind::Record:
+    case Sym::Kind::Sum:
       for (const Sym& e : s.elems)
         if (!portable(e)) return false;
       return true;
@@ -118,7 +120,8 @@ Sym Lowerer::localise(const Sym& s) {
   switch (s.kind) {
     case Sym::Kind::Scalar: return constant(*s.known);
     case Sym::Kind::Tuple:
-    case Sym::Kind::Record: {
+    case Sym::Kind::Record:
+    case Sym::Kind::Sum: {
       Sym out = s;
       for (Sym& e : out.elems) e = localise(e);
       return out;
@@ -251,8 +254,19 @@ void Lowerer::bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::st
       if (p.ascription) bind_sizes(*p.ascription, v, out);
       bind(*p.inner, v, out, sizes);
       return;
-    case Pattern::Kind::Literal:
-    case Pattern::Kind::Constructor: break;
+    case Pattern::Kind::Literal: return;  // tested by the match (pattern_test)
+    case Pattern::Kind::Constructor: {
+      // The match tested the constructor; bind its payload.
+      if (v.kind != Sym::Kind::Sum) break;
+      for (size_t k = 0; k < v.names->size(); ++k)
+        if ((*v.names)[k] == p.name) {
+          const Sym& payload = v.elems[1 + k];
+          if (payload.elems.size() != p.elems.size()) break;
+          for (size_t j = 0; j < p.elems.size(); ++j) bind(*p.elems[j], payload.elems[j], out, sizes);
+          return;
+        }
+      break;
+    }
   }
   throw Fallback("refutable patterns");
 }
@@ -530,6 +544,8 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       return lower(*e.b, inner, tail);
     }
     case Expr::Kind::If: return lower_if(e, sc);
+    case Expr::Kind::Match: return lower_match(e, sc);
+    case Expr::Kind::Constructor: return lower_constructor(e, sc);
     case Expr::Kind::Loop: return lower_loop(e, sc);
     case Expr::Kind::Tuple: {
       std::vector<Sym> xs;

@@ -135,6 +135,12 @@ class Lowerer {
  private:
   Sym lower_binop(const Expr& e, const ScopePtr& sc);
   Sym lower_if(const Expr& e, const ScopePtr& sc);
+  // Sum types and `match` (lower_match.cpp).
+  Sym lower_constructor(const Expr& e, const ScopePtr& sc);
+  Sym lower_match(const Expr& e, const ScopePtr& sc);
+  Sym sum_value(const Value& v, const std::function<Sym(const Value&)>& payload);
+  Sym zero_of(const Type& t, const Loc& loc);
+  Sym pattern_test(const Pattern& p, const Sym& v, const ScopePtr& sc);
   Sym lower_loop(const Expr& e, const ScopePtr& sc);
   Sym lower_index(const Expr& e, const ScopePtr& sc);
   Sym lower_update(const Expr& e, const ScopePtr& sc);

@@ -534,6 +534,7 @@ void Lowerer::split_state(const Sym& v, std::vector<Reg>& regs, std::vector<Sym>
     case Sym::Kind::Scalar: regs.push_back(v.reg); return;
     case Sym::Kind::Tuple:
     case Sym::Kind::Record:
+    case Sym::Kind::Sum:
       for (const Sym& e : v.elems) split_state(e, regs, arrays);
       return;
     case Sym::Kind::Array: arrays.push_back(v); return;

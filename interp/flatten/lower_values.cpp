@@ -61,6 +61,8 @@ Sym Lowerer::lift_value(const Value& v, int src, int& scalar_leaf, int depth) {
       // A closure inside a tuple has no path of its own to its environment.
       cap_->callable_src[v.fn.get()] = depth == 0 ? src : -3;
       return from_value(v);
+    case Value::Kind::Sum:
+      return sum_value(v, [&](const Value& x) { return lift_value(x, src, scalar_leaf, depth + 1); });
     default: return from_value(v);
   }
 }
@@ -289,9 +291,10 @@ Sym Lowerer::from_value(const Value& v) {
       s.fn = fn;
       return s;
     }
-    case Value::Kind::Sum: break;
+    case Value::Kind::Sum: return sum_value(v, [&](const Value& x) { return from_value(x); });
+    default: break;
   }
-  throw Fallback("values of sum types");
+  throw Fallback("values of this kind");
 }
 
 }  // namespace thorn::flatten

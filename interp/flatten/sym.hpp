@@ -34,7 +34,13 @@ struct Scope;
 using ScopePtr = std::shared_ptr<const Scope>;
 
 struct Sym {
-  enum class Kind { Scalar, Tuple, Record, Array, Function, Soac };
+  // Sum: a value of a sum type (lower_match.cpp). names are the
+  // constructors it may hold (every constructor of its type, or only the
+  // one of a captured value); elems[0] is the constructor's index into
+  // names (an i32 scalar, known when fixed at plan time) and elems[1 + k]
+  // a tuple of constructor k's payload, present whatever the index, so
+  // that branches merge register by register like a record's.
+  enum class Kind { Scalar, Tuple, Record, Array, Function, Soac, Sum };
   Kind kind = Kind::Scalar;
   // Scalar
   kir::Reg reg = kir::kNoReg;

@@ -150,3 +150,19 @@ TEST_CASE("flatten: unzip keeps the components' row shapes, so they concatenate 
       "           in [[0f32, 1, 2]] ++ mid ++ [[x[7], 0, 0]]) (iota 4)");
   CHECK(!has(log, "runs on the reference backend"));
 }
+
+TEST_CASE("flatten: match and sum types inside mapped functions") {
+  // Literal patterns on a scalar element.
+  std::string log = same("map (\\x -> match x case 0 -> 10 case 1 -> 20 case _ -> 30) (map i32.i64 (iota 1000))");
+  CHECK(!has(log, "runs on the reference backend"));
+  // A sum built per element and matched there.
+  log = same(
+      "map (\\i -> let s : #a f64 | #b i64 i64 | #c = if i % 3 == 0 then #a (f64.i64 i) else if i % 3 == 1 then #b 2i64 i else #c "
+      "           in match s case #a x -> x case #b k j -> f64.i64 (k * j) case #c -> -1) (iota 1000)");
+  CHECK(!has(log, "runs on the reference backend"));
+  // A captured sum inside a record: the plan picks the case.
+  log = same(
+      "let conf = {mode = (#scale 3.0 : #scale f64 | #shift f64), k = 2.0} "
+      "in map (\\i -> match conf.mode case #scale s -> s * f64.i64 i case #shift d -> d + conf.k) (iota 1000)");
+  CHECK(!has(log, "runs on the reference backend"));
+}
