@@ -133,6 +133,52 @@ void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, 
 
 namespace {
 bool pattern_mentions(const Pattern& p, const std::string& n);
+
+// Whether an inferred type uses the size named n.
+bool ty_mentions_size(const Ty& t0, const std::string& n, int depth = 0) {
+  if (!t0 || depth > 48) return false;
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d && d->kind == DimNode::Kind::Name && d->name == n) return true;
+      if (d && d->kind == DimNode::Kind::Expr && d->poly)
+        for (const auto& [name, b] : d->poly->bindings)
+          if (name == n) return true;
+      return ty_mentions_size(t->elem, n, depth + 1);
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [f, ft] : t->fields)
+        if (ty_mentions_size(ft, n, depth + 1)) return true;
+      return false;
+    case TyNode::Kind::Sum:
+      for (const auto& [c, ps] : t->constrs)
+        for (const Ty& p : ps)
+          if (ty_mentions_size(p, n, depth + 1)) return true;
+      return false;
+    case TyNode::Kind::Function:
+      return ty_mentions_size(t->param, n, depth + 1) || ty_mentions_size(t->result, n, depth + 1);
+    default: return false;
+  }
+}
+
+// Whether an inferred type has a size no name or constant gives (`filter`'s).
+bool ty_has_unknown_size(const Ty& t0, int depth = 0) {
+  if (!t0 || depth > 48) return false;
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (!d || d->kind == DimNode::Kind::Unknown || d->kind == DimNode::Kind::Var) return true;
+      return ty_has_unknown_size(t->elem, depth + 1);
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [f, ft] : t->fields)
+        if (ty_has_unknown_size(ft, depth + 1)) return true;
+      return false;
+    default: return false;
+  }
+}
 }  // namespace
 
 namespace {
@@ -146,12 +192,15 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
   FunResult r;
   // A size parameter is bound from the shapes of the arguments, so some
   // parameter's type must mention it (Futhark: "Size [n] unused in pattern.").
+  // Futhark also allows a size only in the return type (`rep`,
+  // `unflatten`), the inferred one included (`{size = witness m, ...}`):
+  // those are checked once the body's type is known.
+  std::vector<const TypeParam*> in_result_only;
   for (const auto& tp : tparams) {
     if (!tp.is_size) continue;
     bool used = false;
     for (const auto& p : params) used = used || pattern_mentions(*p, tp.name);
-    // Futhark also allows a size only in the return type (`rep`, `unflatten`).
-    if (!used && !type_mentions(ret_type, tp.name)) error(tp.loc, fmt::format("Size [{}] unused in pattern.", tp.name));
+    if (!used && !type_mentions(ret_type, tp.name)) in_result_only.push_back(&tp);
   }
   check_hidden_param_sizes(tparams, params, ret_type);
   ++u.level;
@@ -183,6 +232,11 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       g.frame().values[*self] = s;
     }
     Ty bt = infer(body);
+    for (const TypeParam* tp : in_result_only)
+      if (!ty_mentions_size(bt, tp->name)) error(tp->loc, fmt::format("Size [{}] unused in pattern.", tp->name));
+    if (params.empty() && !in_result_only.empty() && !declared && ty_has_unknown_size(bt))
+      error(loc, fmt::format("A size-polymorphic value binding may not have a type with an existential size.\n"
+                             "Type of this binding is:\n  {}", show(bt)));
     if (declared)
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
     else if (self_result)

@@ -185,6 +185,30 @@ void dim_uses(const Ty& t0, int pos, std::set<const DimNode*>& produced, std::se
   }
 }
 
+// An application's result: the sizes bound inside its argument's type
+// that it produces (`x |> iota` is [n]i64 for iota's n) become sizes of
+// the result, existential as Futhark makes them, no longer bound inside
+// anything: passing that result on (`x |> iota |> map f`) is fine.
+void release_produced(const Ty& t0, int depth) {
+  if (!t0 || depth > 48) return;
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array:
+      for (DimRef d = t->dim; d; d = d->kind == DimNode::Kind::Var ? d->link : nullptr) d->bound_inside = false;
+      release_produced(t->elem, depth + 1);
+      return;
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) release_produced(f, depth + 1);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) release_produced(p, depth + 1);
+      return;
+    case TyNode::Kind::Function: release_produced(t->result, depth + 1); return;
+    default: return;
+  }
+}
+
 }  // namespace
 
 // `uncurry f` with `f (n: i64) (m: i64) (b: [n][m]bool)`: the result would
@@ -230,6 +254,7 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
     r = substitute(r, s);
   }
   check_existential_params(loc, r, context);
+  release_produced(r, 0);
   return r;
 }
 
