@@ -153,6 +153,19 @@ int64_t work_of(const SoacCall& call) {
   return n;
 }
 
+// A call over no elements (an empty input, iota 0, replicate 0 x).
+bool empty_call(const SoacCall& call) {
+  switch (call.kind) {
+    case SoacKind::Iota:
+    case SoacKind::Replicate:
+      return !call.args.empty() && call.args[0].kind == Value::Kind::Scalar && call.args[0].scalar.as_i64() == 0;
+    default: break;
+  }
+  for (const Value& v : call.args)
+    if (v.kind == Value::Kind::Array && !v.arr().shape.empty() && v.arr().shape[0] == 0) return true;
+  return false;
+}
+
 // Set while --validate computes the reference result of a flattened call:
 // the SOACs nested in it then run on the reference too, so the comparison
 // is against the sequential semantics (with operators that are associative
@@ -169,6 +182,8 @@ std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
   // kernel IR, and the flattener distributes inner SOACs over the nest.
   if (const int64_t work = work_of(call); work < min_work() && (work == 0 || !heavy_elements(call)))
     return std::nullopt;
+  // Nothing to run: the reference makes the empty result without a plan.
+  if (empty_call(call)) return std::nullopt;
   bool validate = ev.options().validate;
   std::optional<SoacCall> ref_call;
   if (validate) ref_call = call;  // shares the arguments; destinations are then copied, not updated

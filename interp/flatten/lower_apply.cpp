@@ -249,6 +249,29 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(3);
     return binop("+", binop("*", args[0], args[1], loc), args[2], loc);
   }
+  if ((name == "get_bit" || name == "set_bit") && args.size() == (name == "get_bit" ? 2u : 3u) &&
+      args[0].is_scalar() && args[1].is_scalar() && is_integral(args[1].prim)) {
+    // As scalar_ops.cpp: bit `bit` of x (0 outside x's width); set_bit
+    // sets it to value & 1 (x unchanged outside the width). The shift
+    // amount is masked so that no shift is ever out of range.
+    const Prim t = args[1].prim;
+    const int64_t width = int64_t(prim_bytes(t)) * 8;
+    const Sym bit = convert(args[0], Prim::I64);
+    const Sym in_range = binop("&&", binop(">=", bit, constant(Scalar::i64(0)), loc),
+                               binop("<", bit, constant(Scalar::i64(width)), loc), loc);
+    const Sym amount = convert(binop("&", bit, constant(Scalar::i64(width - 1)), loc), t);
+    const Sym one = convert(constant(Scalar::i64(1)), t);
+    if (name == "get_bit") {
+      Sym b = convert(binop("&", binop(">>", args[1], amount, loc), one, loc), Prim::I32);
+      return select_or_if(in_range, [&] { return b; }, [&] { return constant(Scalar::i32(0)); });
+    }
+    const Sym mask = binop("<<", one, amount, loc);
+    const Sym on = binop("==", binop("&", convert(args[2], Prim::I64), constant(Scalar::i64(1)), loc),
+                         constant(Scalar::i64(1)), loc);
+    Sym set = binop("|", args[1], mask, loc), clear = binop("&", args[1], unop("!", mask, loc), loc);
+    Sym v = select_or_if(on, [&] { return set; }, [&] { return clear; });
+    return select_or_if(in_range, [&] { return v; }, [&] { return args[1]; });
+  }
   if (name == "lerp") {  // v0 + (v1 - v0) * t
     need(3);
     return binop("+", args[0], binop("*", binop("-", args[1], args[0], loc), args[2], loc), loc);
