@@ -37,7 +37,9 @@ PROGRAMS = [
     "accelerate/pagerank/pagerank.fut", "accelerate/fft/fft.fut", "accelerate/hashcat/hashcat.fut",
 ]
 
-CASE = re.compile(r"^--\s*(compiled\s+|nobench\s+|script\s+)*(random\s+)?input\b")
+# A test case's first line: `input`, after any tags (`compiled`, `nobench`,
+# `no_python`, `only_c`, `script`, ...) and `random`.
+CASE = re.compile(r"^--\s*(?:(?!random\b)[a-z_]+\s+)*(random\s+)?input\b")
 
 
 def first_datasets(text):
@@ -57,9 +59,9 @@ def first_datasets(text):
         for b in block:
             m = CASE.match(b)
             if m:
-                random = bool(m.group(2))
+                random = bool(m.group(1))
                 in_case = True
-                cases += 1
+                cases += not random  # the first case with data is kept
             if in_case and (random or cases > 1):
                 if re.match(r"^--\s*(output|error)\b", b) or (m and "output" in b):
                     in_case = False

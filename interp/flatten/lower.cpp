@@ -223,6 +223,23 @@ Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
 void Lowerer::bind_sizes(const TypeExpr& t, const Sym& v, std::vector<std::pair<std::string, Sym>>& out) {
   const TypeExpr* te = &t;
   while (te && te->kind == TypeExpr::Kind::Unique) te = te->elem.get();
+  // Sizes inside a tuple or record type (`rank [n] (w: ([n]i64, []i32))`).
+  if (te && te->kind == TypeExpr::Kind::Tuple && v.kind == Sym::Kind::Tuple && te->elems.size() == v.elems.size()) {
+    for (size_t k = 0; k < te->elems.size(); ++k) bind_sizes(*te->elems[k], v.elems[k], out);
+    return;
+  }
+  if (te && te->kind == TypeExpr::Kind::Record && v.kind == Sym::Kind::Record) {
+    for (const auto& [field, ft] : te->fields) {
+      Sym f;
+      try {
+        f = project(v, field, te->loc);
+      } catch (const Fallback&) {
+        continue;
+      }
+      bind_sizes(*ft, f, out);
+    }
+    return;
+  }
   if (!te || te->kind != TypeExpr::Kind::Array || v.kind != Sym::Kind::Array) return;
   const std::vector<int64_t>& dims = v.arr->dims;
   for (size_t k = 0; te && te->kind == TypeExpr::Kind::Array && k < dims.size(); ++k, te = te->elem.get()) {
@@ -433,7 +450,12 @@ Sym Lowerer::lower_binop(const Expr& e, const ScopePtr& sc) {
   Sym fn;
   try {
     fn = lookup(e.name, sc, e.loc);
-    if (fn.kind == Sym::Kind::Function && fn.fn->kind == SymFn::Kind::Operator) builtin = true;
+    // A built-in operator, possibly under another name (`xs[t] `lte` x`
+    // with the parameter lte bound to (<=)).
+    if (fn.kind == Sym::Kind::Function && fn.fn->kind == SymFn::Kind::Operator && fn.fn->args.empty()) {
+      builtin = true;
+      op = fn.fn->name;
+    }
     if (fn.kind == Sym::Kind::Function && fn.fn->kind == SymFn::Kind::Value &&
         fn.fn->value->kind == Callable::Kind::Operator) {
       builtin = true;

@@ -166,3 +166,15 @@ TEST_CASE("flatten: match and sum types inside mapped functions") {
       "in map (\\i -> match conf.mode case #scale s -> s * f64.i64 i case #shift d -> d + conf.k) (iota 1000)");
   CHECK(!has(log, "runs on the reference backend"));
 }
+
+TEST_CASE("flatten: an operator passed as a function and sizes bound inside tuple-typed parameters") {
+  // pbbs' rangeQuery2d: lower_bound (<=) xs x, `xs[t] `lte` x` inside a loop,
+  // and rank [n] (w: ([n]i64, []i32)) using n.
+  std::string log = same(
+      "let lower_bound [n] 't (lte: t -> t -> bool) (xs: [n]t) (x: t) : i64 = "
+      "  (loop (l, r) = (0, n) while l < r do let t = l + (r - l) / 2 in if xs[t] `lte` x then (t + 1, r) else (l, t)).0 "
+      "let rank [n] (w: ([n]i64, []i32)) (k: i64) = i64.min k n + w.0[0] "
+      "let xs = map (\\i -> i * 3) (iota 100) "
+      "in map (\\x -> lower_bound (<=) xs x + rank (xs, [1i32, 2]) x) (iota 1000)");
+  CHECK(!has(log, "runs on the reference backend"));
+}
