@@ -37,9 +37,9 @@ PROGRAMS = [
     "accelerate/pagerank/pagerank.fut", "accelerate/fft/fft.fut", "accelerate/hashcat/hashcat.fut",
 ]
 
-# A test case's first line: `input`, after any tags (`compiled`, `nobench`,
+# A test case's first line: `input`, after an optional quoted name, any tags (`compiled`, `nobench`,
 # `no_python`, `only_c`, `script`, ...) and `random`.
-CASE = re.compile(r"^--\s*(?:(?!random\b)[a-z_]+\s+)*(random\s+)?input\b")
+CASE = re.compile(r"^--\s*(?:\"[^\"]*\"\s+)?(?:(?!random\b)[a-z_0-9]+\s+)*(random\s+)?input\b")
 
 
 def first_datasets(text):
