@@ -552,6 +552,20 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
             return fmt::format("value \"{}{}\" has type {}, but its module type requires {}", prefix, item->name,
                                show(have), show(spec));
           });
+          // Seen through the module type, the value has the spec's type:
+          // `def copy = copy` ascribed `val copy [n] : [n]t -> *[n]t` with
+          // t = f32 is no longer polymorphic (an entry point may use it).
+          bool spec_monomorphic = true;
+          for (const auto& tp : item->type_params) spec_monomorphic = spec_monomorphic && tp.is_size;
+          if (spec_monomorphic && !it->second->quantified.empty() && it->second->builtin.empty()) {
+            auto narrowed = std::make_shared<Scheme>(*it->second);
+            narrowed->type = spec;
+            narrowed->quantified.clear();
+            narrowed->nonlifted.clear();
+            narrowed->size_params.clear();
+            for (const auto& tp : item->type_params) narrowed->size_params.push_back(tp.name);
+            result->values[item->name] = narrowed;
+          }
           break;
         }
         case SpecItem::Kind::Include: break;
