@@ -91,6 +91,11 @@ kir::Function lower_operator(eval::Evaluator& ev, const std::function<Sym(Lowere
 // Indexes `v` at the row-major position `flat % inner` over `dims` (whose
 // product is `inner`), one index per dimension, outermost first.
 Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vector<int64_t>& dims, const Loc& loc) {
+  // Rows with an empty dimension have no elements to index (and the
+  // strides below would divide by zero): the reference builds them.
+  if (inner <= 0) throw Fallback("rows with an empty dimension");
+  for (int64_t d : dims)
+    if (d <= 0) throw Fallback("rows with an empty dimension");
   kir::Builder& b = lw.b();
   Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
   int64_t stride = inner;

@@ -247,9 +247,13 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
     // `unflatten_3d (n * m) l k`: the argument's name `l` must not be
     // captured by a later parameter named `l` of the same function.
     if (dim_resolve(d)->kind == DimNode::Kind::Name && names_param(r, dim_resolve(d)->name)) d = dim_var();
-    if (dim_resolve(d)->kind == DimNode::Kind::Expr)
-      for (const auto& [n, b] : dim_resolve(d)->poly->bindings)
-        if (names_param(r, n)) d = dim_var();
+    // (The node is held while its names are read: replacing d may free it.)
+    if (DimRef e = dim_resolve(d); e->kind == DimNode::Kind::Expr)
+      for (const auto& [n, b] : e->poly->bindings)
+        if (names_param(r, n)) {
+          d = dim_var();
+          break;
+        }
     s.dims[f->param_name] = d;
     r = substitute(r, s);
   }
