@@ -30,6 +30,9 @@ void collect_divisors(const kir::Block& b, std::set<kir::Reg>& out) {
   }
 }
 
+// Slots are handed out over the body, then each subroutine in index order
+// (fingerprint.cpp walks the same way).
+
 void walk(const kir::Block& b, LiftedConstants& lc, int max_slots, const std::set<kir::Reg>* keep) {
   for (const kir::Instr& in : b.instrs) {
     if (in.op == kir::Opcode::Const && in.imm.type == in.type && worth_lifting(in.imm) &&
@@ -45,6 +48,7 @@ void walk_function(const kir::Function& f, LiftedConstants& lc, int max_slots, b
   std::set<kir::Reg> divisors;
   if (keep_divisors) divisors = divisor_registers(f);
   walk(f.body, lc, max_slots, keep_divisors ? &divisors : nullptr);
+  for (const kir::Subroutine& s : f.subs) walk(s.body, lc, max_slots, keep_divisors ? &divisors : nullptr);
 }
 
 }  // namespace
@@ -52,6 +56,7 @@ void walk_function(const kir::Function& f, LiftedConstants& lc, int max_slots, b
 std::set<kir::Reg> divisor_registers(const kir::Function& f) {
   std::set<kir::Reg> out;
   collect_divisors(f.body, out);
+  for (const kir::Subroutine& s : f.subs) collect_divisors(s.body, out);
   return out;
 }
 

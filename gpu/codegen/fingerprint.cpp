@@ -72,6 +72,9 @@ struct Writer {
       put(l.count);
     }
     block(f.body);
+    // Subroutines are code of the kernel like the body (kernel_ir.hpp).
+    put(uint32_t(f.subs.size()));
+    for (const kir::Subroutine& s : f.subs) block(s.body);
   }
 };
 

@@ -65,6 +65,9 @@ const FloatFn* float_fn(UnOp op) {
   return it == fns.end() ? nullptr : &it->second;
 }
 
+// Subroutines of at least this many instructions are emitted noinline.
+constexpr int64_t kNoInlineInstructions = 200;
+
 // Rounds a float expression to the register type (f16 needs it).
 std::string round_to(Prim t, const std::string& e) {
   return t == Prim::F16 ? fmt::format("thorn_rh({})", e) : e;
@@ -75,6 +78,15 @@ class Emitter {
   Emitter(const kir::Function& f, const FunctionEmitOptions& o) : f_(f), o_(o) {}
 
   std::string run() {
+    // Subroutines the body reaches, in index order: callees come first
+    // (kernel_ir.hpp), so every function is defined before its callers.
+    std::vector<char> reached(f_.subs.size(), 0);
+    reach(f_.body, reached);
+    in_sub_ = true;
+    for (size_t k = 0; k < f_.subs.size(); ++k)
+      if (reached[k]) subroutine(int(k));
+    in_sub_ = false;
+
     std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
     if (host()) params.push_back("u8& oob");
     // Block form: varying parameters and all results are arrays of THORN_B lanes.
@@ -91,8 +103,8 @@ class Emitter {
     // The IR function's name stays out of the text: it may carry a source
     // location, and identical code should hash identically.
     out_ += fmt::format("THORN_DEV bool {}({}) {{\n", o_.name, sig);
-    declare_registers();
-    declare_locals();
+    declare_registers(f_.body);
+    declare_locals(f_.body);
     indent_ = 1;
     block_body(f_.body);
     for (size_t i = 0; i < f_.body.results.size(); ++i)
@@ -103,6 +115,61 @@ class Emitter {
   }
 
  private:
+  // ---- subroutines (kir::Subroutine): each a function of its own,
+  //   THORN_DEV|THORN_NOINLINE bool NAME_sK(env, [oob,] params..., result refs...)
+  // failing as the element does; a Call passes its failure on. Never in the
+  // block form (native_uniform.cpp keeps functions with calls out of it).
+  std::string sub_name(int k) const { return fmt::format("{}_s{}", o_.name, k); }
+
+  void reach(const Block& b, std::vector<char>& reached) const {
+    for (const Instr& in : b.instrs) {
+      if (in.op == Opcode::Call) {
+        if (in.aux < 0 || size_t(in.aux) >= f_.subs.size())
+          throw Error(ErrorKind::Internal, fmt::format("kernel codegen: subroutine {} missing in {}", in.aux, f_.name));
+        if (!reached[size_t(in.aux)]) {
+          reached[size_t(in.aux)] = 1;
+          reach(f_.subs[size_t(in.aux)].body, reached);
+        }
+      }
+      for (const Block& nb : in.blocks) reach(nb, reached);
+    }
+  }
+
+  void subroutine(int k) {
+    const Block& body = f_.subs[size_t(k)].body;
+    std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
+    if (host()) params.push_back("u8& oob");
+    is_param_.clear();
+    for (Reg r : body.params) {
+      params.push_back(fmt::format("{} {}", reg_type(type(r)), reg_name(r)));
+      is_param_[r] = true;
+    }
+    for (size_t i = 0; i < body.results.size(); ++i)
+      params.push_back(fmt::format("{}& out{}", reg_type(type(body.results[i])), i));
+    std::string sig;
+    for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + params[i];
+    // Large bodies stay out of line: that is what keeps the unit small
+    // enough to compile; small ones the compiler may as well inline.
+    const char* kind = kir::instruction_count(body) >= kNoInlineInstructions ? "THORN_NOINLINE" : "THORN_DEV";
+    out_ += fmt::format("{} bool {}({}) {{\n", kind, sub_name(k), sig);
+    declare_registers(body);
+    declare_locals(body);
+    indent_ = 1;
+    loop_depth_ = 0;
+    block_body(body);
+    for (size_t i = 0; i < body.results.size(); ++i) line(fmt::format("out{} = {};", i, reg(body.results[i])));
+    line("return true;");
+    out_ += "}\n";
+    is_param_.clear();
+  }
+
+  void call(const Instr& in) {
+    std::string args = host() ? "env, oob" : "env";
+    for (Reg r : in.args) args += ", " + reg(r);
+    for (Reg r : in.dsts) args += ", " + reg(r);
+    line(fmt::format("if (!{}({})) return false;", sub_name(in.aux), args));
+  }
+
   Prim type(Reg r) const {
     if (r < 0 || size_t(r) >= f_.reg_types.size())
       throw Error(ErrorKind::Internal, fmt::format("kernel codegen: register r{} out of range in {}", r, f_.name));
@@ -119,7 +186,7 @@ class Emitter {
   // is an array of THORN_B lanes, read as rN[l] inside a loop over the lanes
   // that each statement writing it is wrapped in; uniform registers and all
   // control flow stay scalar.
-  bool block() const { return o_.varying != nullptr; }
+  bool block() const { return o_.varying != nullptr && !in_sub_; }
   bool varying(Reg r) const { return block() && r >= 0 && (*o_.varying)[size_t(r)]; }
   std::string reg(Reg r) const { return varying(r) ? reg_name(r) + "[l]" : reg_name(r); }
   void lanes_line(bool over_lanes, const std::string& s) {
@@ -140,9 +207,9 @@ class Emitter {
     }
   }
 
-  void declare_registers() {
+  void declare_registers(const Block& body) {
     std::map<Prim, std::vector<Reg>> by_type;
-    collect(f_.body, true, by_type);
+    collect(body, true, by_type);
     for (auto& [t, regs] : by_type) {
       std::string names;
       for (size_t i = 0; i < regs.size(); ++i) {
@@ -156,10 +223,22 @@ class Emitter {
   // Private arrays (kir::LocalArray) are per-thread C arrays: their sizes
   // are part of the code (the structural key includes them), and the
   // compiler keeps small ones in registers and the rest in local memory.
-  void declare_locals() {
+  // Each private array is used by one body (the function's or one
+  // subroutine's: kernel_ir.hpp), which declares it.
+  void used_locals(const Block& b, std::vector<char>& used) const {
+    for (const Instr& in : b.instrs) {
+      if ((in.op == Opcode::LocalRead || in.op == Opcode::LocalWrite) && in.aux >= 0 && size_t(in.aux) < used.size())
+        used[size_t(in.aux)] = 1;
+      for (const Block& nb : in.blocks) used_locals(nb, used);
+    }
+  }
+  void declare_locals(const Block& body) {
+    std::vector<char> used(f_.locals.size(), 0);
+    used_locals(body, used);
     for (size_t k = 0; k < f_.locals.size(); ++k)
-      out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1),
-                          block() ? "[THORN_B]" : "");
+      if (used[k])
+        out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k,
+                            std::max<int64_t>(f_.locals[k].count, 1), block() ? "[THORN_B]" : "");
   }
 
   const kir::FreeArray& free_array(const Instr& in) const {
@@ -271,6 +350,7 @@ class Emitter {
         lanes_line(varying(in.a), fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
                                                       o_.msg_base, in.aux));
         return;
+      case Opcode::Call: call(in); return;
       case Opcode::If: {
         line(fmt::format("if ({}) {{", reg(in.a)));
         ++indent_;
@@ -497,6 +577,7 @@ class Emitter {
   int tmp_ = 0;
   int loop_depth_ = 0;  // For loops around the current statement
   std::map<Reg, bool> is_param_;
+  bool in_sub_ = false;  // emitting a subroutine: never the block form
 };
 
 }  // namespace

@@ -82,6 +82,11 @@ Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
 
 kir::Block Lowerer::probe_block(const kir::Builder::BlockFn& fn, bool* made_locals) {
   size_t locals = f_.locals.size();
+  // No subroutines while probing: they could use the private arrays released below.
+  struct Probing {
+    int& n;
+    ~Probing() { --n; }
+  } probing{++probing_};
   kir::Block b = b_.capture(fn);
   if (made_locals) *made_locals = f_.locals.size() > locals;
   f_.locals.resize(locals);

@@ -1,0 +1,208 @@
+// Calls of user functions as kernel-IR subroutines (kernel_ir.hpp: Call,
+// Subroutine) instead of a copy of the body at every call site.
+//
+// Inlining every call made real elements enormous: rodinia/myocyte's solver
+// element was 80,000 registers and 8 MB of native C++, finpar/InterestCalib's
+// SegRed element 4.2 MB, too big for the native tier (and minutes of the C++
+// compiler's time). A named function called with scalar arguments is lowered
+// once per *specialisation* into a Subroutine, and each call becomes a Call:
+//
+//  - Specialisation key: the closure (body, environment), and per argument
+//    leaf its type and, when the lowering knows it, its value. Known
+//    arguments stay constants inside the subroutine, so it folds exactly as
+//    the inlined copy did (same instructions, same order of operations:
+//    results are bit-identical to inlining).
+//  - Only tuples/records of scalars go in and out. Arrays and functions as
+//    arguments or results, a call in tail position (whose SOAC may become a
+//    segmented step), a call with no unknown argument (it folds to
+//    constants), and calls made while probing a value's shape are inlined.
+//  - The subroutine's body must be closed: a register of a caller used in it
+//    (a captured scalar lifted into a parameter of the entry block) makes it
+//    inlined instead. Small bodies (kMinInstructions) are inlined too: a
+//    call costs copies on the interpreter and a call on native code.
+//  - A failed attempt (a Fallback that inlining might not hit, such as a
+//    size that is only known at one call site) is remembered per key and the
+//    call inlined.
+// THORN_SUBROUTINES=0 inlines every call (comparisons, bisecting).
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "interp/flatten/lower.hpp"
+
+namespace thorn::flatten {
+
+using kir::Reg;
+
+namespace {
+
+// Instructions (nested ones included) below which a body is inlined.
+constexpr int64_t kMinInstructions = 40;
+
+bool subroutines_enabled() {
+  static const bool on = [] {
+    const char* e = std::getenv("THORN_SUBROUTINES");
+    return !(e && std::strcmp(e, "0") == 0);
+  }();
+  return on;
+}
+
+template <class T>
+void put(std::string& key, const T& v) {
+  key.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// Appends the argument's shape to the key; false for anything but scalars,
+// tuples and records. `unknown` counts the leaves that become parameters.
+bool signature(const Sym& s, std::string& key, int& unknown) {
+  put(key, uint8_t(s.kind));
+  switch (s.kind) {
+    case Sym::Kind::Scalar:
+      put(key, uint8_t(s.prim));
+      put(key, uint8_t(s.known.has_value()));
+      if (s.known) {
+        put(key, uint8_t(s.known->type));
+        put(key, s.known->u);
+      } else {
+        ++unknown;
+      }
+      return true;
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record:
+      if (s.names)
+        for (const std::string& n : *s.names) key += n + '\0';
+      put(key, uint32_t(s.elems.size()));
+      for (const Sym& e : s.elems)
+        if (!signature(e, key, unknown)) return false;
+      return true;
+    default: return false;
+  }
+}
+
+// Registers a block uses that it does not define (nor a block around the use).
+bool closed(const kir::Block& b, std::vector<char>& defined) {
+  auto ok = [&](Reg r) { return r < 0 || (size_t(r) < defined.size() && defined[size_t(r)]); };
+  for (Reg r : b.params) defined[size_t(r)] = 1;
+  for (const kir::Instr& in : b.instrs) {
+    if (!ok(in.a) || !ok(in.b) || !ok(in.c)) return false;
+    for (Reg r : in.args)
+      if (!ok(r)) return false;
+    for (const kir::Block& nb : in.blocks)
+      if (!closed(nb, defined)) return false;
+    if (in.dst >= 0) defined[size_t(in.dst)] = 1;
+    for (Reg r : in.dsts) defined[size_t(r)] = 1;
+  }
+  for (Reg r : b.results)
+    if (!ok(r)) return false;
+  return true;
+}
+
+}  // namespace
+
+// The argument with its unknown scalars replaced by fresh parameters and its
+// known ones re-made as constants of the current block.
+Sym Lowerer::parameterise(const Sym& s, std::vector<Reg>& params) {
+  if (s.kind == Sym::Kind::Scalar) {
+    if (s.known) return constant(*s.known);
+    Reg r = f_.new_reg(s.prim);
+    params.push_back(r);
+    return Sym::scalar(r, s.prim);
+  }
+  Sym out;
+  out.kind = s.kind;
+  out.names = s.names;
+  for (const Sym& e : s.elems) out.elems.push_back(parameterise(e, params));
+  return out;
+}
+
+// The call's value from its results; leaves the subroutine always computes
+// to the same constant stay known constants at the call site.
+Sym Lowerer::call_result(const Sym& like, const std::vector<Reg>& regs, size_t& pos) {
+  if (like.kind == Sym::Kind::Scalar) {
+    Reg r = regs.at(pos++);
+    if (like.known) return constant(*like.known);
+    return Sym::scalar(r, f_.reg_types[size_t(r)]);
+  }
+  Sym s;
+  s.kind = like.kind;
+  s.names = like.names;
+  for (const Sym& e : like.elems) s.elems.push_back(call_result(e, regs, pos));
+  return s;
+}
+
+std::optional<Sym> Lowerer::subroutine_call(const Callable& c, const std::vector<Sym>& args, const Loc& loc,
+                                            bool tail, const CallHint* hint) {
+  if (!subroutines_enabled() || tail || probing_ > 0 || !c.params || !c.body || args.size() != c.params->size())
+    return std::nullopt;
+  std::string key;
+  put(key, c.body);
+  put(key, c.env.get());
+  put(key, c.tenv.get());
+  int unknown = 0;
+  for (const Sym& a : args)
+    if (!signature(a, key, unknown)) return std::nullopt;
+  if (unknown == 0) return std::nullopt;
+  if (hint) {
+    for (const auto& [name, v] : hint->sizes) {
+      key += name + '\0';
+      put(key, v);
+    }
+    put(key, uint32_t(hint->dims.size()));
+    for (const auto& d : hint->dims) put(key, d ? *d : int64_t(-2));
+  }
+
+  auto it = subs_.find(key);
+  if (it == subs_.end()) {
+    SubEntry entry;
+    size_t locals = f_.locals.size(), versions = local_version.size(), subs = f_.subs.size(), fused_n = fused.size();
+    std::vector<Reg> params;
+    Sym result;
+    try {
+      kir::Block body = b_.capture([&] {
+        std::vector<Sym> pargs;
+        for (const Sym& a : args) pargs.push_back(parameterise(a, params));
+        result = call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, pargs, c.name, loc,
+                           false, c.ret_type, hint);
+        return leaves(result);
+      });
+      body.params = params;
+      std::vector<char> defined(f_.reg_types.size(), 0);
+      if (closed(body, defined) && kir::instruction_count(body) >= kMinInstructions) {
+        f_.subs.push_back(kir::Subroutine{c.name.empty() ? std::string("lambda") : c.name, std::move(body)});
+        entry.index = int(f_.subs.size() - 1);
+        entry.result = result;
+      }
+    } catch (const Fallback&) {
+      entry.index = -1;
+    }
+    if (entry.index < 0) {
+      // Inlined after all: drop what the attempt made, unless a subroutine
+      // it created (which may use its private arrays) stays for reuse.
+      if (f_.subs.size() == subs) {
+        f_.locals.resize(locals);
+        if (local_version.size() > versions) local_version.resize(versions);
+      }
+      fused.resize(fused_n);
+    }
+    it = subs_.emplace(std::move(key), std::move(entry)).first;
+  }
+  if (it->second.index < 0) return std::nullopt;
+
+  std::vector<Reg> regs;
+  for (const Sym& a : args) {
+    std::function<void(const Sym&)> go = [&](const Sym& s) {
+      if (s.kind == Sym::Kind::Scalar) {
+        if (!s.known) regs.push_back(s.reg);
+        return;
+      }
+      for (const Sym& e : s.elems) go(e);
+    };
+    go(a);
+  }
+  std::vector<Reg> out = b_.call(it->second.index, regs);
+  size_t pos = 0;
+  return call_result(it->second.result, out, pos);
+}
+
+}  // namespace thorn::flatten
