@@ -82,6 +82,11 @@ class Emitter {
     // (kernel_ir.hpp), so every function is defined before its callers.
     std::vector<char> reached(f_.subs.size(), 0);
     reach(f_.body, reached);
+    sub_locals_.assign(f_.subs.size(), {});
+    for (size_t k = 0; k < f_.subs.size(); ++k) {
+      sub_locals_[k].assign(f_.locals.size(), 0);
+      used_locals(f_.subs[k].body, sub_locals_[k], true);
+    }
     in_sub_ = true;
     for (size_t k = 0; k < f_.subs.size(); ++k)
       if (reached[k]) subroutine(int(k));
@@ -104,7 +109,7 @@ class Emitter {
     // location, and identical code should hash identically.
     out_ += fmt::format("THORN_DEV bool {}({}) {{\n", o_.name, sig);
     declare_registers(f_.body);
-    declare_locals(f_.body);
+    declare_locals();
     indent_ = 1;
     block_body(f_.body);
     for (size_t i = 0; i < f_.body.results.size(); ++i)
@@ -139,6 +144,8 @@ class Emitter {
     const Block& body = f_.subs[size_t(k)].body;
     std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
     if (host()) params.push_back("u8& oob");
+    for (size_t l = 0; l < f_.locals.size(); ++l)
+      if (sub_locals_[size_t(k)][l]) params.push_back(fmt::format("{}* l{}", reg_type(f_.locals[l].elem), l));
     is_param_.clear();
     for (Reg r : body.params) {
       params.push_back(fmt::format("{} {}", reg_type(type(r)), reg_name(r)));
@@ -153,7 +160,6 @@ class Emitter {
     const char* kind = kir::instruction_count(body) >= kNoInlineInstructions ? "THORN_NOINLINE" : "THORN_DEV";
     out_ += fmt::format("{} bool {}({}) {{\n", kind, sub_name(k), sig);
     declare_registers(body);
-    declare_locals(body);
     indent_ = 1;
     loop_depth_ = 0;
     block_body(body);
@@ -165,6 +171,8 @@ class Emitter {
 
   void call(const Instr& in) {
     std::string args = host() ? "env, oob" : "env";
+    for (size_t l = 0; l < f_.locals.size(); ++l)
+      if (sub_locals_[size_t(in.aux)][l]) args += fmt::format(", l{}", l);
     for (Reg r : in.args) args += ", " + reg(r);
     for (Reg r : in.dsts) args += ", " + reg(r);
     line(fmt::format("if (!{}({})) return false;", sub_name(in.aux), args));
@@ -223,22 +231,24 @@ class Emitter {
   // Private arrays (kir::LocalArray) are per-thread C arrays: their sizes
   // are part of the code (the structural key includes them), and the
   // compiler keeps small ones in registers and the rest in local memory.
-  // Each private array is used by one body (the function's or one
-  // subroutine's: kernel_ir.hpp), which declares it.
-  void used_locals(const Block& b, std::vector<char>& used) const {
+  // All are declared in the function; a subroutine gets a pointer to each
+  // one it or its callees use (a caller fills an array argument's storage,
+  // kernel_ir.hpp).
+  void declare_locals() {
+    for (size_t k = 0; k < f_.locals.size(); ++k)
+      out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1),
+                          block() ? "[THORN_B]" : "");
+  }
+  // The private arrays a block uses, with those of the subroutines it calls
+  // (computed in index order: callees first).
+  void used_locals(const Block& b, std::vector<char>& used, bool through_calls) const {
     for (const Instr& in : b.instrs) {
       if ((in.op == Opcode::LocalRead || in.op == Opcode::LocalWrite) && in.aux >= 0 && size_t(in.aux) < used.size())
         used[size_t(in.aux)] = 1;
-      for (const Block& nb : in.blocks) used_locals(nb, used);
+      if (in.op == Opcode::Call && through_calls && in.aux >= 0 && size_t(in.aux) < sub_locals_.size())
+        for (size_t l = 0; l < used.size(); ++l) used[l] |= sub_locals_[size_t(in.aux)][l];
+      for (const Block& nb : in.blocks) used_locals(nb, used, through_calls);
     }
-  }
-  void declare_locals(const Block& body) {
-    std::vector<char> used(f_.locals.size(), 0);
-    used_locals(body, used);
-    for (size_t k = 0; k < f_.locals.size(); ++k)
-      if (used[k])
-        out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k,
-                            std::max<int64_t>(f_.locals[k].count, 1), block() ? "[THORN_B]" : "");
   }
 
   const kir::FreeArray& free_array(const Instr& in) const {
@@ -578,6 +588,7 @@ class Emitter {
   int loop_depth_ = 0;  // For loops around the current statement
   std::map<Reg, bool> is_param_;
   bool in_sub_ = false;  // emitting a subroutine: never the block form
+  std::vector<std::vector<char>> sub_locals_;  // per subroutine: the private arrays it (or a callee) uses
 };
 
 }  // namespace

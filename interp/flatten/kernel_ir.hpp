@@ -16,7 +16,9 @@
 // once, in the subroutine's body), so inlining one at a call site is a
 // copy of its block; its body sees only its own parameters and registers
 // (no register of a caller), and shares the Function's free arrays,
-// private arrays (each used by one body only) and messages. Subroutine k
+// private arrays and messages: an array argument or result travels in
+// private storage of the subroutine, which the caller fills before the
+// call and copies out of after it. Subroutine k
 // calls only subroutines with a smaller index: no recursion, and emitting
 // them in index order defines every callee before its callers.
 #include <cstdint>

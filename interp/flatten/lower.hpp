@@ -70,6 +70,8 @@ class Lowerer {
   bool fits_private(const Sym& arr, const Loc& loc);
   // A fresh private copy of an array (any Sym array).
   Sym materialise(const Sym& arr, const Loc& loc);
+  // Fresh private storage shaped like `arr` (not filled).
+  Sym private_storage(const Sym& arr, const Loc& loc);
   // The whole of a private array at its current version (may be updated in place).
   bool is_private_whole(const Sym& arr) const;
   // The scalar element structure of an array (registers are probes: only types count).
@@ -178,8 +180,9 @@ class Lowerer {
   // nullopt: inline it.
   std::optional<Sym> subroutine_call(const Callable& c, const std::vector<Sym>& args, const Loc& loc, bool tail,
                                      const CallHint* hint);
-  Sym parameterise(const Sym& s, std::vector<kir::Reg>& params);
-  Sym call_result(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pos);
+  Sym parameterise(const Sym& s, std::vector<kir::Reg>& params, std::vector<Sym>& storage, const Loc& loc);
+  Sym call_result(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pos, const Loc& loc);
+  Sym sub_result(const Sym& r, std::vector<kir::Reg>& regs, size_t first_local, const Loc& loc);
   Sym if_with_arrays(kir::Reg cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
   std::vector<Prim> types_of(const std::vector<kir::Reg>& regs) const;
   int array_index(const BufferPtr& buf);
@@ -207,7 +210,8 @@ class Lowerer {
   // Subroutines by specialisation key (lower_subroutine.cpp); index -1: inlined.
   struct SubEntry {
     int index = -1;
-    Sym result;  // the value's shape, and the leaves known in every call
+    Sym result;  // the value's shape, the leaves known in every call, arrays' result storage
+    std::vector<Sym> storage;  // array parameters' storage, in argument leaf order
   };
   std::map<std::string, SubEntry> subs_;
   int probing_ = 0;  // inside probe_block: code that is dropped, and private arrays released

@@ -12,10 +12,18 @@
 //    arguments stay constants inside the subroutine, so it folds exactly as
 //    the inlined copy did (same instructions, same order of operations:
 //    results are bit-identical to inlining).
-//  - Only tuples/records of scalars go in and out. Arrays and functions as
-//    arguments or results, a call in tail position (whose SOAC may become a
-//    segmented step), a call with no unknown argument (it folds to
-//    constants), and calls made while probing a value's shape are inlined.
+//  - Scalars go in and out as parameters and results. Arrays of a fixed
+//    shape go through private storage (kir::LocalArray) of the subroutine:
+//    the caller copies an array argument into the subroutine's parameter
+//    storage before the call, and copies an array result out of the
+//    subroutine's result storage after it (the next call overwrites it).
+//    For myocyte's 91-element state that is a few hundred loads and stores
+//    against thousands of instructions per call. The key has the array's
+//    shape and element types. Functions as arguments or results, arrays
+//    whose length depends on the element, a call in tail position (whose
+//    SOAC may become a segmented step), a call with no unknown argument (it
+//    folds to constants), and calls made while probing a value's shape are
+//    inlined.
 //  - The subroutine's body must be closed: a register of a caller used in it
 //    (a captured scalar lifted into a parameter of the entry block) makes it
 //    inlined instead. Small bodies (kMinInstructions) are inlined too: a
@@ -53,9 +61,11 @@ void put(std::string& key, const T& v) {
   key.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
-// Appends the argument's shape to the key; false for anything but scalars,
-// tuples and records. `unknown` counts the leaves that become parameters.
-bool signature(const Sym& s, std::string& key, int& unknown) {
+// Appends the argument's shape to the key; false for what cannot be passed
+// (functions, SOACs, arrays of a length known only per element). `unknown`
+// counts the leaves that become parameters. `element` gives an array's
+// element structure (Lowerer::element_like).
+bool signature(const Sym& s, std::string& key, int& unknown, const std::function<Sym(const Sym&)>& element) {
   put(key, uint8_t(s.kind));
   switch (s.kind) {
     case Sym::Kind::Scalar:
@@ -74,8 +84,20 @@ bool signature(const Sym& s, std::string& key, int& unknown) {
         for (const std::string& n : *s.names) key += n + '\0';
       put(key, uint32_t(s.elems.size()));
       for (const Sym& e : s.elems)
-        if (!signature(e, key, unknown)) return false;
+        if (!signature(e, key, unknown, element)) return false;
       return true;
+    case Sym::Kind::Array: {
+      const SymArr& a = *s.arr;
+      if (a.len != kir::kNoReg || a.dims.empty()) return false;
+      put(key, uint32_t(a.dims.size()));
+      for (int64_t d : a.dims) {
+        if (d < 0) return false;
+        put(key, d);
+      }
+      int probes = 0;  // the element's registers are probes: only its structure counts
+      ++unknown;       // its contents vary
+      return signature(element(s), key, probes, element);
+    }
     default: return false;
   }
 }
@@ -102,33 +124,67 @@ bool closed(const kir::Block& b, std::vector<char>& defined) {
 
 // The argument with its unknown scalars replaced by fresh parameters and its
 // known ones re-made as constants of the current block.
-Sym Lowerer::parameterise(const Sym& s, std::vector<Reg>& params) {
+Sym Lowerer::parameterise(const Sym& s, std::vector<Reg>& params, std::vector<Sym>& storage, const Loc& loc) {
   if (s.kind == Sym::Kind::Scalar) {
     if (s.known) return constant(*s.known);
     Reg r = f_.new_reg(s.prim);
     params.push_back(r);
     return Sym::scalar(r, s.prim);
   }
+  if (s.kind == Sym::Kind::Array) {
+    // The subroutine's own storage, which each caller fills before the call.
+    Sym st = private_storage(s, loc);
+    storage.push_back(st);
+    return with_current_versions(st);
+  }
   Sym out;
   out.kind = s.kind;
   out.names = s.names;
-  for (const Sym& e : s.elems) out.elems.push_back(parameterise(e, params));
+  for (const Sym& e : s.elems) out.elems.push_back(parameterise(e, params, storage, loc));
   return out;
 }
 
 // The call's value from its results; leaves the subroutine always computes
-// to the same constant stay known constants at the call site.
-Sym Lowerer::call_result(const Sym& like, const std::vector<Reg>& regs, size_t& pos) {
+// to the same constant stay known constants at the call site, and arrays
+// are copied out of the subroutine's result storage.
+Sym Lowerer::call_result(const Sym& like, const std::vector<Reg>& regs, size_t& pos, const Loc& loc) {
   if (like.kind == Sym::Kind::Scalar) {
     Reg r = regs.at(pos++);
     if (like.known) return constant(*like.known);
     return Sym::scalar(r, f_.reg_types[size_t(r)]);
   }
+  if (like.kind == Sym::Kind::Array) {
+    for (const SymArr::Leaf& l : like.arr->leaves) bump_version(l.array);  // the call wrote it
+    return materialise(with_current_versions(like), loc);
+  }
   Sym s;
   s.kind = like.kind;
   s.names = like.names;
-  for (const Sym& e : like.elems) s.elems.push_back(call_result(e, regs, pos));
+  for (const Sym& e : like.elems) s.elems.push_back(call_result(e, regs, pos, loc));
   return s;
+}
+
+// Inside the subroutine: its result with every array in storage of its own
+// (made in it: `first_local` on), scalars collected as the block's results.
+Sym Lowerer::sub_result(const Sym& r, std::vector<Reg>& regs, size_t first_local, const Loc& loc) {
+  switch (r.kind) {
+    case Sym::Kind::Scalar: regs.push_back(r.reg); return r;
+    case Sym::Kind::Array: {
+      if (dynamic(r)) throw Fallback("a subroutine result whose length depends on the element");
+      bool own = is_private_whole(r);
+      for (const SymArr::Leaf& l : r.arr->leaves) own = own && size_t(l.array) >= first_local;
+      return own ? r : materialise(r, loc);
+    }
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record: {
+      Sym s;
+      s.kind = r.kind;
+      s.names = r.names;
+      for (const Sym& e : r.elems) s.elems.push_back(sub_result(e, regs, first_local, loc));
+      return s;
+    }
+    default: throw Fallback("a function value where only scalars and arrays are supported");
+  }
 }
 
 std::optional<Sym> Lowerer::subroutine_call(const Callable& c, const std::vector<Sym>& args, const Loc& loc,
@@ -140,8 +196,13 @@ std::optional<Sym> Lowerer::subroutine_call(const Callable& c, const std::vector
   put(key, c.env.get());
   put(key, c.tenv.get());
   int unknown = 0;
-  for (const Sym& a : args)
-    if (!signature(a, key, unknown)) return std::nullopt;
+  auto element = [&](const Sym& arr) { return element_like(arr, loc); };
+  try {
+    for (const Sym& a : args)
+      if (!signature(a, key, unknown, element)) return std::nullopt;
+  } catch (const Fallback&) {
+    return std::nullopt;
+  }
   if (unknown == 0) return std::nullopt;
   if (hint) {
     for (const auto& [name, v] : hint->sizes) {
@@ -161,10 +222,12 @@ std::optional<Sym> Lowerer::subroutine_call(const Callable& c, const std::vector
     try {
       kir::Block body = b_.capture([&] {
         std::vector<Sym> pargs;
-        for (const Sym& a : args) pargs.push_back(parameterise(a, params));
-        result = call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, pargs, c.name, loc,
-                           false, c.ret_type, hint);
-        return leaves(result);
+        for (const Sym& a : args) pargs.push_back(parameterise(a, params, entry.storage, loc));
+        Sym r = call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, pargs, c.name, loc,
+                          false, c.ret_type, hint);
+        std::vector<Reg> out;
+        result = sub_result(r, out, locals, loc);
+        return out;
       });
       body.params = params;
       std::vector<char> defined(f_.reg_types.size(), 0);
@@ -189,20 +252,25 @@ std::optional<Sym> Lowerer::subroutine_call(const Callable& c, const std::vector
   }
   if (it->second.index < 0) return std::nullopt;
 
+  // Scalar arguments as parameters; arrays copied into the subroutine's
+  // storage, in the order parameterise() made it.
+  const SubEntry& entry = it->second;
   std::vector<Reg> regs;
-  for (const Sym& a : args) {
-    std::function<void(const Sym&)> go = [&](const Sym& s) {
-      if (s.kind == Sym::Kind::Scalar) {
-        if (!s.known) regs.push_back(s.reg);
-        return;
-      }
+  size_t stored = 0;
+  std::function<void(const Sym&)> go = [&](const Sym& s) {
+    if (s.kind == Sym::Kind::Scalar) {
+      if (!s.known) regs.push_back(s.reg);
+    } else if (s.kind == Sym::Kind::Array) {
+      const Sym& st = entry.storage.at(stored++);
+      copy_into(with_current_versions(st), s, loc);
+    } else {
       for (const Sym& e : s.elems) go(e);
-    };
-    go(a);
-  }
-  std::vector<Reg> out = b_.call(it->second.index, regs);
+    }
+  };
+  for (const Sym& a : args) go(a);
+  std::vector<Reg> out = b_.call(entry.index, regs);
   size_t pos = 0;
-  return call_result(it->second.result, out, pos);
+  return call_result(entry.result, out, pos, loc);
 }
 
 }  // namespace thorn::flatten
