@@ -30,8 +30,12 @@ void collect_divisors(const kir::Block& b, std::set<kir::Reg>& out) {
   }
 }
 
-// Slots are handed out over the body, then each subroutine in index order
-// (fingerprint.cpp walks the same way).
+// Constants of subroutines (kir::Subroutine) stay in the text: a
+// subroutine's body is a function of the program specialised on its known
+// arguments, so its constants are the program's own, not run-time values
+// that change from call to call; in the text the compiler folds them (a
+// private array's index, its bounds check), which myocyte's 3,000-line ecc
+// needs to compile in reasonable time. fingerprint.cpp writes them.
 
 void walk(const kir::Block& b, LiftedConstants& lc, int max_slots, const std::set<kir::Reg>* keep) {
   for (const kir::Instr& in : b.instrs) {
@@ -48,7 +52,6 @@ void walk_function(const kir::Function& f, LiftedConstants& lc, int max_slots, b
   std::set<kir::Reg> divisors;
   if (keep_divisors) divisors = divisor_registers(f);
   walk(f.body, lc, max_slots, keep_divisors ? &divisors : nullptr);
-  for (const kir::Subroutine& s : f.subs) walk(s.body, lc, max_slots, keep_divisors ? &divisors : nullptr);
 }
 
 }  // namespace
@@ -56,7 +59,6 @@ void walk_function(const kir::Function& f, LiftedConstants& lc, int max_slots, b
 std::set<kir::Reg> divisor_registers(const kir::Function& f) {
   std::set<kir::Reg> out;
   collect_divisors(f.body, out);
-  for (const kir::Subroutine& s : f.subs) collect_divisors(s.body, out);
   return out;
 }
 

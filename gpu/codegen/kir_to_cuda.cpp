@@ -185,7 +185,9 @@ class Emitter {
   }
 
   void line(const std::string& s) {
-    out_.append(size_t(indent_) * 2, ' ');
+    // Native sources are compiled, not read: one space per level (myocyte's
+    // solver spends a fifth of its bytes on indentation otherwise).
+    out_.append(size_t(indent_) * (host() ? 1 : 2), ' ');
     out_ += s;
     out_ += '\n';
   }
@@ -201,6 +203,16 @@ class Emitter {
     line(over_lanes ? "for (int l = 0; l < THORN_B; ++l) " + s : s);
   }
   void assign(Reg dst, const std::string& expr) { lanes_line(varying(dst), fmt::format("{} = {};", reg(dst), expr)); }
+  // Host dialect outside the block form: an instruction's destination is
+  // declared where it is defined (`f32 r7 = ...;`), not in the list at the
+  // top, which keeps large native units small. Valid C++ because a
+  // register is only used in the block defining it and blocks nested there
+  // (kir::verify's scoping), which the emitted braces follow.
+  bool compact() const { return host() && !block(); }
+  void define(Reg dst, const std::string& expr) {
+    if (compact()) line(fmt::format("{} {} = {};", reg_type(type(dst)), reg_name(dst), expr));
+    else assign(dst, expr);
+  }
 
   // Every register defined in the body (instruction results and nested block
   // parameters) is a local declared up front: SSA form makes each assigned
@@ -209,7 +221,7 @@ class Emitter {
     if (!is_function_body)
       for (Reg r : b.params) by_type[type(r)].push_back(r);
     for (const Instr& in : b.instrs) {
-      if (in.dst != kir::kNoReg) by_type[type(in.dst)].push_back(in.dst);
+      if (in.dst != kir::kNoReg && !compact()) by_type[type(in.dst)].push_back(in.dst);
       for (Reg d : in.dsts) by_type[type(d)].push_back(d);
       for (const Block& nb : in.blocks) collect(nb, false, by_type);
     }
@@ -318,24 +330,24 @@ class Emitter {
         if (o_.lifted) {
           auto it = o_.lifted->slot.find(&in);
           if (it != o_.lifted->slot.end()) {
-            assign(in.dst, lifted_expr(in.type, it->second));
+            define(in.dst, lifted_expr(in.type, it->second));
             return;
           }
         }
-        assign(in.dst, literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type)));
+        define(in.dst, literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type)));
         return;
       }
-      case Opcode::Unary: assign(in.dst, unary(in)); return;
-      case Opcode::Binary: assign(in.dst, binary(in)); return;
-      case Opcode::Compare: assign(in.dst, compare(in)); return;
-      case Opcode::Convert: assign(in.dst, convert(in.src_type, in.type, reg(in.a))); return;
-      case Opcode::Select: assign(in.dst, fmt::format("{} ? {} : {}", reg(in.a), reg(in.b), reg(in.c))); return;
+      case Opcode::Unary: define(in.dst, unary(in)); return;
+      case Opcode::Binary: define(in.dst, binary(in)); return;
+      case Opcode::Compare: define(in.dst, compare(in)); return;
+      case Opcode::Convert: define(in.dst, convert(in.src_type, in.type, reg(in.a))); return;
+      case Opcode::Select: define(in.dst, fmt::format("{} ? {} : {}", reg(in.a), reg(in.b), reg(in.c))); return;
       case Opcode::Read: {
         const kir::FreeArray& fa = free_array(in);
         std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, free_index(in));
         // The read-only cache is for arrays no thread writes during the kernel.
         if (o_.read_only_cache && !fa.written) mem = fmt::format("__ldg(&{})", mem);
-        assign(in.dst, load_expr(fa.elem, mem));
+        define(in.dst, load_expr(fa.elem, mem));
         return;
       }
       case Opcode::Write: {
@@ -350,7 +362,7 @@ class Emitter {
       // the host (whose extra bounds test only guards against planner bugs).
       case Opcode::LocalRead:
         check_local(in);
-        assign(in.dst, fmt::format("l{}[{}]{}", in.aux, local_index(in), block() ? "[l]" : ""));
+        define(in.dst, fmt::format("l{}[{}]{}", in.aux, local_index(in), block() ? "[l]" : ""));
         return;
       case Opcode::LocalWrite:
         check_local(in);
