@@ -178,7 +178,7 @@ class Lowerer {
   Sym project(const Sym& v, const std::string& field, const Loc& loc) const;
   // A call of a named function as a kir subroutine (lower_subroutine.cpp);
   // nullopt: inline it.
-  std::optional<Sym> subroutine_call(const Callable& c, const std::vector<Sym>& args, const Loc& loc, bool tail,
+  std::optional<Sym> subroutine_call(const CallablePtr& fn, const std::vector<Sym>& args, const Loc& loc, bool tail,
                                      const CallHint* hint);
   Sym parameterise(const Sym& s, std::vector<kir::Reg>& params, std::vector<Sym>& storage, const Loc& loc);
   Sym call_result(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pos, const Loc& loc);
@@ -212,6 +212,7 @@ class Lowerer {
     int index = -1;
     Sym result;  // the value's shape, the leaves known in every call, arrays' result storage
     std::vector<Sym> storage;  // array parameters' storage, in argument leaf order
+    CallablePtr fn;            // keeps the key's addresses from being reused
   };
   std::map<std::string, SubEntry> subs_;
   int probing_ = 0;  // inside probe_block: code that is dropped, and private arrays released

@@ -138,7 +138,7 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
         std::vector<Sym> first(all.begin(), all.begin() + long(p));
         return rest_after(intrinsic(*alias, std::move(first), loc, tail && all.size() == p), all, p);
       }
-      if (auto r = subroutine_call(c, all, loc, tail, hint_ptr)) return *r;
+      if (auto r = subroutine_call(f.value, all, loc, tail, hint_ptr)) return *r;
       return call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, all, c.name, loc, tail,
                        c.ret_type, hint_ptr);
     }

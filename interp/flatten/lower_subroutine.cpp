@@ -187,12 +187,18 @@ Sym Lowerer::sub_result(const Sym& r, std::vector<Reg>& regs, size_t first_local
   }
 }
 
-std::optional<Sym> Lowerer::subroutine_call(const Callable& c, const std::vector<Sym>& args, const Loc& loc,
+std::optional<Sym> Lowerer::subroutine_call(const CallablePtr& fn, const std::vector<Sym>& args, const Loc& loc,
                                             bool tail, const CallHint* hint) {
+  const Callable& c = *fn;
   if (!subroutines_enabled() || tail || probing_ > 0 || !c.params || !c.body || args.size() != c.params->size())
     return std::nullopt;
   std::string key;
+  // The closure: the flattener's rewrites (distribution, interchange) make
+  // closures over the same body with other parameter lists. The entry keeps
+  // the Callable alive, so no other one can take these addresses.
   put(key, c.body);
+  put(key, c.params);
+  put(key, c.type_params);
   put(key, c.env.get());
   put(key, c.tenv.get());
   int unknown = 0;
@@ -216,6 +222,7 @@ std::optional<Sym> Lowerer::subroutine_call(const Callable& c, const std::vector
   auto it = subs_.find(key);
   if (it == subs_.end()) {
     SubEntry entry;
+    entry.fn = fn;
     size_t locals = f_.locals.size(), versions = local_version.size(), subs = f_.subs.size(), fused_n = fused.size();
     std::vector<Reg> params;
     Sym result;
