@@ -30,6 +30,13 @@ void collect_divisors(const kir::Block& b, std::set<kir::Reg>& out) {
   }
 }
 
+// Constants of subroutines (kir::Subroutine) stay in the text: a
+// subroutine's body is a function of the program specialised on its known
+// arguments, so its constants are the program's own, not run-time values
+// that change from call to call; in the text the compiler folds them (a
+// private array's index, its bounds check), which myocyte's 3,000-line ecc
+// needs to compile in reasonable time. fingerprint.cpp writes them.
+
 void walk(const kir::Block& b, LiftedConstants& lc, int max_slots, const std::set<kir::Reg>* keep) {
   for (const kir::Instr& in : b.instrs) {
     if (in.op == kir::Opcode::Const && in.imm.type == in.type && worth_lifting(in.imm) &&

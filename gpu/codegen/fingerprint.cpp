@@ -13,6 +13,7 @@ struct Writer {
   std::string out;
   int lifted = 0;  // as lift_constants counts: same walk order, same cap
   bool keep_divisors = false;   // as lift_constants(..., keep_divisors)
+  bool in_sub = false;          // a subroutine's constants are never lifted (constants.cpp)
   std::set<kir::Reg> divisors;  // of the function being written
   template <class T>
   void put(const T& v) {
@@ -43,7 +44,7 @@ struct Writer {
       put(in.aux);
       if (in.op == kir::Opcode::Const) {
         // A lifted constant's value is a launch argument, not part of the text.
-        bool lift = in.imm.type == in.type && worth_lifting(in.imm) && lifted < kMaxLiftedConstants &&
+        bool lift = !in_sub && in.imm.type == in.type && worth_lifting(in.imm) && lifted < kMaxLiftedConstants &&
                     !(keep_divisors && divisors.count(in.dst));
         lifted += lift;
         put(uint8_t(lift));
@@ -72,6 +73,12 @@ struct Writer {
       put(l.count);
     }
     block(f.body);
+    // Subroutines are code of the kernel like the body (kernel_ir.hpp),
+    // their constants included.
+    put(uint32_t(f.subs.size()));
+    in_sub = true;
+    for (const kir::Subroutine& s : f.subs) block(s.body);
+    in_sub = false;
   }
 };
 

@@ -65,6 +65,9 @@ const FloatFn* float_fn(UnOp op) {
   return it == fns.end() ? nullptr : &it->second;
 }
 
+// Subroutines of at least this many instructions are emitted noinline.
+constexpr int64_t kNoInlineInstructions = 200;
+
 // Rounds a float expression to the register type (f16 needs it).
 std::string round_to(Prim t, const std::string& e) {
   return t == Prim::F16 ? fmt::format("thorn_rh({})", e) : e;
@@ -75,6 +78,20 @@ class Emitter {
   Emitter(const kir::Function& f, const FunctionEmitOptions& o) : f_(f), o_(o) {}
 
   std::string run() {
+    // Subroutines the body reaches, in index order: callees come first
+    // (kernel_ir.hpp), so every function is defined before its callers.
+    std::vector<char> reached(f_.subs.size(), 0);
+    reach(f_.body, reached);
+    sub_locals_.assign(f_.subs.size(), {});
+    for (size_t k = 0; k < f_.subs.size(); ++k) {
+      sub_locals_[k].assign(f_.locals.size(), 0);
+      used_locals(f_.subs[k].body, sub_locals_[k], true);
+    }
+    in_sub_ = true;
+    for (size_t k = 0; k < f_.subs.size(); ++k)
+      if (reached[k]) subroutine(int(k));
+    in_sub_ = false;
+
     std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
     if (host()) params.push_back("u8& oob");
     // Block form: varying parameters and all results are arrays of THORN_B lanes.
@@ -91,7 +108,7 @@ class Emitter {
     // The IR function's name stays out of the text: it may carry a source
     // location, and identical code should hash identically.
     out_ += fmt::format("THORN_DEV bool {}({}) {{\n", o_.name, sig);
-    declare_registers();
+    declare_registers(f_.body);
     declare_locals();
     indent_ = 1;
     block_body(f_.body);
@@ -103,6 +120,64 @@ class Emitter {
   }
 
  private:
+  // ---- subroutines (kir::Subroutine): each a function of its own,
+  //   THORN_DEV|THORN_NOINLINE bool NAME_sK(env, [oob,] params..., result refs...)
+  // failing as the element does; a Call passes its failure on. Never in the
+  // block form (native_uniform.cpp keeps functions with calls out of it).
+  std::string sub_name(int k) const { return fmt::format("{}_s{}", o_.name, k); }
+
+  void reach(const Block& b, std::vector<char>& reached) const {
+    for (const Instr& in : b.instrs) {
+      if (in.op == Opcode::Call) {
+        if (in.aux < 0 || size_t(in.aux) >= f_.subs.size())
+          throw Error(ErrorKind::Internal, fmt::format("kernel codegen: subroutine {} missing in {}", in.aux, f_.name));
+        if (!reached[size_t(in.aux)]) {
+          reached[size_t(in.aux)] = 1;
+          reach(f_.subs[size_t(in.aux)].body, reached);
+        }
+      }
+      for (const Block& nb : in.blocks) reach(nb, reached);
+    }
+  }
+
+  void subroutine(int k) {
+    const Block& body = f_.subs[size_t(k)].body;
+    std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
+    if (host()) params.push_back("u8& oob");
+    for (size_t l = 0; l < f_.locals.size(); ++l)
+      if (sub_locals_[size_t(k)][l]) params.push_back(fmt::format("{}* l{}", reg_type(f_.locals[l].elem), l));
+    is_param_.clear();
+    for (Reg r : body.params) {
+      params.push_back(fmt::format("{} {}", reg_type(type(r)), reg_name(r)));
+      is_param_[r] = true;
+    }
+    for (size_t i = 0; i < body.results.size(); ++i)
+      params.push_back(fmt::format("{}& out{}", reg_type(type(body.results[i])), i));
+    std::string sig;
+    for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + params[i];
+    // Large bodies stay out of line: that is what keeps the unit small
+    // enough to compile; small ones the compiler may as well inline.
+    const char* kind = kir::instruction_count(body) >= kNoInlineInstructions ? "THORN_NOINLINE" : "THORN_DEV";
+    out_ += fmt::format("{} bool {}({}) {{\n", kind, sub_name(k), sig);
+    declare_registers(body);
+    indent_ = 1;
+    loop_depth_ = 0;
+    block_body(body);
+    for (size_t i = 0; i < body.results.size(); ++i) line(fmt::format("out{} = {};", i, reg(body.results[i])));
+    line("return true;");
+    out_ += "}\n";
+    is_param_.clear();
+  }
+
+  void call(const Instr& in) {
+    std::string args = host() ? "env, oob" : "env";
+    for (size_t l = 0; l < f_.locals.size(); ++l)
+      if (sub_locals_[size_t(in.aux)][l]) args += fmt::format(", l{}", l);
+    for (Reg r : in.args) args += ", " + reg(r);
+    for (Reg r : in.dsts) args += ", " + reg(r);
+    line(fmt::format("if (!{}({})) return false;", sub_name(in.aux), args));
+  }
+
   Prim type(Reg r) const {
     if (r < 0 || size_t(r) >= f_.reg_types.size())
       throw Error(ErrorKind::Internal, fmt::format("kernel codegen: register r{} out of range in {}", r, f_.name));
@@ -110,7 +185,9 @@ class Emitter {
   }
 
   void line(const std::string& s) {
-    out_.append(size_t(indent_) * 2, ' ');
+    // Native sources are compiled, not read: one space per level (myocyte's
+    // solver spends a fifth of its bytes on indentation otherwise).
+    out_.append(size_t(indent_) * (host() ? 1 : 2), ' ');
     out_ += s;
     out_ += '\n';
   }
@@ -119,13 +196,23 @@ class Emitter {
   // is an array of THORN_B lanes, read as rN[l] inside a loop over the lanes
   // that each statement writing it is wrapped in; uniform registers and all
   // control flow stay scalar.
-  bool block() const { return o_.varying != nullptr; }
+  bool block() const { return o_.varying != nullptr && !in_sub_; }
   bool varying(Reg r) const { return block() && r >= 0 && (*o_.varying)[size_t(r)]; }
   std::string reg(Reg r) const { return varying(r) ? reg_name(r) + "[l]" : reg_name(r); }
   void lanes_line(bool over_lanes, const std::string& s) {
     line(over_lanes ? "for (int l = 0; l < THORN_B; ++l) " + s : s);
   }
   void assign(Reg dst, const std::string& expr) { lanes_line(varying(dst), fmt::format("{} = {};", reg(dst), expr)); }
+  // Host dialect outside the block form: an instruction's destination is
+  // declared where it is defined (`f32 r7 = ...;`), not in the list at the
+  // top, which keeps large native units small. Valid C++ because a
+  // register is only used in the block defining it and blocks nested there
+  // (kir::verify's scoping), which the emitted braces follow.
+  bool compact() const { return host() && !block(); }
+  void define(Reg dst, const std::string& expr) {
+    if (compact()) line(fmt::format("{} {} = {};", reg_type(type(dst)), reg_name(dst), expr));
+    else assign(dst, expr);
+  }
 
   // Every register defined in the body (instruction results and nested block
   // parameters) is a local declared up front: SSA form makes each assigned
@@ -134,15 +221,15 @@ class Emitter {
     if (!is_function_body)
       for (Reg r : b.params) by_type[type(r)].push_back(r);
     for (const Instr& in : b.instrs) {
-      if (in.dst != kir::kNoReg) by_type[type(in.dst)].push_back(in.dst);
+      if (in.dst != kir::kNoReg && !compact()) by_type[type(in.dst)].push_back(in.dst);
       for (Reg d : in.dsts) by_type[type(d)].push_back(d);
       for (const Block& nb : in.blocks) collect(nb, false, by_type);
     }
   }
 
-  void declare_registers() {
+  void declare_registers(const Block& body) {
     std::map<Prim, std::vector<Reg>> by_type;
-    collect(f_.body, true, by_type);
+    collect(body, true, by_type);
     for (auto& [t, regs] : by_type) {
       std::string names;
       for (size_t i = 0; i < regs.size(); ++i) {
@@ -156,10 +243,24 @@ class Emitter {
   // Private arrays (kir::LocalArray) are per-thread C arrays: their sizes
   // are part of the code (the structural key includes them), and the
   // compiler keeps small ones in registers and the rest in local memory.
+  // All are declared in the function; a subroutine gets a pointer to each
+  // one it or its callees use (a caller fills an array argument's storage,
+  // kernel_ir.hpp).
   void declare_locals() {
     for (size_t k = 0; k < f_.locals.size(); ++k)
       out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1),
                           block() ? "[THORN_B]" : "");
+  }
+  // The private arrays a block uses, with those of the subroutines it calls
+  // (computed in index order: callees first).
+  void used_locals(const Block& b, std::vector<char>& used, bool through_calls) const {
+    for (const Instr& in : b.instrs) {
+      if ((in.op == Opcode::LocalRead || in.op == Opcode::LocalWrite) && in.aux >= 0 && size_t(in.aux) < used.size())
+        used[size_t(in.aux)] = 1;
+      if (in.op == Opcode::Call && through_calls && in.aux >= 0 && size_t(in.aux) < sub_locals_.size())
+        for (size_t l = 0; l < used.size(); ++l) used[l] |= sub_locals_[size_t(in.aux)][l];
+      for (const Block& nb : in.blocks) used_locals(nb, used, through_calls);
+    }
   }
 
   const kir::FreeArray& free_array(const Instr& in) const {
@@ -229,24 +330,24 @@ class Emitter {
         if (o_.lifted) {
           auto it = o_.lifted->slot.find(&in);
           if (it != o_.lifted->slot.end()) {
-            assign(in.dst, lifted_expr(in.type, it->second));
+            define(in.dst, lifted_expr(in.type, it->second));
             return;
           }
         }
-        assign(in.dst, literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type)));
+        define(in.dst, literal(in.imm.type == in.type ? in.imm : in.imm.convert_to(in.type)));
         return;
       }
-      case Opcode::Unary: assign(in.dst, unary(in)); return;
-      case Opcode::Binary: assign(in.dst, binary(in)); return;
-      case Opcode::Compare: assign(in.dst, compare(in)); return;
-      case Opcode::Convert: assign(in.dst, convert(in.src_type, in.type, reg(in.a))); return;
-      case Opcode::Select: assign(in.dst, fmt::format("{} ? {} : {}", reg(in.a), reg(in.b), reg(in.c))); return;
+      case Opcode::Unary: define(in.dst, unary(in)); return;
+      case Opcode::Binary: define(in.dst, binary(in)); return;
+      case Opcode::Compare: define(in.dst, compare(in)); return;
+      case Opcode::Convert: define(in.dst, convert(in.src_type, in.type, reg(in.a))); return;
+      case Opcode::Select: define(in.dst, fmt::format("{} ? {} : {}", reg(in.a), reg(in.b), reg(in.c))); return;
       case Opcode::Read: {
         const kir::FreeArray& fa = free_array(in);
         std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, free_index(in));
         // The read-only cache is for arrays no thread writes during the kernel.
         if (o_.read_only_cache && !fa.written) mem = fmt::format("__ldg(&{})", mem);
-        assign(in.dst, load_expr(fa.elem, mem));
+        define(in.dst, load_expr(fa.elem, mem));
         return;
       }
       case Opcode::Write: {
@@ -261,7 +362,7 @@ class Emitter {
       // the host (whose extra bounds test only guards against planner bugs).
       case Opcode::LocalRead:
         check_local(in);
-        assign(in.dst, fmt::format("l{}[{}]{}", in.aux, local_index(in), block() ? "[l]" : ""));
+        define(in.dst, fmt::format("l{}[{}]{}", in.aux, local_index(in), block() ? "[l]" : ""));
         return;
       case Opcode::LocalWrite:
         check_local(in);
@@ -271,6 +372,7 @@ class Emitter {
         lanes_line(varying(in.a), fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
                                                       o_.msg_base, in.aux));
         return;
+      case Opcode::Call: call(in); return;
       case Opcode::If: {
         line(fmt::format("if ({}) {{", reg(in.a)));
         ++indent_;
@@ -497,6 +599,8 @@ class Emitter {
   int tmp_ = 0;
   int loop_depth_ = 0;  // For loops around the current statement
   std::map<Reg, bool> is_param_;
+  bool in_sub_ = false;  // emitting a subroutine: never the block form
+  std::vector<std::vector<char>> sub_locals_;  // per subroutine: the private arrays it (or a callee) uses
 };
 
 }  // namespace

@@ -8,7 +8,11 @@
 // `<free_array_prefix><k>[index]` (and a `written` one stored into the same
 // way, by Write); private arrays are per-thread C arrays `l<k>[count]`
 // declared at the top of the function; a failing Check records message
-// `<msg_base> + aux`. Semantics follow Futhark (see gpu/codegen/prelude.cpp):
+// `<msg_base> + aux`. Each subroutine the body calls (kir::Subroutine) is
+// emitted before it as `NAME_s<k>` with the same environment (and `oob`),
+// its parameters, and result references, failing as the function does;
+// large ones are THORN_NOINLINE (out of line: the point of subroutines is a
+// unit the compilers can digest), small ones THORN_DEV. Semantics follow Futhark (see gpu/codegen/prelude.cpp):
 // wrap-around integer arithmetic, division rounding down, conversions as the
 // host backends do them, f16 rounded after every operation.
 #include <set>

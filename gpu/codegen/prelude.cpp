@@ -100,6 +100,8 @@ std::string_view cuda_prelude() {
     std::string s = "// ---- thorn prelude\n";
     s += scalar_types();
     s += "#define THORN_DEV __device__ __forceinline__\n";
+    // Large kernel-IR subroutines (kir_to_cuda.hpp) stay functions of their own.
+    s += "#ifdef THORN_EMULATE\n#define THORN_NOINLINE static\n#else\n#define THORN_NOINLINE __device__ __noinline__\n#endif\n";
     s += R"CUDA(
 // -- f16 (PTX cvt, round to nearest even). THORN_EMULATE: the host-side
 // kernel emulator of the tests (tests/gpu/emulator) supplies these.

@@ -12,11 +12,14 @@ namespace thorn::gpu {
 
 namespace {
 
-int64_t instructions(const kir::Block& b) {
+int64_t instructions(const kir::Function& f, const kir::Block& b, int depth = 0) {
   int64_t n = 0;
   for (const kir::Instr& in : b.instrs) {
     ++n;
-    for (const kir::Block& nb : in.blocks) n += 8 * instructions(nb);  // loops run more than once
+    for (const kir::Block& nb : in.blocks) n += 8 * instructions(f, nb, depth);  // loops run more than once
+    // A call costs its subroutine's body (no recursion: the depth is a guard).
+    if (in.op == kir::Opcode::Call && depth < 64 && in.aux >= 0 && size_t(in.aux) < f.subs.size())
+      n += instructions(f, f.subs[size_t(in.aux)].body, depth + 1);
   }
   return n;
 }
@@ -34,9 +37,9 @@ OffloadDecision should_offload(const plan::Plan& plan, const std::vector<BufferP
   d.threshold = gpu_threshold();
   for (const plan::Step& s : plan.steps) {
     // One unit: an element through about four IR instructions.
-    int64_t per = 1 + instructions(s.element.body) / 4;
+    int64_t per = 1 + instructions(s.element, s.element.body) / 4;
     if (s.kind == plan::StepKind::SegRed || s.kind == plan::StepKind::SegScan || s.kind == plan::StepKind::SegHist)
-      per += instructions(s.op.body) / 4;
+      per += instructions(s.op, s.op.body) / 4;
     d.work += s.segments * s.segment_size * per;
   }
   for (size_t i = 0; i < plan.buffers.size() && i < buffers.size(); ++i) {

@@ -25,6 +25,15 @@ struct Compiler {
   // Reads at top level whose affine path always applies: their index
   // register is not needed.
   std::vector<char> live;
+  // Subroutines: marked once (all results live), compiled once into a block
+  // that every Call of it runs.
+  std::vector<char> sub_marked;
+  std::vector<int> sub_block;
+
+  int subroutine(int k) {
+    if (sub_block.at(size_t(k)) < 0) sub_block[size_t(k)] = block(f.subs[size_t(k)].body);
+    return sub_block[size_t(k)];
+  }
 
   bool flat_affine(const Affine& a) const {
     return segments <= 1 || a.cs == a.cj * segment_size;
@@ -49,6 +58,12 @@ struct Compiler {
       use(in.b);
       use(in.c);
       for (kir::Reg r : in.args) use(r);
+      if (in.op == Opcode::Call && !sub_marked.at(size_t(in.aux))) {
+        sub_marked[size_t(in.aux)] = 1;
+        const kir::Block& sb = f.subs[size_t(in.aux)].body;
+        for (kir::Reg r : sb.results) use(r);
+        mark(sb, false);
+      }
       for (const kir::Block& nb : in.blocks) {
         for (kir::Reg r : nb.results) use(r);
         mark(nb, false);
@@ -99,6 +114,17 @@ struct Compiler {
         case Opcode::LocalRead: c.fn = local_read_kernel(in.type); break;
         case Opcode::LocalWrite: c.fn = local_write_kernel(in.type); break;
         case Opcode::Write: c.fn = write_kernel(in.type); break;
+        case Opcode::Call: {
+          Control ctl;
+          ctl.op = in.op;
+          ctl.dsts = in.dsts;
+          ctl.args = in.args;
+          ctl.blocks[0] = subroutine(in.aux);
+          c.aux = int32_t(p.controls.size());
+          p.controls.push_back(std::move(ctl));
+          c.fn = control_kernel(in.op);
+          break;
+        }
         case Opcode::If:
         case Opcode::For:
         case Opcode::While: {
@@ -183,8 +209,10 @@ std::shared_ptr<const Program> compile_element(const kir::Function& f, int64_t s
     aff.forms[f.body.params[1]] = Affine{0, 1, 0, false};
     aff.block(f.body);
   }
-  Compiler c{f, *p, element ? &aff : nullptr, segments, segment_size, {}};
+  Compiler c{f, *p, element ? &aff : nullptr, segments, segment_size, {}, {}, {}};
   c.live.assign(f.reg_types.size(), 0);
+  c.sub_marked.assign(f.subs.size(), 0);
+  c.sub_block.assign(f.subs.size(), -1);
   for (kir::Reg r : f.body.results) c.live[size_t(r)] = 1;
   c.mark(f.body, true);
   for (kir::Reg r : f.body.params) p->param_live.push_back(c.live[size_t(r)]);

@@ -179,6 +179,18 @@ void while_kernel(const CInstr& in, Frame& fr, Lanes L) {
   for (size_t r = 0; r < k; ++r) copy_lanes(fr, ctl.dsts[r], cond.params[r], L);
 }
 
+// A subroutine runs on the caller's lanes: arguments into its parameters,
+// its block, its results into the call's destinations. Its registers are
+// its own (kernel_ir.hpp), so nothing of the caller is overwritten.
+void call_kernel(const CInstr& in, Frame& fr, Lanes L) {
+  const Program& p = *fr.prog;
+  const Control& ctl = p.controls[size_t(in.aux)];
+  const CBlock& body = p.blocks[size_t(ctl.blocks[0])];
+  for (size_t r = 0; r < ctl.args.size(); ++r) copy_lanes(fr, body.params[r], ctl.args[r], L);
+  run_block(p, ctl.blocks[0], fr, L);
+  for (size_t r = 0; r < ctl.dsts.size(); ++r) copy_lanes(fr, ctl.dsts[r], body.results[r], L);
+}
+
 }  // namespace
 
 Kernel control_kernel(kir::Opcode op) {
@@ -186,6 +198,7 @@ Kernel control_kernel(kir::Opcode op) {
     case kir::Opcode::If: return &if_kernel;
     case kir::Opcode::For: return &for_kernel_entry;
     case kir::Opcode::While: return &while_kernel;
+    case kir::Opcode::Call: return &call_kernel;
     default: return nullptr;
   }
 }

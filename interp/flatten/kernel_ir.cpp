@@ -1,5 +1,7 @@
 #include "interp/flatten/kernel_ir.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace thorn::kir {
@@ -140,6 +142,11 @@ struct Printer {
         line(depth, fmt::format("check {} \"{}\"", reg(in.a), msg));
         break;
       }
+      case Opcode::Call: {
+        std::string name = in.aux >= 0 && size_t(in.aux) < f.subs.size() ? f.subs[size_t(in.aux)].name : "?";
+        line(depth, fmt::format("({}) = call s{} {}({})", list(in.dsts, true), in.aux, name, list(in.args, false)));
+        break;
+      }
       case Opcode::If: {
         line(depth, fmt::format("({}) = if {}", list(in.dsts, true), reg(in.a)));
         for (size_t k = 0; k < in.blocks.size(); ++k) {
@@ -197,7 +204,36 @@ std::string to_string(const Function& f) {
                           f.locals[k].name));
   for (const Instr& in : f.body.instrs) p.instr(in, 1);
   p.line(1, fmt::format("return ({})", p.list(f.body.results, false)));
+  for (size_t k = 0; k < f.subs.size(); ++k) {
+    const Subroutine& s = f.subs[k];
+    std::string ts;
+    for (size_t i = 0; i < s.body.results.size(); ++i) ts += (i ? ", " : "") + p.typed(s.body.results[i]);
+    p.line(0, fmt::format("sub s{} {}({}) -> ({})", k, s.name, p.list(s.body.params, true), ts));
+    for (const Instr& in : s.body.instrs) p.instr(in, 1);
+    p.line(1, fmt::format("return ({})", p.list(s.body.results, false)));
+  }
   return p.out;
+}
+
+int64_t instruction_count(const Block& b) {
+  int64_t n = 0;
+  for (const Instr& in : b.instrs) {
+    ++n;
+    for (const Block& nb : in.blocks) n += instruction_count(nb);
+  }
+  return n;
+}
+
+bool has_loop(const Function& f, const Block& b) {
+  for (const Instr& in : b.instrs) {
+    if (in.op == Opcode::For || in.op == Opcode::While) return true;
+    if (in.op == Opcode::Call && in.aux >= 0 && size_t(in.aux) < f.subs.size() &&
+        has_loop(f, f.subs[size_t(in.aux)].body))
+      return true;
+    for (const Block& nb : in.blocks)
+      if (has_loop(f, nb)) return true;
+  }
+  return false;
 }
 
 // ------------------------------------------------------------------ verification
@@ -212,6 +248,7 @@ struct Verifier {
   const Function& f;
   std::vector<char> defined, visible;
   std::string error;
+  size_t current_sub = 0;  // the body being checked: a subroutine's index, or subs.size() for the function's
 
   bool fail(std::string msg) {
     if (error.empty()) error = std::move(msg);
@@ -405,6 +442,21 @@ struct Verifier {
         if (in.aux < 0 || size_t(in.aux) >= f.messages.size())
           return fail(fmt::format("check: message {} does not exist", in.aux));
         return expect(in.a, Prim::Bool, "check") && (in.b == kNoReg || expect(in.b, Prim::I64, "check"));
+      case Opcode::Call: {
+        if (in.aux < 0 || size_t(in.aux) >= current_sub)
+          return fail(fmt::format("call: subroutine s{} does not exist or is not called from an earlier one", in.aux));
+        const Block& callee = f.subs[size_t(in.aux)].body;
+        if (in.args.size() != callee.params.size() || in.dsts.size() != callee.results.size())
+          return fail(fmt::format("call s{}: {} arguments and {} results for {} and {}", in.aux, in.args.size(),
+                                  in.dsts.size(), callee.params.size(), callee.results.size()));
+        for (size_t i = 0; i < in.args.size(); ++i)
+          if (!use(in.args[i], "call") || !valid_reg(callee.params[i]) || type(in.args[i]) != type(callee.params[i]))
+            return fail(fmt::format("call s{}: argument {} has the wrong type", in.aux, i));
+        if (!results_match(callee, in.dsts, "call")) return false;
+        for (Reg d : in.dsts)
+          if (!def(d, "call")) return false;
+        return true;
+      }
       case Opcode::If: {
         if (!expect(in.a, Prim::Bool, "if")) return false;
         if (in.blocks.size() != 2) return fail("if: needs exactly two blocks");
@@ -464,6 +516,18 @@ std::string verify(const Function& f) {
   Verifier v{f, std::vector<char>(f.reg_types.size(), 0), std::vector<char>(f.reg_types.size(), 0), {}};
   if (!f.message_locs.empty() && f.message_locs.size() != f.messages.size())
     return "message_locs and messages differ in length";
+  // Subroutines first, each in a scope of its own: a caller's registers
+  // are not visible in it. Registers are still defined once function-wide.
+  for (size_t k = 0; k < f.subs.size() && v.error.empty(); ++k) {
+    v.current_sub = k;
+    std::fill(v.visible.begin(), v.visible.end(), 0);
+    std::vector<Prim> params;
+    for (Reg r : f.subs[k].body.params) params.push_back(v.valid_reg(r) ? v.type(r) : Prim::Bool);
+    if (!v.block(f.subs[k].body, params, "subroutine")) v.error = fmt::format("s{}: {}", k, v.error);
+  }
+  if (!v.error.empty()) return v.error;
+  v.current_sub = f.subs.size();
+  std::fill(v.visible.begin(), v.visible.end(), 0);
   std::vector<Prim> params;
   for (Reg r : f.body.params) params.push_back(v.valid_reg(r) ? v.type(r) : Prim::Bool);
   v.block(f.body, params, "function");

@@ -7,6 +7,20 @@
 //
 // Registers are numbered densely per Function; every register is defined
 // exactly once (block parameters count as definitions).
+//
+// Subroutines (Function::subs): a user function called from an element is
+// lowered once into a Subroutine and its call sites become Call
+// instructions, instead of a copy of its body at every site (rodinia/
+// myocyte's solver was 80,000 registers inlined). A subroutine's registers
+// are numbered in the same space as the rest of the Function (each defined
+// once, in the subroutine's body), so inlining one at a call site is a
+// copy of its block; its body sees only its own parameters and registers
+// (no register of a caller), and shares the Function's free arrays,
+// private arrays and messages: an array argument or result travels in
+// private storage of the subroutine, which the caller fills before the
+// call and copies out of after it. Subroutine k
+// calls only subroutines with a smaller index: no recursion, and emitting
+// them in index order defines every callee before its callers.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,13 +74,14 @@ enum class Opcode : uint8_t {
   LocalRead,   // dst = locals[aux][a]              (a: i64 element index)
   LocalWrite,  // locals[aux][a] = b                (no dst: an effect, in program order)
   Write,       // free_arrays[aux][a] = b           (no dst: an effect; the free array is `written`)
+  Call,        // dsts = subs[aux](args)             (may fail a Check or write private arrays: an effect)
 };
 
 // True for the instructions that have effects besides their destination:
 // they are never removed as dead code and never reordered.
 inline bool has_effect(Opcode op) {
   return op == Opcode::Check || op == Opcode::If || op == Opcode::For || op == Opcode::While ||
-         op == Opcode::LocalWrite || op == Opcode::Write;
+         op == Opcode::LocalWrite || op == Opcode::Write || op == Opcode::Call;
 }
 
 // A Check's message with the index it reports: a bounds check's message
@@ -85,10 +100,10 @@ struct Instr {
   Reg dst = kNoReg;
   Reg a = kNoReg, b = kNoReg, c = kNoReg;
   uint8_t sub = 0;            // the UnOp / BinOp / CmpOp
-  int32_t aux = 0;            // Read: free array index; Check: message index
+  int32_t aux = 0;            // Read: free array index; Check: message index; Call: subroutine
   Scalar imm;                 // Const
-  std::vector<Reg> dsts;      // If / For / While results
-  std::vector<Reg> args;      // For / While initial carried values
+  std::vector<Reg> dsts;      // If / For / While / Call results
+  std::vector<Reg> args;      // For / While initial carried values; Call arguments
   std::vector<Block> blocks;  // If / For / While bodies
 
   UnOp unop() const { return UnOp(sub); }
@@ -123,6 +138,13 @@ struct LocalArray {
   std::string name;
 };
 
+// A function called from the body (see the top of this file): body.params
+// are its parameters, body.results its results.
+struct Subroutine {
+  std::string name;  // the user function's, for listings
+  Block body;
+};
+
 // One scalar function: parameters in, results out.
 struct Function {
   std::string name;
@@ -132,6 +154,7 @@ struct Function {
   std::vector<LocalArray> locals;
   std::vector<std::string> messages;  // Check failure messages (with source locations)
   std::vector<Loc> message_locs;      // optional, parallel to messages: where a Check failure points
+  std::vector<Subroutine> subs;       // called by Call (aux: the index)
 
   // Adds a Check message and returns its index (for Instr::aux).
   int add_message(std::string text, Loc loc = {}) {
@@ -148,6 +171,11 @@ struct Function {
   std::vector<Prim> param_types() const;
   std::vector<Prim> result_types() const;
 };
+
+// Instructions of a block, nested blocks included (not through calls).
+int64_t instruction_count(const Block& b);
+// Whether b contains a For or While, also inside the subroutines it calls.
+bool has_loop(const Function& f, const Block& b);
 
 std::string_view unop_name(UnOp op);
 std::string_view binop_name(BinOp op);

@@ -217,6 +217,20 @@ struct Inliner {
   std::vector<Reg> rename;  // callee register -> caller register
   std::vector<int> message_map;
   std::vector<int> local_map;  // callee local -> caller local (fresh storage per inlined copy)
+  std::vector<int> sub_map;    // callee subroutine -> caller subroutine (copied on first use)
+
+  // Callees of a subroutine are copied before it, keeping callee < caller.
+  int sub(int k) {
+    int& m = sub_map.at(size_t(k));
+    if (m < 0) {
+      Subroutine s;
+      s.name = callee.subs[size_t(k)].name;
+      s.body = block(callee.subs[size_t(k)].body);
+      f.subs.push_back(std::move(s));
+      m = int(f.subs.size() - 1);
+    }
+    return m;
+  }
 
   Reg map(Reg r) {
     if (r < 0) return r;
@@ -257,6 +271,7 @@ struct Inliner {
                           size_t(in.aux) < callee.message_locs.size() ? callee.message_locs[size_t(in.aux)] : Loc{});
       c.aux = m;
     }
+    if (in.op == Opcode::Call) c.aux = sub(in.aux);
     c.blocks.clear();
     for (const Block& b : in.blocks) c.blocks.push_back(block(b));
     return c;
@@ -268,13 +283,36 @@ struct Inliner {
 std::vector<Reg> Builder::inline_call(const Function& callee, const std::vector<Reg>& args,
                                       const std::vector<int>& array_map) {
   Inliner in{f_, callee, array_map, std::vector<Reg>(callee.reg_types.size(), kNoReg),
-             std::vector<int>(callee.messages.size(), -1), std::vector<int>(callee.locals.size(), -1)};
+             std::vector<int>(callee.messages.size(), -1), std::vector<int>(callee.locals.size(), -1),
+             std::vector<int>(callee.subs.size(), -1)};
   for (size_t k = 0; k < callee.body.params.size() && k < args.size(); ++k)
     in.rename[size_t(callee.body.params[k])] = args[k];
   for (const Instr& i : callee.body.instrs) cur_->instrs.push_back(in.instr(i));
   std::vector<Reg> out;
   for (Reg r : callee.body.results) out.push_back(in.map(r));
   return out;
+}
+
+int Builder::subroutine(std::string name, const std::vector<Prim>& params,
+                        const std::function<std::vector<Reg>(const std::vector<Reg>&)>& body) {
+  Subroutine s;
+  s.name = std::move(name);
+  for (Prim t : params) s.body.params.push_back(f_.new_reg(t));
+  std::vector<Reg> ps = s.body.params;
+  s.body.results = in_block(s.body, [&] { return body(ps); });
+  f_.subs.push_back(std::move(s));
+  return int(f_.subs.size() - 1);
+}
+
+std::vector<Reg> Builder::call(int sub, const std::vector<Reg>& args) {
+  Instr in;
+  in.op = Opcode::Call;
+  in.aux = sub;
+  in.args = args;
+  for (Reg r : f_.subs.at(size_t(sub)).body.results) in.dsts.push_back(f_.new_reg(type(r)));
+  std::vector<Reg> dsts = in.dsts;
+  emit(std::move(in));
+  return dsts;
 }
 
 void Builder::append(std::vector<Instr> instrs) {

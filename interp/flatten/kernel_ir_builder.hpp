@@ -57,6 +57,14 @@ class Builder {
   std::vector<Reg> inline_call(const Function& callee, const std::vector<Reg>& args,
                                const std::vector<int>& array_map);
 
+  // A new subroutine of `params` (Function::subs; its body built by `body`
+  // from its parameter registers) and its index. Its body may use only its
+  // parameters and what it defines, and call only earlier subroutines.
+  int subroutine(std::string name, const std::vector<Prim>& params,
+                 const std::function<std::vector<Reg>(const std::vector<Reg>&)>& body);
+  // dsts = subs[sub](args) (kir::Opcode::Call).
+  std::vector<Reg> call(int sub, const std::vector<Reg>& args);
+
   // Appends already-built instructions (registers of this function).
   void append(std::vector<Instr> instrs);
   // Runs fn with a fresh block as the current one and returns what it built
@@ -71,13 +79,17 @@ class Builder {
  private:
   Reg emit(Instr in);
   // Runs fn with `b` as the current block.
+  // Exception-safe: the lowering catches a Fallback from a subroutine it
+  // tries to build and goes on building its caller.
   template <class Fn>
   auto in_block(Block& b, Fn&& fn) {
-    Block* saved = cur_;
+    struct Restore {
+      Block*& cur;
+      Block* saved;
+      ~Restore() { cur = saved; }
+    } restore{cur_, cur_};
     cur_ = &b;
-    auto r = fn();
-    cur_ = saved;
-    return r;
+    return fn();
   }
 
   Function& f_;

@@ -399,7 +399,9 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
   auto cheap = [](const kir::Block& blk) {
     if (blk.instrs.size() > 8) return false;
     for (const kir::Instr& in : blk.instrs)
-      if (in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || !in.blocks.empty()) return false;
+      if (in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::Call ||
+          !in.blocks.empty())
+        return false;
     return true;
   };
   std::vector<Reg> out;

@@ -1,7 +1,9 @@
 #pragma once
 // Lowering of lambda bodies (the checked AST) to kernel IR, by symbolic
 // evaluation: the body is walked once, with the SOAC's element as symbolic
-// input; scalars become registers, function calls are inlined, prelude
+// input; scalars become registers, function calls are inlined (or, for
+// named functions of scalars with large bodies, lowered once into kir
+// subroutines: lower_subroutine.cpp), prelude
 // functions become their intrinsics, loops with scalar state become kir
 // loops, free variables come from the closure's run-time environment
 // (scalars as constants, arrays as reads of their buffers). Anything
@@ -68,6 +70,8 @@ class Lowerer {
   bool fits_private(const Sym& arr, const Loc& loc);
   // A fresh private copy of an array (any Sym array).
   Sym materialise(const Sym& arr, const Loc& loc);
+  // Fresh private storage shaped like `arr` (not filled).
+  Sym private_storage(const Sym& arr, const Loc& loc);
   // The whole of a private array at its current version (may be updated in place).
   bool is_private_whole(const Sym& arr) const;
   // The scalar element structure of an array (registers are probes: only types count).
@@ -178,6 +182,13 @@ class Lowerer {
                 const std::vector<TypeParam>* sizes, std::vector<Sym>& args, const std::string& name,
                 const Loc& loc, bool tail, const TypeExpr* ret = nullptr, const CallHint* hint = nullptr);
   Sym project(const Sym& v, const std::string& field, const Loc& loc) const;
+  // A call of a named function as a kir subroutine (lower_subroutine.cpp);
+  // nullopt: inline it.
+  std::optional<Sym> subroutine_call(const CallablePtr& fn, const std::vector<Sym>& args, const Loc& loc, bool tail,
+                                     const CallHint* hint);
+  Sym parameterise(const Sym& s, std::vector<kir::Reg>& params, std::vector<Sym>& storage, const Loc& loc);
+  Sym call_result(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pos, const Loc& loc);
+  Sym sub_result(const Sym& r, std::vector<kir::Reg>& regs, size_t first_local, const Loc& loc);
   Sym if_with_arrays(kir::Reg cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
   std::vector<Prim> types_of(const std::vector<kir::Reg>& regs) const;
   int array_index(const BufferPtr& buf);
@@ -202,6 +213,15 @@ class Lowerer {
   int cur_src_ = -1;    // the source whose value is being lowered (array leaves bind to it)
   int array_leaf_ = 0;  // next array leaf of cur_src_
   std::map<int, Sym> src_syms_;  // lifted sources, lowered once (parameters live in the entry block)
+  // Subroutines by specialisation key (lower_subroutine.cpp); index -1: inlined.
+  struct SubEntry {
+    int index = -1;
+    Sym result;  // the value's shape, the leaves known in every call, arrays' result storage
+    std::vector<Sym> storage;  // array parameters' storage, in argument leaf order
+    CallablePtr fn;            // keeps the key's addresses from being reused
+  };
+  std::map<std::string, SubEntry> subs_;
+  int probing_ = 0;  // inside probe_block: code that is dropped, and private arrays released
 };
 
 }  // namespace thorn::flatten

@@ -138,6 +138,7 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
         std::vector<Sym> first(all.begin(), all.begin() + long(p));
         return rest_after(intrinsic(*alias, std::move(first), loc, tail && all.size() == p), all, p);
       }
+      if (auto r = subroutine_call(f.value, all, loc, tail, hint_ptr)) return *r;
       return call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, all, c.name, loc, tail,
                        c.ret_type, hint_ptr);
     }
@@ -187,15 +188,6 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
   throw Fallback("a kind of function the flattener does not know");
 }
 
-// Whether lowered code contains a loop (its cost grows with the data).
-static bool has_loop(const kir::Block& b) {
-  for (const kir::Instr& in : b.instrs) {
-    if (in.op == kir::Opcode::For || in.op == kir::Opcode::While) return true;
-    for (const kir::Block& nb : in.blocks)
-      if (has_loop(nb)) return true;
-  }
-  return false;
-}
 
 Sym Lowerer::sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc) {
   Reg n = length_reg(arr);
@@ -305,7 +297,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       probe = elem(pi);
       return std::vector<Reg>{};
     }, &made_locals);
-    bool costly = made_locals || has_loop(probe_code);
+    bool costly = made_locals || kir::has_loop(f_, probe_code);
     if (probe.kind == Sym::Kind::Array) {
       if (dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element");
       for (int64_t d : probe.arr->dims) arr->dims.push_back(d);

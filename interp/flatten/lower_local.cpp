@@ -82,6 +82,11 @@ Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
 
 kir::Block Lowerer::probe_block(const kir::Builder::BlockFn& fn, bool* made_locals) {
   size_t locals = f_.locals.size();
+  // No subroutines while probing: they could use the private arrays released below.
+  struct Probing {
+    int& n;
+    ~Probing() { --n; }
+  } probing{++probing_};
   kir::Block b = b_.capture(fn);
   if (made_locals) *made_locals = f_.locals.size() > locals;
   f_.locals.resize(locals);
@@ -105,6 +110,12 @@ bool Lowerer::fits_private(const Sym& arr, const Loc& loc) {
 }
 
 Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
+  Sym dst = private_storage(arr, loc);
+  if (product(arr.arr->dims) > 0) copy_into(dst, arr, loc);
+  return with_current_versions(dst);
+}
+
+Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
   std::vector<int64_t> dims = arr.arr->dims;
   if (dims.at(0) < 0) throw Fallback("a private copy of an array whose length depends on the element and has no bound");
@@ -123,9 +134,7 @@ Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
     int id = b_.local_array(p, count, fmt::format("l{}", f_.locals.size()));
     out->leaves.push_back({id, 0, p, true, bump_version(id)});
   }
-  Sym dst = array_sym(out);
-  if (count > 0) copy_into(dst, arr, loc);
-  return with_current_versions(dst);
+  return array_sym(out);
 }
 
 void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {

@@ -255,6 +255,7 @@ static bool cheap_to_recompute(const kir::Function& f) {
   std::function<bool(const kir::Block&)> go = [&](const kir::Block& b) {
     for (const kir::Instr& in : b.instrs) {
       if (in.op == kir::Opcode::For || in.op == kir::Opcode::While) return false;
+      if (in.op == kir::Opcode::Call) return false;  // a subroutine is big (lower_subroutine.cpp)
       if (++n > 64) return false;
       for (const kir::Block& nb : in.blocks)
         if (!go(nb)) return false;

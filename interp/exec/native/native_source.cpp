@@ -59,6 +59,7 @@ const char* kShims = R"CPP(// ---- thorn native prelude
 // every millisecond of the compiler's start-up is latency of a new kernel.
 #include <math.h>
 #define THORN_DEV static inline __attribute__((always_inline))
+#define THORN_NOINLINE static __attribute__((noinline))
 #define THORN_ENTRY extern "C" __attribute__((visibility("default")))
 static inline float __int_as_float(int i) { float f; __builtin_memcpy(&f, &i, 4); return f; }
 static inline float __uint_as_float(unsigned u) { float f; __builtin_memcpy(&f, &u, 4); return f; }

@@ -31,6 +31,7 @@ struct Analysis {
       case Opcode::Write:
       case Opcode::LocalWrite: return;
       case Opcode::LocalRead: set(in.dst); return;  // private contents differ per element
+      case Opcode::Call: ok = false; return;  // subroutines are scalar functions (kir_to_cuda.cpp)
       case Opcode::Unary:
       case Opcode::Binary:
       case Opcode::Compare:

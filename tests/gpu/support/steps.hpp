@@ -22,6 +22,11 @@ plan::Step map_convert(Prim from, Prim to, int64_t segments, int64_t n);
 // comparison operator on every type that allows it, every conversion,
 // Select, Read, Check, If, For and While. Result: one f64 per element.
 plan::Step map_every_opcode(int64_t segments, int64_t n);
+// Kernel-IR subroutines (kir::Subroutine): a small one (THORN_DEV) called at
+// several sites, a large one (THORN_NOINLINE, over 200 instructions) with a
+// private array and a Check that calls the small one in a loop and a branch,
+// tuple results. Free array x (f64, 0); result: one f64 per element.
+plan::Step map_subroutines(int64_t segments, int64_t n);
 
 // One element per row, building the row in a private array (the
 // flattener's map_rows, interp/flatten/planner.cpp): l[i] = x[s*row + i],

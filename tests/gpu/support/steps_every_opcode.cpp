@@ -105,4 +105,43 @@ plan::Step map_every_opcode(int64_t segments, int64_t n) {
   return st;
 }
 
+plan::Step map_subroutines(int64_t segments, int64_t n) {
+  plan::Step st;
+  st.kind = plan::StepKind::SegMap;
+  st.segments = segments;
+  st.segment_size = n;
+  st.element.name = "subroutines";
+  kir::Builder b(st.element);
+  int fx = b.free_array(Prim::F64, "x");
+  Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+  auto f64c = [&](double v) { return b.constant(Scalar::floating(Prim::F64, v)); };
+  int small = b.subroutine("small", {Prim::F64, Prim::F64}, [&](const std::vector<Reg>& p) {
+    return std::vector<Reg>{b.binary(BinOp::Add, b.binary(BinOp::Mul, p[0], p[1]), f64c(0.25)),
+                            b.unary(UnOp::Sqrt, b.unary(UnOp::Abs, p[0]))};
+  });
+  int large = b.subroutine("large", {Prim::F64, Prim::I64}, [&](const std::vector<Reg>& p) {
+    b.check(b.compare(CmpOp::Ge, p[1], b.i64(0)), "subroutines: negative count");
+    int l = b.local_array(Prim::F64, 16, "tmp");
+    Reg acc = p[0];
+    for (int k = 0; k < 110; ++k) acc = b.call(small, {acc, f64c(0.5 + k)})[0];
+    b.for_(b.i64(16), {}, [&](Reg i, const std::vector<Reg>&) {
+      b.local_write(l, i, b.call(small, {acc, b.convert(Prim::F64, i)})[1]);
+      return std::vector<Reg>{};
+    });
+    auto r = b.for_(p[1], {acc}, [&](Reg i, const std::vector<Reg>& c) {
+      Reg v = b.local_read(l, b.binary(BinOp::And, i, b.i64(15)));
+      auto picked = b.if_(b.compare(CmpOp::Lt, v, c[0]), [&] { return std::vector<Reg>{b.call(small, {v, c[0]})[0]}; },
+                          [&] { return std::vector<Reg>{v}; });
+      return std::vector<Reg>{picked[0]};
+    });
+    return std::vector<Reg>{r[0], acc};
+  });
+  Reg x = b.read(fx, b.binary(BinOp::Add, b.binary(BinOp::Mul, s, b.i64(n)), j));
+  auto a = b.call(large, {x, b.binary(BinOp::And, j, b.i64(7))});
+  auto c = b.call(large, {a[1], b.i64(3)});
+  auto d = b.call(small, {a[0], c[0]});
+  b.ret({b.binary(BinOp::Add, d[0], d[1])});
+  return st;
+}
+
 }  // namespace thorn::gpu::test

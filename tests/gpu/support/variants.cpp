@@ -41,6 +41,7 @@ std::vector<cg::KernelSource> all_kernel_variants() {
   }
   add(out, seen, cg::gen_segmap(map_axpy(Prim::F32, 1, 1), opts), "map axpy f32 n=1 (literal n)");
   add(out, seen, cg::gen_segmap(map_every_opcode(segs, n), opts), "map every opcode");
+  add(out, seen, cg::gen_segmap(map_subroutines(segs, n), opts), "map subroutines");
   // Private arrays and a written free array, with and without __restrict__ inputs.
   for (Prim t : kTypes)
     for (const cg::CodegenOptions& o : {opts, noalias})

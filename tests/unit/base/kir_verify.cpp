@@ -198,3 +198,59 @@ TEST_CASE("kir: inline_call renames registers, remaps arrays and messages") {
   CHECK(text.find("read a1(mine)") != std::string::npos);
   CHECK(text.find("a0(other)[") == std::string::npos);
 }
+
+TEST_CASE("kir: subroutines verify, print, and are checked for scope, types and order") {
+  kir::Function f;
+  f.name = "elem";
+  kir::Builder b(f);
+  Reg x = b.param(Prim::F64);
+  // s0: (a, b) -> (a*b, a+b); s1 calls s0 twice.
+  int s0 = b.subroutine("mul_add", {Prim::F64, Prim::F64}, [&](const std::vector<Reg>& p) {
+    return std::vector<Reg>{b.binary(BinOp::Mul, p[0], p[1]), b.binary(BinOp::Add, p[0], p[1])};
+  });
+  int s1 = b.subroutine("twice", {Prim::F64}, [&](const std::vector<Reg>& p) {
+    auto r = b.call(s0, {p[0], p[0]});
+    auto q = b.call(s0, {r[0], r[1]});
+    return std::vector<Reg>{q[1]};
+  });
+  auto y = b.call(s1, {x});
+  auto z = b.call(s0, {y[0], x});
+  b.ret({z[0]});
+  CHECK(kir::verify(f) == "");
+  std::string text = kir::to_string(f);
+  CHECK(text.find("call s1 twice(") != std::string::npos);
+  CHECK(text.find("sub s0 mul_add(") != std::string::npos);
+
+  SUBCASE("a caller's register inside a subroutine") {
+    kir::Function g = f;
+    g.subs[1].body.instrs[0].args[0] = x;
+    CHECK(kir::verify(g).find("used before its definition") != std::string::npos);
+  }
+  SUBCASE("a call of a later subroutine (recursion is impossible)") {
+    kir::Function g = f;
+    g.subs[0].body.instrs.push_back(g.subs[1].body.instrs[0]);
+    CHECK(kir::verify(g).find("not called from an earlier one") != std::string::npos);
+  }
+  SUBCASE("wrong arity and types") {
+    kir::Function g = f;
+    g.body.instrs.back().args.pop_back();
+    CHECK(kir::verify(g).find("arguments") != std::string::npos);
+    kir::Function h;
+    kir::Builder hb(h);
+    int s = hb.subroutine("id", {Prim::F64}, [&](const std::vector<Reg>& p) { return p; });
+    hb.ret(hb.call(s, {hb.i32(1)}));
+    CHECK(kir::verify(h).find("argument 0 has the wrong type") != std::string::npos);
+  }
+  SUBCASE("inline_call copies the callee's subroutines, callees first") {
+    kir::Function g;
+    kir::Builder gb(g);
+    Reg a = gb.param(Prim::F64);
+    int pre = gb.subroutine("pre", {Prim::F64}, [&](const std::vector<Reg>& p) { return p; });
+    auto r = gb.inline_call(f, {a}, {});
+    gb.ret({gb.call(pre, r)[0]});
+    CHECK(kir::verify(g) == "");
+    REQUIRE(g.subs.size() == 3);
+    CHECK(g.subs[1].name == "mul_add");
+    CHECK(g.subs[2].name == "twice");
+  }
+}

@@ -590,3 +590,56 @@ TEST_CASE("native tier: integer divisors stay in the source, and each one gets i
   for (const plan::Step* s : {&a, &c})
     same_on_both_tiers(*s, [&] { return std::vector<BufferPtr>{buffer(Prim::I64, xs), std::make_shared<Buffer>(Prim::I64, n)}; });
 }
+
+TEST_CASE("native tier: subroutines (several call sites, nested, in loops and branches, private arrays)") {
+  const int64_t rows = 9, cols = 301;
+  ElemBuilder e;
+  kir::Builder& b = e.b;
+  auto f64c = [&](double v) { return b.constant(Scalar::floating(Prim::F64, v)); };
+  // s0: (x, y) -> (x*y + sin x, x - y / 3): a tuple result.
+  int s0 = b.subroutine("poly", {Prim::F64, Prim::F64}, [&](const std::vector<Reg>& p) {
+    Reg a = b.binary(BinOp::Add, b.binary(BinOp::Mul, p[0], p[1]), b.unary(UnOp::Sin, p[0]));
+    Reg c = b.binary(BinOp::Sub, p[0], b.binary(BinOp::Div, p[1], f64c(3.0)));
+    return std::vector<Reg>{a, c};
+  });
+  // s1: a loop over a private array that calls s0 in the loop and in a branch.
+  int s1 = b.subroutine("walk", {Prim::F64, Prim::I64}, [&](const std::vector<Reg>& p) {
+    int loc = b.local_array(Prim::F64, 8, "acc");
+    b.for_(b.i64(8), {}, [&](Reg i, const std::vector<Reg>&) {
+      auto r = b.call(s0, {p[0], b.convert(Prim::F64, i)});
+      b.local_write(loc, i, r[0]);
+      return std::vector<Reg>{};
+    });
+    auto sum = b.for_(p[1], {f64c(0.25)}, [&](Reg i, const std::vector<Reg>& v) {
+      Reg x = b.local_read(loc, b.binary(BinOp::Rem, i, b.i64(8)));
+      auto picked = b.if_(b.compare(CmpOp::Lt, x, f64c(1.5)),
+                          [&] { return std::vector<Reg>{b.call(s0, {x, v[0]})[1]}; },
+                          [&] { return std::vector<Reg>{b.binary(BinOp::Mul, x, f64c(0.5))}; });
+      return std::vector<Reg>{b.binary(BinOp::Add, v[0], picked[0])};
+    });
+    return std::vector<Reg>{sum[0], b.local_read(loc, b.i64(7))};
+  });
+  // s2: fails its Check for some elements (the interpreter reports it).
+  int s2 = b.subroutine("checked", {Prim::I64}, [&](const std::vector<Reg>& p) {
+    b.check(b.compare(CmpOp::Ne, p[0], b.i64(-1)), "bad element");
+    return std::vector<Reg>{b.binary(BinOp::Mul, p[0], b.i64(3))};
+  });
+  Reg x = b.binary(BinOp::Div, b.convert(Prim::F64, e.j), f64c(37.0));
+  auto w1 = b.call(s1, {x, b.binary(BinOp::Rem, e.j, b.i64(13))});
+  auto w2 = b.call(s1, {w1[1], e.s});
+  auto t = b.call(s0, {w1[0], w2[0]});
+  auto k = b.call(s2, {b.binary(BinOp::Sub, e.j, e.s)});
+  b.ret({t[0], t[1], w2[1], k[0]});
+  REQUIRE(kir::verify(e.f) == "");
+  auto make = [&] {
+    return std::vector<BufferPtr>{std::make_shared<Buffer>(Prim::F64, rows * cols),
+                                  std::make_shared<Buffer>(Prim::F64, rows * cols),
+                                  std::make_shared<Buffer>(Prim::F64, rows * cols),
+                                  std::make_shared<Buffer>(Prim::I64, rows * cols)};
+  };
+  // One row: j - s >= 0, every element succeeds.
+  same_on_both_tiers(step(StepKind::SegMap, 1, cols, e.f, {}, {0, 1, 2, 3}), make);
+  // j - s == -1 at (1, 0): the subroutine's Check fails on both tiers.
+  same_on_both_tiers(step(StepKind::SegMap, rows, cols, e.f, {}, {0, 1, 2, 3}), make, Expect::Native,
+                     "runtime error: bad element");
+}
