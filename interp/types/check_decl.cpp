@@ -111,7 +111,10 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
     }
   }
   // Entry points of the program (not of imported files or modules).
-  if (&scope == &top && (d.entry || d.name == "main")) check_entry_point(d);
+  if (&scope == &top && (d.entry || d.name == "main")) {
+    check_entry_sizes(d);
+    check_entry_point(d);
+  }
   auto s = std::make_shared<Scheme>();
   s->type = freeze(r.type);
   s->quantified = r.quantified;

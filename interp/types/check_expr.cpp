@@ -68,7 +68,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
       unify_or(e.loc, then_t, else_t, [&] {
         return fmt::format("if branches have types {} and {}", show(then_t), show(else_t));
       });
-      t = join_sizes(then_t, else_t);
+      t = join_sizes(then_t, else_t, true);
       break;
     }
     case Expr::Kind::Loop: t = infer_loop(e); break;
@@ -81,9 +81,10 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     }
     case Expr::Kind::Record: {
       Fields fs;
-      std::set<std::string> seen;
+      std::map<std::string, Loc> seen;
       for (auto& [n, x] : e.fields) {
-        if (!seen.insert(n).second) error(x->loc, fmt::format("field \"{}\" given twice in record", n));
+        if (auto [it, fresh] = seen.emplace(n, x->loc); !fresh)
+          error(x->loc, fmt::format("Field \"{}\" previously defined at {}.", n, it->second.str()));
         fs.emplace_back(n, infer(x));
       }
       t = ty_record(std::move(fs));

@@ -222,8 +222,17 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
     } else {
       m = eval_module(d.module);
       if (d.sig) {
-        if (!m->env) error(d.loc, "a parametric module cannot be ascribed a module type here");
-        m = structure(seal(ascribe(m->env, d.sig, d.loc), d.sig, d.name));
+        if (!m->env) {
+          // A parametric module ascribed a parametric module type
+          // (`module twice : (P: op) -> op = \(P: op) -> ...`): accepted
+          // without matching the two (a lenient approximation); the functor
+          // stays transparent.
+          SigView v;
+          flatten_sig(*this, d.sig, v);
+          if (!v.functor) error(d.loc, "a parametric module cannot be ascribed a non-parametric module type");
+        } else {
+          m = structure(seal(ascribe(m->env, d.sig, d.loc), d.sig, d.name));
+        }
       }
     }
   });
@@ -350,7 +359,12 @@ ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
     }
     case ModExpr::Kind::Ascribe: {
       ModPtr inner = eval_module(m->fn);
-      if (!inner->env) error(m->loc, "a parametric module cannot be ascribed a module type here");
+      if (!inner->env) {
+        SigView v;
+        flatten_sig(*this, m->sig, v);
+        if (!v.functor) error(m->loc, "a parametric module cannot be ascribed a non-parametric module type");
+        return inner;
+      }
       return structure(seal(ascribe(inner->env, m->sig, m->loc), m->sig));
     }
     case ModExpr::Kind::Lambda: {
@@ -437,7 +451,10 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
           } else {
             int id = new_param_id();
             td->body = ty_param(id, item->name);
-            if (item->lifted) lifted_abstract.insert(id);
+            if (item->lifted) {
+              lifted_abstract.insert(id);
+              lifted_vars[id] = {item->name, Loc{}};
+            }
           }
           for (const Ty& refined : refinements_of(*this, v, index, item->name, env)) td->body = refined;
           env->types[item->name] = td;
@@ -490,6 +507,11 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
             error(loc, fmt::format("module does not define type \"{}{}\" required by its module type", prefix,
                                    item->name));
           result->types[item->name] = it->second;
+          // Futhark's matchTypeAbbr: the number of type parameters must match.
+          if (item->type_params.size() != it->second->params.size())
+            error(loc, fmt::format("Module defines\n  type {}{} with {}\nbut module type requires\n  type {}{} with {}",
+                                   prefix, item->name, type_params_text(it->second->params), prefix, item->name,
+                                   type_params_text(item->type_params)));
           // Futhark: the definition may be at most as lifted as the spec.
           int spec_l = decl_liftedness(item->loc, item->lifted);
           if (it->second->liftedness > spec_l)
@@ -516,8 +538,8 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
           for (const Ty& want : required)
             if (it->second->params.empty())
               unify_or(loc, want, it->second->body, [&] {
-                return fmt::format("type \"{}{}\" is {}, but its module type requires {}", prefix, item->name,
-                                   show(it->second->body), show(want));
+                return fmt::format("Module defines\n  type {}{} = {}\nbut module type requires\n  type {}{} = {}", prefix,
+                                   item->name, show(it->second->body), prefix, item->name, show(want));
               });
           break;
         }
@@ -531,6 +553,18 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
           inner.visible.add_all(*result);
           EnvPtr m;
           with_scope(inner, [&] { m = ascribe(it->second->env, item->sig, loc, prefix + item->name + "."); });
+          // `with inner.t = u` refines a type of this inner module.
+          for (const auto& r : v.refinements) {
+            if (!r.type || index < r.begin || index >= r.end) continue;
+            std::string lead = item->name + ".";
+            if (r.name.rfind(lead, 0) != 0 || r.name.find('.', lead.size()) != std::string::npos) continue;
+            auto t = it->second->env->types.find(r.name.substr(lead.size()));
+            if (t == it->second->env->types.end() || !t->second->params.empty()) continue;
+            unify_or(loc, r.type, t->second->body, [&] {
+              return fmt::format("Module defines\n  type {}{} = {}\nbut module type requires\n  type {}{} = {}", prefix,
+                                 r.name, show(t->second->body), prefix, r.name, show(r.type));
+            });
+          }
           result->mods[item->name] = structure(m);
           break;
         }
@@ -548,10 +582,27 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
           bind_type_params(item->type_params, g.frame());
           Ty spec = eval_type(item->type);
           Ty have = instantiate(*it->second, nullptr);
-          unify_or(loc, spec, have, [&] {
-            return fmt::format("value \"{}{}\" has type {}, but its module type requires {}", prefix, item->name,
-                               show(have), show(spec));
-          });
+          // Futhark's wording: "Module type specifies val f : ... but module
+          // provides val f : ...".
+          auto mismatch = [&](const std::string& why) {
+            return fmt::format("Module type specifies\n  val {}{} : {}\nbut module provides\n  val {}{} : {}{}", prefix,
+                               item->name, show(spec), prefix, item->name, show(have), why);
+          };
+          unify_or(loc, spec, have, [&] { return mismatch(""); });
+          // Uniqueness is part of the type: the module's function may not
+          // consume a parameter the spec does not, nor return a non-unique
+          // value where the spec promises a unique one.
+          {
+            Ty s = resolve(spec), h = resolve(have);
+            while (s->kind == TyNode::Kind::Function && h->kind == TyNode::Kind::Function) {
+              if (resolve(h->param)->unique && !resolve(s->param)->unique)
+                error(loc, mismatch("\nThe module's function consumes a parameter that the module type does not."));
+              s = resolve(s->result);
+              h = resolve(h->result);
+            }
+            if (s->unique && !h->unique && s->kind != TyNode::Kind::Function)
+              error(loc, mismatch("\nThe module type's result is unique, but the module's is not."));
+          }
           break;
         }
         case SpecItem::Kind::Include: break;

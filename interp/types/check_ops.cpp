@@ -205,13 +205,25 @@ void CheckerImpl::check_existential_params(Loc loc, const Ty& result, const std:
 
 Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const std::string& context) {
   Ty f = resolve(fn);
-  if (f->kind == TyNode::Kind::Var && f->constraint == Constraint::None) {
-    u.unify(f, ty_function(u.fresh(loc), u.fresh(loc)));
+  if (f->kind == TyNode::Kind::Var && f->constraint != Constraint::Overloaded) {
+    // A variable with a constraint (used with ==, a record) cannot become a
+    // function: say why.
+    std::string was = show(f);
+    try {
+      u.unify(f, ty_function(u.fresh(loc), u.fresh(loc)));
+    } catch (const UnifyFailure& why) {
+      error(loc, fmt::format("Cannot apply a value of type {} as function: {}", was, why.detail));
+    }
     f = resolve(f);
   }
   if (f->kind != TyNode::Kind::Function) {
-    if (arg_no > 1) error(arg->loc, fmt::format("{}: too many arguments (the result of the previous ones has type {})", context, show(f)));
-    error(loc, fmt::format("cannot apply a value of non-function type {}", show(f)));
+    // Futhark's ReasonApplySplit.
+    if (arg_no > 1)
+      error(arg->loc, fmt::format("{}.\nFunction accepts only {} arguments (the result of the previous ones has type {}).",
+                                  context, arg_no - 1, show(f)));
+    std::string callee = "expression";
+    if (context.rfind("Cannot apply \"", 0) == 0) callee = context.substr(13, context.find('"', 14) - 12);
+    error(loc, fmt::format("Cannot apply {} as function, as it has non-function type:\n  {}", callee, show(f)));
   }
   Ty a = infer(arg);
   expect_sized(arg->loc, f->param, a, context);

@@ -352,6 +352,12 @@ class Checker {
   std::optional<ResultUniqueness> last_lambda_ret_;
 
   [[noreturn]] void fail(Loc loc, std::string msg) const { throw Error(ErrorKind::Type, loc, std::move(msg)); }
+  // Futhark's withIndexLink: the message followed by its entry in the
+  // language's error index.
+  static std::string linked(const char* href, std::string msg) {
+    return fmt::format("{}\n\nFor more information, see:\n  https://futhark.readthedocs.io/en/latest/error-index.html#{}",
+                       msg, href);
+  }
 
   int fresh(std::string desc) {
     int id = next_++;
@@ -1055,18 +1061,22 @@ class Checker {
         if (consumed)
           for (int v : ts)
             if (!param_ids.count(v) && live_index(v) >= 0)
-              fail(e.loc, fmt::format("Return value for consuming loop parameter \"{}\" aliases \"{}\".", q->name,
-                                      env_[live_index(v)].name));
+              fail(e.loc, linked("consuming-loop-param-aliases",
+                                          fmt::format("Return value for consuming loop parameter \"{}\" aliases \"{}\".",
+                                                      q->name, env_[live_index(v)].name)));
         for (int v : ts)
           if (cons.count(v))
             fail(e.loc,
-                 fmt::format("Return value for loop parameter \"{}\" aliases other consumed loop parameter.", q->name));
+                 linked("loop-parameter-aliases-other",
+                        fmt::format("Return value for loop parameter \"{}\" aliases other consumed loop parameter.",
+                                    q->name)));
         if (consumed)
           for (int v : ts)
             if (obs.count(v))
-              fail(e.loc, fmt::format("Return value for consuming loop parameter \"{}\" aliases previously returned "
-                                      "value.",
-                                      q->name));
+              fail(e.loc, linked("aliases-previously-returned",
+                                 fmt::format("Return value for consuming loop parameter \"{}\" aliases previously "
+                                             "returned value.",
+                                             q->name)));
         (consumed ? cons : obs).insert(ts.begin(), ts.end());
       }
       size_t before = cons_params.size();
@@ -1301,9 +1311,10 @@ class Checker {
         add_consumed(cons);
         // `let f = update xs`: calling f twice would consume xs twice.
         if (!cons.empty() && e.a->type && !order_zero(*e.a->type))
-          fail(e.a->loc, fmt::format("Let-bound expression of higher-order type\n  {}\ncontains consumption, which "
-                                     "is not allowed.",
-                                     to_string(e.a->type)));
+          fail(e.a->loc, linked("contains-consumption",
+                                fmt::format("Let-bound expression of higher-order type\n  {}\ncontains consumption, "
+                                            "which is not allowed.",
+                                            to_string(e.a->type))));
         size_t base = env_.size();
         bind_pat(*e.pattern, v);
         // `let f = \x -> ...`: applications of f know the lambda's inferred

@@ -107,7 +107,7 @@ module I: NUM = {
   CHECK_THROWS(s.type_of("I.add I.zero 1"));
   CHECK(s.value_type("I.extra") == "<none>");     // but ascription hides names
   CHECK(error_message("module type S = { val f: i32 -> i32 }\nmodule M: S = { def f (x: bool) = x }") ==
-        "value \"f\" has type bool -> bool, but its module type requires i32 -> i32");
+        "Module type specifies\n  val f : i32 -> i32\nbut module provides\n  val f : bool -> bool");
   CHECK(error_message("module type S = { val g: i32 }\nmodule M: S = { def f = 1 }") ==
         "module does not define value \"g\" required by its module type");
 }
@@ -182,9 +182,9 @@ module i8: (numeric with t = i8) = {
 
 TEST_CASE("type refinements in module types") {
   CHECK(error_message("module type S = { type t }\nmodule M: S with t = i32 = { type t = f32 }") ==
-        "type \"t\" is f32, but its module type requires i32");
+        "Module defines\n  type t = f32\nbut module type requires\n  type t = i32");
   CHECK(error_message("module M: { type t = i32 } = { type t = bool }") ==
-        "type \"t\" is bool, but its module type requires i32");
+        "Module defines\n  type t = bool\nbut module type requires\n  type t = i32");
   // In a functor body, a refined parameter type is known.
   Session s;
   s.decls(R"(
@@ -211,7 +211,7 @@ module type rules = { type cell  val value: cell -> i32 }
 module type visuals = { type cell  val init: bool -> cell }
 module gen (R: rules) (V: visuals with cell = R.cell) = { def f (b: bool): i32 = R.value (V.init b) }
 module X = gen { type cell = bool  def value (b: bool): i32 = if b then 1 else 0 } { type cell = i32  def init (b: bool) = 1i32 }
-)") == "type \"cell\" is i32, but its module type requires bool");
+)") == "Module defines\n  type cell = i32\nbut module type requires\n  type cell = bool");
 }
 
 TEST_CASE("with-refinements inside specifications see the earlier specifications") {
@@ -237,7 +237,7 @@ module V = mk { type t = f64  def (a: f64) + (b: f64) = a + b  def (a: f64) * (b
 module type vspace = { type real  type vector }
 module type vspace_2d = { type real  include vspace with real = real with vector = {x: real, y: real} }
 module M: vspace_2d = { type real = f32  type vector = {x: f64, y: f64} }
-)").find("type \"vector\" is {x: f64, y: f64}, but its module type requires {x: f32, y: f32}") == 0);
+)").find("Module defines\n  type vector = {x: f64, y: f64}\nbut module type requires\n  type vector = {x: f32, y: f32}") == 0);
   // Specifications written at the use site are read there, even after an
   // include of a declared module type.
   Session u;
