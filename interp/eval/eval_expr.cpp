@@ -320,7 +320,22 @@ Value Evaluator::instantiate(const Binding& b, const Expr& ref, const Ctx& ctx) 
     // A polymorphic constant: evaluate its body under this instantiation.
     const Decl& d = *b.lazy;
     TypeEnvPtr tenv = bind_types(b.lazy_tenv, &d.quantified, &ref.instantiation, ctx.tenv, ctx.env);
-    Ctx inner{b.lazy_env, tenv};
+    // Its size parameters (`def iiota [n] : [n]i64 = iota n`) have no
+    // arguments to come from: the checker's instantiation gives them.
+    EnvPtr env = b.lazy_env;
+    std::vector<std::pair<std::string, Binding>> sizes;
+    for (const auto& [name, dim] : ref.size_args) {
+      bool param = false;
+      for (const auto& tp : d.type_params) param = param || (tp.is_size && tp.name == name);
+      if (!param) continue;
+      Dim v = resolve_size(dim, ctx.env);
+      if (v.kind != Dim::Kind::Constant || v.value < 0) continue;
+      Binding sb;
+      sb.value = Value(Scalar::i64(v.value));
+      sizes.emplace_back(name, std::move(sb));
+    }
+    if (!sizes.empty()) env = extend(env, std::move(sizes));
+    Ctx inner{env, tenv};
     Value v = eval(*d.body, inner);
     if (d.ret_type) {
       SizeScope sizes;

@@ -291,6 +291,9 @@ void CheckerImpl::check_module_type_decl(Decl& d, ModScope& scope, bool local) {
   with_scope(scope, [&] {
     SigView view;
     flatten_sig(*this, d.sig, view);
+    // Its specifications' types are checked here too (unknown names), as
+    // Futhark does, not only where the module type is used.
+    if (!view.functor) sig_env(d.sig);
   });
   auto s = std::make_shared<SigBinding>();
   s->expr = d.sig;

@@ -81,8 +81,11 @@ void plain_param_sizes(const Ty& t0, bool in_param, std::set<std::string>& out) 
       for (const auto& [n, f] : t->fields) plain_param_sizes(f, in_param, out);
       return;
     case TyNode::Kind::Function:
+      // A parameter of function type has no shape: the sizes in its type
+      // (`[n] (g: i32 -> [n]i32)`) come from the instantiation.
+      if (in_param) return;
       plain_param_sizes(t->param, true, out);
-      plain_param_sizes(t->result, in_param, out);
+      plain_param_sizes(t->result, false, out);
       return;
     default: return;
   }

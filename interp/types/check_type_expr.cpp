@@ -253,6 +253,7 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
       return ty_record(std::move(fs));
     }
     case TypeExpr::Kind::Sum: {
+      if (te->constructors.size() >= 256) error(te->loc, "Sum types must have less than 256 constructors.");
       Constrs cs;
       std::set<std::string> seen;
       for (const auto& [n, ts] : te->constructors) {
