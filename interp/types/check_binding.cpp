@@ -133,6 +133,23 @@ void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, 
 
 namespace {
 bool pattern_mentions(const Pattern& p, const std::string& n);
+// Whether t has an existential size (a function's `[]` result).
+bool has_existential(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Unknown && (d->existential || d->declared)) return true;
+      if (d->kind == DimNode::Kind::Var && d->met) return true;
+      return has_existential(t->elem);
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (has_existential(f)) return true;
+      return false;
+    default: return false;
+  }
+}
 }  // namespace
 
 namespace {
@@ -156,7 +173,9 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     bool used = false;
     for (const auto& p : params) used = used || pattern_mentions(*p, tp.name);
     // Futhark also allows a size only in the return type (`rep`, `unflatten`).
-    if (!used && !type_mentions(ret_type, tp.name)) error(tp.loc, fmt::format("Size [{}] unused in pattern.", tp.name));
+    // A constant (`def foo [n] = iota n`) gets n from its instantiation.
+    if (!used && !type_mentions(ret_type, tp.name) && !params.empty())
+      error(tp.loc, fmt::format("Size [{}] unused in pattern.", tp.name));
   }
   check_hidden_param_sizes(tparams, params, ret_type);
   ++u.level;
@@ -192,6 +211,11 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       g.frame().values[*self] = s;
     }
     Ty bt = infer(body);
+    if (params.empty() && std::any_of(tparams.begin(), tparams.end(), [](const TypeParam& tp) { return tp.is_size; }) &&
+        has_existential(declared ? declared : bt))
+      error(loc, fmt::format("A size-polymorphic value binding may not have a type with an existential size.\n"
+                             "Type of this binding is:\n  {}",
+                             show(declared ? declared : bt)));
     if (declared)
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
     else if (self_result)
