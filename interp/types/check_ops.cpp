@@ -285,8 +285,8 @@ Ty CheckerImpl::infer_binop(Expr& e) {
     note_nonlifted(*s, inst, e.loc, e.name.str());
     if (!inst.empty()) pending_.instantiations.emplace_back(&e, std::move(inst));
   }
-  f = apply_function(e.loc, f, e.a, 1, fmt::format("in left operand of {}", op));
-  return apply_function(e.loc, f, e.b, 2, fmt::format("in right operand of {}", op));
+  f = apply_function(e.loc, f, e.a, 1, fmt::format("in left operand of \"{}\"", op));
+  return apply_function(e.loc, f, e.b, 2, fmt::format("in right operand of \"{}\"", op));
 }
 
 Ty CheckerImpl::infer_op_section(Expr& e) {
@@ -302,7 +302,7 @@ Ty CheckerImpl::infer_op_section(Expr& e) {
     if (!inst.empty()) pending_.instantiations.emplace_back(&e, std::move(inst));
   }
   if (e.a && e.b) error(e.loc, "an operator section has at most one operand");
-  if (e.a) return apply_function(e.loc, f, e.a, 1, fmt::format("in left operand of {}", op));
+  if (e.a) return apply_function(e.loc, f, e.a, 1, fmt::format("in left operand of \"{}\"", op));
   if (e.b) {
     // (op y) is \x -> x op y.
     Ty fr = resolve(f);
@@ -312,7 +312,7 @@ Ty CheckerImpl::infer_op_section(Expr& e) {
     }
     if (fr->kind != TyNode::Kind::Function)
       error(e.loc, fmt::format("operator {} has non-function type {}", op, show(fr)));
-    Ty rest = apply_function(e.loc, fr->result, e.b, 2, fmt::format("in right operand of {}", op));
+    Ty rest = apply_function(e.loc, fr->result, e.b, 2, fmt::format("in right operand of \"{}\"", op));
     return ty_function(fr->param, rest, fr->param_name);
   }
   return f;

@@ -178,6 +178,8 @@ void CheckerImpl::expect(Loc loc, const Ty& expected, const Ty& actual, const st
       throw Error(ErrorKind::Type, loc, msg);
     }
     if (!described && f.detail.find("do not match") == std::string::npos) notes.push_back("note: " + f.detail);
+    if (described && (resolve(actual)->kind == TyNode::Kind::Sum || resolve(actual)->constraint == Constraint::HasConstrs))
+      notes.push_back("note: a sum type is none of the primitive types the operation is defined for");
     throw Error(ErrorKind::Type, loc, msg, notes);
   }
 }

@@ -68,7 +68,7 @@ TEST_CASE("error locations") {
   REQUIRE(e);
   CHECK(e->loc.line == 2);
   CHECK(e->loc.col == 7);
-  CHECK(e->render().find("test.fut:2:7: type error: in right operand of +: expected i32, got f64") == 0);
+  CHECK(e->render().find("test.fut:2:7: type error: in right operand of \"+\": expected i32, got f64") == 0);
   auto u = type_error("def g = 1\ndef h = g + zz");
   REQUIRE(u);
   CHECK(u->loc.line == 2);

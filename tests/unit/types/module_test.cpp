@@ -135,7 +135,7 @@ module SF = Sum(F)
   CHECK(to_string(si->type) == "[]i32 -> i32");
   CHECK(to_string(sf->type) == "[]f64 -> f64");
   CHECK(error_message("module type S = { val x: i32 }\nmodule F (P: S) = { def y = P.x + true }").find(
-            "in right operand of +") == 0);
+            "in right operand of \"+\"") == 0);
   CHECK(error_message("module type S = { val x: i32 }\nmodule F (P: S) = { def y = P.x }\nmodule G = F { def z = 1 }") ==
         "module does not define value \"x\" required by its module type");
 }
@@ -194,7 +194,7 @@ module G = F { type t = f32  def one: f32 = 1 }
 )");
   CHECK(s.value_type("G.two") == "f32");
   CHECK(error_message("module type S = { type t  val one: t }\nmodule F (P: S) = { def two = P.one + 1 }")
-            .find("in left operand of +: expected a numeric type, got t") == 0);
+            .find("in left operand of \"+\": expected a numeric type, got t") == 0);
 }
 
 TEST_CASE("a functor parameter's module type may name an earlier parameter") {
