@@ -460,6 +460,8 @@ Ty CheckerImpl::infer_match(Expr& e) {
 
 namespace thorn::types {
 
+bool CheckerImpl::type_expr_mentions(const TypeExprPtr& te, const std::string& name) { return type_mentions(te, name); }
+
 // Futhark's checkEntryPoint rules on size parameters: an entry point's
 // caller supplies its arguments, whose shapes must give every size, and
 // cannot pick a size that only its result mentions.

@@ -147,9 +147,17 @@ bool constructive_use(const TypeExprPtr& te, const std::string& n) {
 int CheckerImpl::type_expr_liftedness(const TypeExprPtr& te) {
   if (!te) return kUnlifted;
   switch (te->kind) {
-    case TypeExpr::Kind::Name:
+    case TypeExpr::Kind::Name: {
       if (te->name.qualifiers.empty() && te->args.empty() && prim_from_name(te->name.name)) return kUnlifted;
-      return lookup_type(te->name, te->loc)->liftedness;
+      TypeDefPtr td = lookup_type(te->name, te->loc);
+      int l = td->liftedness;
+      // A lifted argument for a non-lifted type parameter makes the
+      // application as lifted as the argument.
+      for (size_t i = 0; i < te->args.size() && i < td->params.size(); ++i)
+        if (!te->args[i].is_size && !td->params[i].is_size && !td->params[i].lifted)
+          l = std::max(l, type_expr_liftedness(te->args[i].type));
+      return l;
+    }
     case TypeExpr::Kind::Array: return kUnlifted;  // its element is checked by eval_type
     case TypeExpr::Kind::Function: return kLifted;
     case TypeExpr::Kind::Unique: return type_expr_liftedness(te->elem);

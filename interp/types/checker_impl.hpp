@@ -188,6 +188,9 @@ class CheckerImpl {
   void check_distinct_type_params(const std::vector<TypeParam>& params);
   // An entry point's size parameters: given by its parameters' shapes.
   void check_entry_sizes(const Decl& d);
+  // Whether a type expression mentions a size name (a size expression
+  // counts as mentioning every name).
+  static bool type_expr_mentions(const TypeExprPtr& te, const std::string& name);
   // "Name "x" also bound at ...": no name twice among a binding group's
   // type parameters and parameters.
   void check_duplicate_names(const std::vector<TypeParam>& tparams, const std::vector<const Pattern*>& pats);
