@@ -110,7 +110,7 @@ static void flatten_sig(CheckerImpl& c, const SigExprPtr& s, SigView& out, bool 
         auto it = env.sigs.find(s->name.name);
         if (it != env.sigs.end()) sig = it->second;
       }
-      if (!sig) c.error(s->loc, fmt::format("unknown module type \"{}\"", s->name.str()));
+      if (!sig) c.error(s->loc, fmt::format("Unknown module type \"{}\"", s->name.str()));
       out.closure = sig->closure;
       flatten_sig(c, sig->expr, out, false, sig->closure);
       return;

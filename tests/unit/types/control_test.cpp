@@ -51,7 +51,7 @@ TEST_CASE("lambdas, sections, application errors") {
         "Cannot apply \"f\" to \"2\" (argument 2).\nFunction accepts only 1 arguments (the result of the previous ones "
         "has type i32).");
   CHECK(error_message("def f (x: i32) (y: bool) = x", "f 1 2") == "Cannot apply \"f\" to \"2\" (argument 2): expected bool, got i32");
-  CHECK(error_message("", "foo 1") == "unknown variable \"foo\"");
+  CHECK(error_message("", "foo 1") == "Unknown name \"foo\"");
 }
 
 TEST_CASE("assert, attributes, intrinsics") {

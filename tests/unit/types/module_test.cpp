@@ -28,9 +28,9 @@ module M2 = M
   CHECK(s.value_type("typed") == "i64 -> i64");
   CHECK(s.type_of("M2.N.z") == "f32");
   CHECK(s.type_of("M.(f x)") == "i64");
-  CHECK(error_message("module M = { def x = 1 }", "M.y") == "unknown variable \"M.y\"");
+  CHECK(error_message("module M = { def x = 1 }", "M.y") == "Unknown name \"M.y\"");
   // Nope is no module, so Nope.y is a projection of an unknown variable.
-  CHECK(error_message("", "Nope.y") == "unknown variable \"Nope\"");
+  CHECK(error_message("", "Nope.y") == "Unknown name \"Nope\"");
 }
 
 TEST_CASE("qualified names that are record projections") {
