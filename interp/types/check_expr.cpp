@@ -308,7 +308,7 @@ Ty CheckerImpl::infer_record_update(Expr& e) {
   for (const auto& f : e.field_path) cur = field_of(e.loc, cur, f);
   std::string path;
   for (const auto& f : e.field_path) path += (path.empty() ? "" : ".") + f;
-  expect(e.b->loc, cur, v, fmt::format("in update of field {}", path));
+  expect(e.b->loc, cur, v, fmt::format("Type mismatch when updating record field \"{}\"", path));
   return r;
 }
 

@@ -82,7 +82,7 @@ Ty CheckerImpl::bind_pattern(PatternPtr& pp, Frame& frame, bool refutable) {
       break;
     }
     case Pattern::Kind::Literal:
-      if (!refutable) error(p.loc, "a literal pattern is only allowed in a match case");
+      if (!refutable) error(p.loc, "Refutable pattern not allowed here: a literal pattern is only allowed in a match case.");
       t = infer(p.literal);
       break;
     case Pattern::Kind::Constructor: {
