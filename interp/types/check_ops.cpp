@@ -190,6 +190,44 @@ void dim_uses(const Ty& t0, int pos, std::set<const DimNode*>& produced, std::se
 
 }  // namespace
 
+namespace {
+bool has_bound_inside(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Var && d->bound_inside) return true;
+      return has_bound_inside(t->elem);
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (has_bound_inside(f)) return true;
+      return false;
+    default: return false;
+  }
+}
+}  // namespace
+
+// `map g xs` with `g (k: i64) : [k]i64`: an array whose element type has a
+// size bound by a function type's parameter (each element its own size).
+bool CheckerImpl::irregular_elem(const Ty& t0) const {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      // [n][k]t with k bound inside but n not: rows of their own sizes.
+      DimRef d = dim_resolve(t->dim);
+      bool outer_inside = d->kind == DimNode::Kind::Var && d->bound_inside;
+      return (!outer_inside && has_bound_inside(t->elem)) || irregular_elem(t->elem);
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (irregular_elem(f)) return true;
+      return false;
+    case TyNode::Kind::Function: return irregular_elem(t->param) || irregular_elem(t->result);
+    default: return false;
+  }
+}
+
 // `uncurry f` with `f (n: i64) (m: i64) (b: [n][m]bool)`: the result would
 // take an array whose size is an argument it no longer receives. Futhark's
 // checkApply rejects a size bound inside the argument's type that appears
@@ -245,6 +283,11 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
     r = substitute(r, s);
   }
   check_existential_params(loc, r, context);
+  if (irregular_elem(r))
+    error(arg->loc, fmt::format("{} (invalid type).\nThe result would be an array whose rows have a size that "
+                                "depends on each row's argument: a type parameter would be instantiated with a type "
+                                "containing anonymous sizes.",
+                                context));
   return r;
 }
 

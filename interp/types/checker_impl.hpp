@@ -188,6 +188,7 @@ class CheckerImpl {
   void check_distinct_type_params(const std::vector<TypeParam>& params);
   // An entry point's size parameters: given by its parameters' shapes.
   void check_entry_sizes(const Decl& d);
+  bool irregular_elem(const Ty& t) const;
   // Whether a type expression mentions a size name (a size expression
   // counts as mentioning every name).
   static bool type_expr_mentions(const TypeExprPtr& te, const std::string& name);
