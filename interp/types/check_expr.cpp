@@ -44,7 +44,16 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
       expect(e.a->loc, u.fresh_overloaded(integral_mask() | prim_bit(Prim::Bool), e.loc), t, "in operand of !");
       break;
     }
-    case Expr::Kind::OpSection: t = infer_op_section(e); break;
+    case Expr::Kind::OpSection:
+      // `(++)` naming a local binding (a parameter called `++`): a variable,
+      // so that consuming and using it are tracked like any other.
+      if (!e.a && !e.b && e.name.qualifiers.empty() && is_local_value(e.name.name)) {
+        e.kind = Expr::Kind::Var;
+        t = infer_var(ep);
+        break;
+      }
+      t = infer_op_section(e);
+      break;
     case Expr::Kind::ProjSection: {
       Ty x = u.fresh(e.loc);
       Ty cur = x;

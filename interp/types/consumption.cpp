@@ -352,6 +352,7 @@ class Checker {
   std::optional<ResultUniqueness> last_lambda_ret_;
 
   [[noreturn]] void fail(Loc loc, std::string msg) const { throw Error(ErrorKind::Type, loc, std::move(msg)); }
+  bool loop_pattern_ = false;  // bind_param is binding a loop's parameters
   // Futhark's withIndexLink: the message followed by its entry in the
   // language's error index.
   static std::string linked(const char* href, std::string msg) {
@@ -503,7 +504,10 @@ class Checker {
         // type name) makes every component consumable.
         check_size_exprs(p.ascription);
         bool uniq = p.ascription && p.ascription->kind == TypeExpr::Kind::Unique;
-        bind_param(*p.inner, out, force_consume || uniq, uniq ? all_unique(p.type) : p.type);
+        // `loop (xs: []t) = ...`: declared non-unique, so not consumable
+        // (a loop parameter is otherwise consumable when the body consumes it).
+        bool declared_shared = loop_pattern_ && p.ascription && p.ascription->kind == TypeExpr::Kind::Array;
+        bind_param(*p.inner, out, (force_consume && !declared_shared) || uniq, uniq ? all_unique(p.type) : p.type);
         return;
       }
       case Pattern::Kind::Tuple:
@@ -977,7 +981,9 @@ class Checker {
     barrier_ = base;
     captures_.push_back(&cap);
     try {
+      loop_pattern_ = true;
       bind_param(pat, pvars, /*force_consume=*/true);
+      loop_pattern_ = false;
       if (e.loop_form == Expr::LoopForm::For && !e.loop_var.empty()) push(e.loop_var, false, Als{});
       if (e.loop_form == Expr::LoopForm::ForIn && e.pattern) {
         // The element bound by `for x in xs` is not consumable.
