@@ -470,6 +470,18 @@ void CheckerImpl::check_entry_sizes(const Decl& d) {
     return fmt::format("{}\n\nFor more information, see:\n  https://futhark.readthedocs.io/en/latest/error-index.html#{}",
                        msg, href);
   };
+  // The parameters of a function-typed result count as parameters
+  // (`entry main [n] : [n]f32 -> f32 = f`).
+  std::vector<TypeExprPtr> ret_params;
+  TypeExprPtr ret = d.ret_type;
+  while (ret && (ret->kind == TypeExpr::Kind::Function || ret->kind == TypeExpr::Kind::Unique)) {
+    if (ret->kind == TypeExpr::Kind::Unique) {
+      ret = ret->elem;
+      continue;
+    }
+    ret_params.push_back(ret->param);
+    ret = ret->result;
+  }
   for (const auto& tp : d.type_params) {
     if (!tp.is_size) continue;
     bool in_params = false, witnessed = false;
@@ -477,7 +489,11 @@ void CheckerImpl::check_entry_sizes(const Decl& d) {
       in_params = in_params || pattern_mentions(*p, tp.name);
       witnessed = witnessed || pattern_witnesses(*p, tp.name);
     }
-    if (!in_params && type_mentions(d.ret_type, tp.name))
+    for (const auto& p : ret_params) {
+      in_params = in_params || type_mentions(p, tp.name);
+      witnessed = witnessed || witnesses(p, tp.name);
+    }
+    if (!in_params && type_mentions(ret, tp.name))
       error(d.loc, link("size-polymorphic-entry", "Entry point functions must not be size-polymorphic in their return type."));
     if (!witnessed)
       error(tp.loc, link("nonconstructive-entry",
