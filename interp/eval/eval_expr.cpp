@@ -232,7 +232,19 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
         Value v = eval(*e->a, ctx);
         if (e->ret_type) {
           SizeScope sizes;
-          check_type_sizes(*e->ret_type, v, sizes, ctx, e->loc, "coerce", resolve_type(e->type, ctx.tenv, ctx.env));
+          TypePtr target = resolve_type(e->type, ctx.tenv, ctx.env);
+          check_type_sizes(*e->ret_type, v, sizes, ctx, e->loc, "coerce", target);
+          // Through a type abbreviation (`xs :> ints [n]`), the checked type
+          // has the sizes: its known ones must be the value's.
+          if (e->ret_type->kind == TypeExpr::Kind::Name && target && target->kind == Type::Kind::Array &&
+              v.kind == Value::Kind::Array) {
+            const auto& shape = v.array->shape;
+            for (size_t k = 0; k < target->dims.size() && k < shape.size(); ++k)
+              if (target->dims[k].kind == Dim::Kind::Constant && target->dims[k].value != shape[k])
+                throw Error(ErrorKind::Runtime, e->loc,
+                            fmt::format("Value of shape {} cannot match shape of type `{}`.", shape_of(v),
+                                        to_string(*target)));
+          }
         }
         return v;
       }
