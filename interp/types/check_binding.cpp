@@ -327,9 +327,9 @@ Ty CheckerImpl::infer_let(Expr& e) {
   Ty p = bind_pattern(e.pattern, g.frame(), false);
   // `let [n] xs: [n]t = e` binds n to e's size: no static check then.
   if (e.type_params.empty())
-    expect_sized(e.a->loc, p, v, "in let binding");
+    expect_sized(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
   else
-    expect(e.a->loc, p, v, "in let binding");
+    expect(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
   // A let-bound function value is not generalised; its still-open sizes
   // become unknown so that uses at different sizes are not errors.
   if (resolve(v)->kind == TyNode::Kind::Function) forget_size_vars(v);

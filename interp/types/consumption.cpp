@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -419,6 +421,9 @@ class Checker {
         if (i >= 0) name = env_[i].name;
         if (free_in_fn || name.empty())
           fail(loc, fmt::format("Consuming {}, which is not consumable.", describe(id)));
+        // Futhark names a module member by its own name (`Test.empty` is "empty").
+        if (auto dot = name.rfind('.'); dot != std::string::npos && dot + 1 < name.size() && std::isalpha(name[dot + 1]))
+          name = name.substr(dot + 1);
         fail(loc, fmt::format("Consuming \"{}\", which is not consumable.", name));
       }
     }

@@ -259,7 +259,16 @@ void Unifier::merge_vars(const Ty& a, const Ty& b) {
   // both variables as they were.
   if (!trivial_a && !trivial_b &&
       (ca != cb || (ca == Constraint::Overloaded && !(a->prims & b->prims))))
-    fail(fmt::format("Cannot unify {}\nwith {}", constraint_text(*a), constraint_text(*b)));
+  {
+    // Futhark puts the primitive-type constraint first.
+    bool swap = cb == Constraint::Overloaded && ca != Constraint::Overloaded;
+    const TyNode& x = swap ? *b : *a;
+    const TyNode& y = swap ? *a : *b;
+    std::string second = y.constraint == Constraint::HasFields    ? "type that must be a record."
+                         : y.constraint == Constraint::HasConstrs ? "type that must be sum."
+                                                                  : constraint_text(y);
+    fail(fmt::format("Cannot unify {}\nwith {}", constraint_text(x), x.constraint == Constraint::Overloaded ? second : constraint_text(y)));
+  }
 
   if (b->level > a->level) b->level = a->level;
   auto a_copy = std::make_shared<TyNode>(*a);
