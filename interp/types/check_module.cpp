@@ -480,6 +480,13 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
           inner.visible = visible();
           inner.visible.add_all(*env);
           EnvPtr m;
+          // A parametric module spec (`module Op: (X: s) -> t`) is not
+          // expanded here (a lenient approximation: its types are not checked).
+          {
+            SigView nested;
+            with_scope(inner, [&] { flatten_sig(*this, item->sig, nested); });
+            if (nested.functor) break;
+          }
           with_scope(inner, [&] { m = sig_env(item->sig); });
           env->mods[item->name] = structure(m);
           break;
