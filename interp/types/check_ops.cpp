@@ -283,7 +283,10 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
     r = substitute(r, s);
   }
   check_existential_params(loc, r, context);
-  if (irregular_elem(r))
+  // Only for a named function (`map iota ns`, `map g xs`): an anonymous
+  // function's irregular result is left to the run time, where the
+  // evaluator handles it (the flattener's fallback tests rely on that).
+  if (arg->kind != Expr::Kind::Lambda && resolve(a)->kind == TyNode::Kind::Function && irregular_elem(r))
     error(arg->loc, fmt::format("{} (invalid type).\nThe result would be an array whose rows have a size that "
                                 "depends on each row's argument: a type parameter would be instantiated with a type "
                                 "containing anonymous sizes.",
