@@ -1,5 +1,6 @@
 // Declarations and the module language: def/let/entry, module, open,
 // import, local, functors. Types and module types have no run-time content.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <map>
@@ -168,8 +169,10 @@ void eval_value_decl(Evaluator& ev, const Decl& d, ScopeBuilder& scope, const Ty
     if (may_recurse(d.name, *d.body, env)) c->self = c;
     b.value = Value::function(c);
     if (!d.quantified.empty()) b.quantified = &d.quantified;
-  } else if (!d.quantified.empty()) {
-    // Polymorphic constant: evaluated per reference, under its instantiation.
+  } else if (!d.quantified.empty() ||
+             std::any_of(d.type_params.begin(), d.type_params.end(), [](const TypeParam& tp) { return tp.is_size; })) {
+    // Polymorphic or size-polymorphic constant (`def iiota [n] : [n]i64`):
+    // evaluated per reference, under its instantiation.
     b.lazy = &d;
     b.lazy_env = env;
     b.lazy_tenv = tenv;

@@ -232,7 +232,19 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
         Value v = eval(*e->a, ctx);
         if (e->ret_type) {
           SizeScope sizes;
-          check_type_sizes(*e->ret_type, v, sizes, ctx, e->loc, "coerce", resolve_type(e->type, ctx.tenv, ctx.env));
+          TypePtr target = resolve_type(e->type, ctx.tenv, ctx.env);
+          check_type_sizes(*e->ret_type, v, sizes, ctx, e->loc, "coerce", target);
+          // Through a type abbreviation (`xs :> ints [n]`), the checked type
+          // has the sizes: its known ones must be the value's.
+          if (e->ret_type->kind == TypeExpr::Kind::Name && target && target->kind == Type::Kind::Array &&
+              v.kind == Value::Kind::Array) {
+            const auto& shape = v.array->shape;
+            for (size_t k = 0; k < target->dims.size() && k < shape.size(); ++k)
+              if (target->dims[k].kind == Dim::Kind::Constant && target->dims[k].value != shape[k])
+                throw Error(ErrorKind::Runtime, e->loc,
+                            fmt::format("Value of shape {} cannot match shape of type `{}`.", shape_of(v),
+                                        to_string(*target)));
+          }
         }
         return v;
       }
@@ -320,7 +332,22 @@ Value Evaluator::instantiate(const Binding& b, const Expr& ref, const Ctx& ctx) 
     // A polymorphic constant: evaluate its body under this instantiation.
     const Decl& d = *b.lazy;
     TypeEnvPtr tenv = bind_types(b.lazy_tenv, &d.quantified, &ref.instantiation, ctx.tenv, ctx.env);
-    Ctx inner{b.lazy_env, tenv};
+    // Its size parameters (`def iiota [n] : [n]i64 = iota n`) have no
+    // arguments to come from: the checker's instantiation gives them.
+    EnvPtr env = b.lazy_env;
+    std::vector<std::pair<std::string, Binding>> sizes;
+    for (const auto& [name, dim] : ref.size_args) {
+      bool param = false;
+      for (const auto& tp : d.type_params) param = param || (tp.is_size && tp.name == name);
+      if (!param) continue;
+      Dim v = resolve_size(dim, ctx.env);
+      if (v.kind != Dim::Kind::Constant || v.value < 0) continue;
+      Binding sb;
+      sb.value = Value(Scalar::i64(v.value));
+      sizes.emplace_back(name, std::move(sb));
+    }
+    if (!sizes.empty()) env = extend(env, std::move(sizes));
+    Ctx inner{env, tenv};
     Value v = eval(*d.body, inner);
     if (d.ret_type) {
       SizeScope sizes;

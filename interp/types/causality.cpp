@@ -160,7 +160,9 @@ struct Causality {
       std::string n = name_of(d);
       throw Error(ErrorKind::Type, loc,
                   fmt::format("Causality check: size \"{}\" needed for type of {}:\n  {}\nBut \"{}\" is computed at {}.\n\n"
-                              "Hint: Bind the expression producing \"{}\" with 'let' beforehand.",
+                              "Hint: Bind the expression producing \"{}\" with 'let' beforehand.\n\n"
+                              "For more information, see:\n"
+                              "  https://futhark.readthedocs.io/en/latest/error-index.html#causality-check",
                               n, what, show(t), n, loc_text(loc, o->second), n));
     }
   }

@@ -162,19 +162,19 @@ bool ty_mentions_size(const Ty& t0, const std::string& n, int depth = 0) {
   }
 }
 
-// Whether an inferred type has a size no name or constant gives (`filter`'s).
-bool ty_has_unknown_size(const Ty& t0, int depth = 0) {
-  if (!t0 || depth > 48) return false;
+// Whether t has an existential size (a function's `[]` result).
+bool has_existential(const Ty& t0) {
   Ty t = resolve(t0);
   switch (t->kind) {
     case TyNode::Kind::Array: {
       DimRef d = dim_resolve(t->dim);
-      if (!d || d->kind == DimNode::Kind::Unknown || d->kind == DimNode::Kind::Var) return true;
-      return ty_has_unknown_size(t->elem, depth + 1);
+      if (d->kind == DimNode::Kind::Unknown && (d->existential || d->declared)) return true;
+      if (d->kind == DimNode::Kind::Var && d->met) return true;
+      return has_existential(t->elem);
     }
     case TyNode::Kind::Record:
-      for (const auto& [f, ft] : t->fields)
-        if (ty_has_unknown_size(ft, depth + 1)) return true;
+      for (const auto& [n, f] : t->fields)
+        if (has_existential(f)) return true;
       return false;
     default: return false;
   }
@@ -190,6 +190,11 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
                                                    ExprPtr& body, Loc loc, bool generalise_it,
                                                    const std::string* self) {
   FunResult r;
+  {
+    std::vector<const Pattern*> ps;
+    for (const auto& p : params) ps.push_back(p.get());
+    check_duplicate_names(tparams, ps);
+  }
   // A size parameter is bound from the shapes of the arguments, so some
   // parameter's type must mention it (Futhark: "Size [n] unused in pattern.").
   // Futhark also allows a size only in the return type (`rep`,
@@ -200,7 +205,8 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     if (!tp.is_size) continue;
     bool used = false;
     for (const auto& p : params) used = used || pattern_mentions(*p, tp.name);
-    if (!used && !type_mentions(ret_type, tp.name)) in_result_only.push_back(&tp);
+    // A constant (`def foo [n] = iota n`) gets n from its instantiation.
+    if (!used && !type_mentions(ret_type, tp.name) && !params.empty()) in_result_only.push_back(&tp);
   }
   check_hidden_param_sizes(tparams, params, ret_type);
   ++u.level;
@@ -229,14 +235,20 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       self_result = declared ? declared : u.fresh(loc);
       auto s = std::make_shared<Scheme>();
       s->type = curry(params, ptys, self_result);
+      // Futhark's twist on monomorphic recursion: size parameters are
+      // instantiated afresh at each recursive use.
+      for (const auto& tp : tparams)
+        if (tp.is_size) s->size_params.push_back(tp.name);
       g.frame().values[*self] = s;
     }
     Ty bt = infer(body);
     for (const TypeParam* tp : in_result_only)
       if (!ty_mentions_size(bt, tp->name)) error(tp->loc, fmt::format("Size [{}] unused in pattern.", tp->name));
-    if (params.empty() && !in_result_only.empty() && !declared && ty_has_unknown_size(bt))
+    if (params.empty() && std::any_of(tparams.begin(), tparams.end(), [](const TypeParam& tp) { return tp.is_size; }) &&
+        has_existential(declared ? declared : bt))
       error(loc, fmt::format("A size-polymorphic value binding may not have a type with an existential size.\n"
-                             "Type of this binding is:\n  {}", show(bt)));
+                             "Type of this binding is:\n  {}",
+                             show(declared ? declared : bt)));
     if (declared)
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
     else if (self_result)
@@ -284,6 +296,45 @@ bool type_mentions(const TypeExprPtr& te, const std::string& n) {
       if (type_mentions(x, n)) return true;
   return false;
 }
+// Whether n is the size of an array in te (not inside a size expression or
+// a function type): Futhark's determineSizeWitnesses, as far as the syntax
+// shows it. A size argument of a named type counts (its definition may use
+// it constructively).
+bool witnesses(const TypeExprPtr& te, const std::string& n) {
+  if (!te) return false;
+  auto is_n = [&](const SizeExpr& s) {
+    return s.kind == SizeExpr::Kind::Name && s.name.qualifiers.empty() && s.name.name == n;
+  };
+  switch (te->kind) {
+    case TypeExpr::Kind::Array: return is_n(te->size) || witnesses(te->elem, n);
+    case TypeExpr::Kind::Function: return false;
+    case TypeExpr::Kind::Existential:
+      for (const auto& m : te->existentials)
+        if (m == n) return false;
+      return witnesses(te->elem, n);
+    default: break;
+  }
+  if (witnesses(te->elem, n)) return true;
+  for (const auto& a : te->args)
+    if ((a.is_size && is_n(a.size)) || witnesses(a.type, n)) return true;
+  for (const auto& x : te->elems)
+    if (witnesses(x, n)) return true;
+  for (const auto& [f, x] : te->fields)
+    if (witnesses(x, n)) return true;
+  for (const auto& [c, xs] : te->constructors)
+    for (const auto& x : xs)
+      if (witnesses(x, n)) return true;
+  return false;
+}
+bool pattern_witnesses(const Pattern& p, const std::string& n) {
+  if (p.kind == Pattern::Kind::Ascribed && witnesses(p.ascription, n)) return true;
+  if (p.inner && pattern_witnesses(*p.inner, n)) return true;
+  for (const auto& x : p.elems)
+    if (pattern_witnesses(*x, n)) return true;
+  for (const auto& [f, x] : p.fields)
+    if (pattern_witnesses(*x, n)) return true;
+  return false;
+}
 bool pattern_mentions(const Pattern& p, const std::string& n) {
   if (p.kind == Pattern::Kind::Ascribed && type_mentions(p.ascription, n)) return true;
   if (p.inner && pattern_mentions(*p.inner, n)) return true;
@@ -298,6 +349,7 @@ bool pattern_mentions(const Pattern& p, const std::string& n) {
 Ty CheckerImpl::infer_let(Expr& e) {
   // `let [n] xs = ...` binds n from the type of the pattern, so the pattern
   // must mention it (Futhark: "Size [n] unused in pattern").
+  check_duplicate_names(e.type_params, {e.pattern.get()});
   for (const auto& tp : e.type_params)
     if (tp.is_size && !pattern_mentions(*e.pattern, tp.name))
       error(tp.loc, fmt::format("Size [{}] unused in pattern.", tp.name));
@@ -308,9 +360,9 @@ Ty CheckerImpl::infer_let(Expr& e) {
   Ty p = bind_pattern(e.pattern, g.frame(), false);
   // `let [n] xs: [n]t = e` binds n to e's size: no static check then.
   if (e.type_params.empty())
-    expect_sized(e.a->loc, p, v, "in let binding");
+    expect_sized(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
   else
-    expect(e.a->loc, p, v, "in let binding");
+    expect(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
   // A let-bound function value is not generalised; its still-open sizes
   // become unknown so that uses at different sizes are not errors.
   if (resolve(v)->kind == TyNode::Kind::Function) forget_size_vars(v);
@@ -337,6 +389,11 @@ Ty CheckerImpl::infer_letfun(Expr& e) {
 }
 
 Ty CheckerImpl::infer_lambda(Expr& e) {
+  {
+    std::vector<const Pattern*> ps;
+    for (const auto& p : e.params) ps.push_back(p.get());
+    check_duplicate_names({}, ps);
+  }
   FrameGuard g(*this);
   std::vector<Ty> ptys;
   for (auto& p : e.params) ptys.push_back(bind_pattern(p, g.frame(), false));
@@ -397,9 +454,9 @@ Ty CheckerImpl::infer_loop(Expr& e) {
     }
   }
   Ty body = infer(e.b);
-  unify_or(e.b->loc, p, body, [&] {
-    return fmt::format("loop body has type {}, but the loop parameter has type {}", show(body), show(p));
-  });
+  // Sizes the pattern declares (`loop (xs: [n]t) = ...`) are checked
+  // statically; the others are the parameter's (variables here).
+  expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
   // A size the body computes is the parameter's next size, not one it
   // needs before: Futhark makes such sizes loop-variant (fresh per
   // iteration), so the causality check must not follow them.
@@ -426,10 +483,55 @@ Ty CheckerImpl::infer_match(Expr& e) {
       return fmt::format("match cases have different types: {} (case 1) and {} (case {})", show(result), show(b),
                          i + 1);
     });
-    result = join_sizes(result, b);
+    result = join_sizes(result, b, true);
   }
   if (!result) error(e.loc, "match without cases");
   return result;
+}
+
+}  // namespace thorn::types
+
+namespace thorn::types {
+
+bool CheckerImpl::type_expr_mentions(const TypeExprPtr& te, const std::string& name) { return type_mentions(te, name); }
+
+// Futhark's checkEntryPoint rules on size parameters: an entry point's
+// caller supplies its arguments, whose shapes must give every size, and
+// cannot pick a size that only its result mentions.
+void CheckerImpl::check_entry_sizes(const Decl& d) {
+  auto link = [](const char* href, const std::string& msg) {
+    return fmt::format("{}\n\nFor more information, see:\n  https://futhark.readthedocs.io/en/latest/error-index.html#{}",
+                       msg, href);
+  };
+  // The parameters of a function-typed result count as parameters
+  // (`entry main [n] : [n]f32 -> f32 = f`).
+  std::vector<TypeExprPtr> ret_params;
+  TypeExprPtr ret = d.ret_type;
+  while (ret && (ret->kind == TypeExpr::Kind::Function || ret->kind == TypeExpr::Kind::Unique)) {
+    if (ret->kind == TypeExpr::Kind::Unique) {
+      ret = ret->elem;
+      continue;
+    }
+    ret_params.push_back(ret->param);
+    ret = ret->result;
+  }
+  for (const auto& tp : d.type_params) {
+    if (!tp.is_size) continue;
+    bool in_params = false, witnessed = false;
+    for (const auto& p : d.params) {
+      in_params = in_params || pattern_mentions(*p, tp.name);
+      witnessed = witnessed || pattern_witnesses(*p, tp.name);
+    }
+    for (const auto& p : ret_params) {
+      in_params = in_params || type_mentions(p, tp.name);
+      witnessed = witnessed || witnesses(p, tp.name);
+    }
+    if (!in_params && type_mentions(ret, tp.name))
+      error(d.loc, link("size-polymorphic-entry", "Entry point functions must not be size-polymorphic in their return type."));
+    if (!witnessed)
+      error(tp.loc, link("nonconstructive-entry",
+                         fmt::format("Entry point size parameter [{}] only used non-constructively.", tp.name)));
+  }
 }
 
 }  // namespace thorn::types

@@ -111,7 +111,10 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
     }
   }
   // Entry points of the program (not of imported files or modules).
-  if (&scope == &top && (d.entry || d.name == "main")) check_entry_point(d);
+  if (&scope == &top && (d.entry || d.name == "main")) {
+    check_entry_sizes(d);
+    check_entry_point(d);
+  }
   auto s = std::make_shared<Scheme>();
   s->type = freeze(r.type);
   s->quantified = r.quantified;
@@ -127,6 +130,9 @@ void CheckerImpl::check_type_decl(Decl& d, ModScope& scope, bool local) {
     td->params = d.type_params;
     td->param_ids = bind_type_params(d.type_params, g.frame());
     if (!d.ret_type) error(d.loc, fmt::format("type \"{}\" has no definition", d.name));
+    for (const auto& tp : d.type_params)
+      if (tp.is_size && !type_expr_mentions(d.ret_type, tp.name))
+        error(d.loc, fmt::format("Size parameter \"[{}]\" unused.", tp.name));
     td->body = freeze(eval_type(d.ret_type));
     check_abbreviation_sizes(d.ret_type, d.ret_type->loc);  // [sizes] size_rules.cpp
     // Futhark's checkTypeBind: the definition may be at most as lifted as

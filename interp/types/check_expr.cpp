@@ -44,7 +44,16 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
       expect(e.a->loc, u.fresh_overloaded(integral_mask() | prim_bit(Prim::Bool), e.loc), t, "in operand of !");
       break;
     }
-    case Expr::Kind::OpSection: t = infer_op_section(e); break;
+    case Expr::Kind::OpSection:
+      // `(++)` naming a local binding (a parameter called `++`): a variable,
+      // so that consuming and using it are tracked like any other.
+      if (!e.a && !e.b && e.name.qualifiers.empty() && is_local_value(e.name.name)) {
+        e.kind = Expr::Kind::Var;
+        t = infer_var(ep);
+        break;
+      }
+      t = infer_op_section(e);
+      break;
     case Expr::Kind::ProjSection: {
       Ty x = u.fresh(e.loc);
       Ty cur = x;
@@ -68,7 +77,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
       unify_or(e.loc, then_t, else_t, [&] {
         return fmt::format("if branches have types {} and {}", show(then_t), show(else_t));
       });
-      t = join_sizes(then_t, else_t);
+      t = join_sizes(then_t, else_t, true);
       break;
     }
     case Expr::Kind::Loop: t = infer_loop(e); break;
@@ -81,9 +90,10 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     }
     case Expr::Kind::Record: {
       Fields fs;
-      std::set<std::string> seen;
+      std::map<std::string, Loc> seen;
       for (auto& [n, x] : e.fields) {
-        if (!seen.insert(n).second) error(x->loc, fmt::format("field \"{}\" given twice in record", n));
+        if (auto [it, fresh] = seen.emplace(n, x->loc); !fresh)
+          error(x->loc, fmt::format("Field \"{}\" previously defined at {}.", n, it->second.str()));
         fs.emplace_back(n, infer(x));
       }
       t = ty_record(std::move(fs));
@@ -307,7 +317,7 @@ Ty CheckerImpl::infer_record_update(Expr& e) {
   for (const auto& f : e.field_path) cur = field_of(e.loc, cur, f);
   std::string path;
   for (const auto& f : e.field_path) path += (path.empty() ? "" : ".") + f;
-  expect(e.b->loc, cur, v, fmt::format("in update of field {}", path));
+  expect(e.b->loc, cur, v, fmt::format("Type mismatch when updating record field \"{}\"", path));
   return r;
 }
 

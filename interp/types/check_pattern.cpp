@@ -1,7 +1,10 @@
 // Patterns: their types, and the variables they bind.
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
+
+#include "interp/syntax/print.hpp"
 
 #include "interp/types/checker_impl.hpp"
 
@@ -13,13 +16,48 @@ std::string CheckerImpl::pattern_name(const Pattern& p) {
   return "";
 }
 
+namespace {
+void names_of(const Pattern& p, std::vector<std::pair<std::string, Loc>>& out) {
+  switch (p.kind) {
+    case Pattern::Kind::Id: out.emplace_back(p.name, p.loc); break;
+    case Pattern::Kind::Tuple:
+    case Pattern::Kind::Constructor:
+      for (const auto& e : p.elems) names_of(*e, out);
+      break;
+    case Pattern::Kind::Record:
+      for (const auto& [n, sub] : p.fields) names_of(*sub, out);
+      break;
+    case Pattern::Kind::Ascribed:
+      if (p.inner) names_of(*p.inner, out);
+      break;
+    default: break;
+  }
+}
+}  // namespace
+
+// Futhark's checkForDuplicateNames: in one binding group (type and size
+// parameters, then the parameters' patterns) no name is bound twice; size
+// parameters share the value namespace.
+void CheckerImpl::check_duplicate_names(const std::vector<TypeParam>& tparams,
+                                        const std::vector<const Pattern*>& pats) {
+  std::map<std::pair<bool, std::string>, Loc> seen;  // (is a type, name)
+  auto see = [&](bool type, const std::string& n, const Loc& l) {
+    auto [it, fresh] = seen.emplace(std::make_pair(type, n), l);
+    if (!fresh) error(l, fmt::format("Name \"{}\" also bound at {}.", n, it->second.str()));
+  };
+  for (const auto& tp : tparams) see(!tp.is_size, tp.name, tp.loc);
+  std::vector<std::pair<std::string, Loc>> names;
+  for (const Pattern* p : pats) names_of(*p, names);
+  for (const auto& [n, l] : names) see(false, n, l);
+}
+
 Ty CheckerImpl::bind_pattern(PatternPtr& pp, Frame& frame, bool refutable) {
   Pattern& p = *pp;
   Ty t;
   switch (p.kind) {
     case Pattern::Kind::Id: {
       if (frame.values.count(p.name))
-        error(p.loc, fmt::format("variable \"{}\" is bound twice", p.name));
+        error(p.loc, fmt::format("Name \"{}\" also bound in this pattern.", p.name));
       t = u.fresh(p.loc);
       auto s = std::make_shared<Scheme>();
       s->type = t;
@@ -37,14 +75,14 @@ Ty CheckerImpl::bind_pattern(PatternPtr& pp, Frame& frame, bool refutable) {
       Fields fs;
       std::set<std::string> seen;
       for (auto& [n, sub] : p.fields) {
-        if (!seen.insert(n).second) error(p.loc, fmt::format("field \"{}\" appears twice in pattern", n));
+        if (!seen.insert(n).second) error(p.loc, fmt::format("Duplicate fields in record pattern {}.", to_string(p)));
         fs.emplace_back(n, bind_pattern(sub, frame, refutable));
       }
       t = ty_record(std::move(fs));
       break;
     }
     case Pattern::Kind::Literal:
-      if (!refutable) error(p.loc, "a literal pattern is only allowed in a match case");
+      if (!refutable) error(p.loc, "Refutable pattern not allowed here: a literal pattern is only allowed in a match case.");
       t = infer(p.literal);
       break;
     case Pattern::Kind::Constructor: {

@@ -11,6 +11,28 @@
 
 namespace thorn::types {
 
+void CheckerImpl::infer_size_apps(const ExprPtr& e) {
+  if (!e) return;
+  switch (e->kind) {
+    case Expr::Kind::BinOp:
+    case Expr::Kind::Negate:
+      infer_size_apps(e->a);
+      infer_size_apps(e->b);
+      return;
+    case Expr::Kind::Apply: {
+      ExprPtr copy = e;
+      try {
+        Ty t = infer(copy);
+        u.unify(ty_prim(Prim::I64), t);
+      } catch (const Error&) {
+      } catch (const UnifyFailure&) {
+      }
+      return;
+    }
+    default: return;
+  }
+}
+
 DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
   switch (s.kind) {
     case SizeExpr::Kind::Constant: return dim_const(s.value);
@@ -42,6 +64,11 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
       // (size_poly.cpp). Other expressions stay a variable.
       if (s.expr) {
         require_i64_names(*s.expr);
+        // An application (`[plus a b]`, `[i64.i32 n * i64.i32 m]`) is an i64
+        // expression whose inference types the names it mentions (Futhark
+        // checks size expressions as expressions). Names that are not values
+        // here (a type's size parameters) leave it unchecked.
+        infer_size_apps(s.expr);
         SizePoly p;
         if (size_poly_of(*s.expr, p)) return with_tree(dim_of_poly(std::move(p)), *s.expr);
       }
@@ -74,6 +101,7 @@ std::vector<int> CheckerImpl::bind_type_params(const std::vector<TypeParam>& par
       auto td = std::make_shared<TypeDef>();
       td->body = ty_param(id, p.name);
       td->liftedness = param_liftedness(p.loc, p.lifted);
+      if (td->liftedness != kUnlifted) lifted_vars[id] = {p.name, p.loc};
       frame.types[p.name] = td;
       ids.push_back(id);
     }
@@ -119,9 +147,17 @@ bool constructive_use(const TypeExprPtr& te, const std::string& n) {
 int CheckerImpl::type_expr_liftedness(const TypeExprPtr& te) {
   if (!te) return kUnlifted;
   switch (te->kind) {
-    case TypeExpr::Kind::Name:
+    case TypeExpr::Kind::Name: {
       if (te->name.qualifiers.empty() && te->args.empty() && prim_from_name(te->name.name)) return kUnlifted;
-      return lookup_type(te->name, te->loc)->liftedness;
+      TypeDefPtr td = lookup_type(te->name, te->loc);
+      int l = td->liftedness;
+      // A lifted argument for a non-lifted type parameter makes the
+      // application as lifted as the argument.
+      for (size_t i = 0; i < te->args.size() && i < td->params.size(); ++i)
+        if (!te->args[i].is_size && !td->params[i].is_size && !td->params[i].lifted)
+          l = std::max(l, type_expr_liftedness(te->args[i].type));
+      return l;
+    }
     case TypeExpr::Kind::Array: return kUnlifted;  // its element is checked by eval_type
     case TypeExpr::Kind::Function: return kLifted;
     case TypeExpr::Kind::Unique: return type_expr_liftedness(te->elem);
@@ -219,16 +255,17 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
       Fields fs;
       std::set<std::string> seen;
       for (const auto& [n, t] : te->fields) {
-        if (!seen.insert(n).second) error(te->loc, fmt::format("field \"{}\" given twice in record type", n));
+        if (!seen.insert(n).second) error(te->loc, fmt::format("Duplicate record fields in {}.", to_string(*te)));
         fs.emplace_back(n, eval_type(t));
       }
       return ty_record(std::move(fs));
     }
     case TypeExpr::Kind::Sum: {
+      if (te->constructors.size() >= 256) error(te->loc, "Sum types must have less than 256 constructors.");
       Constrs cs;
       std::set<std::string> seen;
       for (const auto& [n, ts] : te->constructors) {
-        if (!seen.insert(n).second) error(te->loc, fmt::format("constructor #{} given twice in sum type", n));
+        if (!seen.insert(n).second) error(te->loc, fmt::format("Duplicate constructors in {}.", to_string(*te)));
         std::vector<Ty> payload;
         for (const auto& t : ts) payload.push_back(eval_type(t));
         cs.emplace_back(n, std::move(payload));

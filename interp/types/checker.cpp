@@ -178,6 +178,8 @@ void CheckerImpl::expect(Loc loc, const Ty& expected, const Ty& actual, const st
       throw Error(ErrorKind::Type, loc, msg);
     }
     if (!described && f.detail.find("do not match") == std::string::npos) notes.push_back("note: " + f.detail);
+    if (described && (resolve(actual)->kind == TyNode::Kind::Sum || resolve(actual)->constraint == Constraint::HasConstrs))
+      notes.push_back("note: a sum type is none of the primitive types the operation is defined for");
     throw Error(ErrorKind::Type, loc, msg, notes);
   }
 }
@@ -248,7 +250,7 @@ const Env& CheckerImpl::module_path(const std::vector<std::string>& quals, Loc l
   ModPtr m = find_mod(quals.at(0));
   std::string path = quals[0];
   for (size_t i = 0;; ++i) {
-    if (!m) error(loc, fmt::format("unknown module \"{}\"", path));
+    if (!m) error(loc, fmt::format("Unknown module \"{}\"", path));
     if (!m->env) error(loc, fmt::format("\"{}\" is a parametric module and must be applied first", path));
     if (i + 1 == quals.size()) return *m->env;
     path += "." + quals[i + 1];
@@ -260,11 +262,11 @@ const Env& CheckerImpl::module_path(const std::vector<std::string>& quals, Loc l
 SchemePtr CheckerImpl::lookup_value(const QualName& name, Loc loc) const {
   if (name.qualifiers.empty()) {
     if (auto s = find_value(name.name)) return s;
-    error(loc, fmt::format("unknown variable \"{}\"", name.name));
+    error(loc, fmt::format("Unknown name \"{}\"", name.name));
   }
   const Env& env = module_path(name.qualifiers, loc);
   auto it = env.values.find(name.name);
-  if (it == env.values.end()) error(loc, fmt::format("unknown variable \"{}\"", name.str()));
+  if (it == env.values.end()) error(loc, fmt::format("Unknown name \"{}\"", name.str()));
   return it->second;
 }
 
@@ -282,11 +284,11 @@ TypeDefPtr CheckerImpl::lookup_type(const QualName& name, Loc loc) const {
 ModPtr CheckerImpl::lookup_mod(const QualName& name, Loc loc) const {
   if (name.qualifiers.empty()) {
     if (auto m = find_mod(name.name)) return m;
-    error(loc, fmt::format("unknown module \"{}\"", name.name));
+    error(loc, fmt::format("Unknown module \"{}\"", name.name));
   }
   const Env& env = module_path(name.qualifiers, loc);
   auto it = env.mods.find(name.name);
-  if (it == env.mods.end()) error(loc, fmt::format("unknown module \"{}\"", name.str()));
+  if (it == env.mods.end()) error(loc, fmt::format("Unknown module \"{}\"", name.str()));
   return it->second;
 }
 

@@ -66,6 +66,11 @@ class CheckerImpl {
 
   ModScope top;                              // the session's top-level module
   std::set<int> lifted_abstract;             // Param ids of `type^ t` specs (may be functions)
+  // Param ids of `'~a`/`'^a` type parameters and `type~`/`type^` abstract
+  // types: (name, where bound; unknown for an abstract type). A non-lifted
+  // type parameter may not be instantiated with a type mentioning them.
+  std::map<int, std::pair<std::string, Loc>> lifted_vars;
+  int lifted_var_in(const Ty& t) const;  // a Param id of lifted_vars in t, or -1
   // ty_functional, or an abstract type declared lifted.
   bool may_be_functional(const Ty& t) const;
   std::map<const Program*, EnvPtr> imports;  // each imported file is checked once
@@ -138,6 +143,8 @@ class CheckerImpl {
   DimRef with_tree(DimRef d, const Expr& e) const;
   // `[n + m]` in an annotation: the local variables it names are i64.
   void require_i64_names(const Expr& e);
+  // The applications in a size expression, inferred as i64 expressions.
+  void infer_size_apps(const ExprPtr& e);
   // Static size rules on type expressions (size_rules.cpp): no anonymous
   // size inside a function type of an abbreviation; no size bound inside a
   // tuple/record parameter in a function's annotations.
@@ -179,6 +186,15 @@ class CheckerImpl {
   int lenient_records = 0;
   // "Type parameter "t" previously defined at ...".
   void check_distinct_type_params(const std::vector<TypeParam>& params);
+  // An entry point's size parameters: given by its parameters' shapes.
+  void check_entry_sizes(const Decl& d);
+  bool irregular_elem(const Ty& t) const;
+  // Whether a type expression mentions a size name (a size expression
+  // counts as mentioning every name).
+  static bool type_expr_mentions(const TypeExprPtr& te, const std::string& name);
+  // "Name "x" also bound at ...": no name twice among a binding group's
+  // type parameters and parameters.
+  void check_duplicate_names(const std::vector<TypeParam>& tparams, const std::vector<const Pattern*>& pats);
   void check_type_decl(Decl& d, ModScope& scope, bool local);
   // fn (a function of `arity` parameters) with its result's uniqueness set.
   Ty with_result_uniqueness(const Ty& fn, size_t arity, const ResultUniqueness& u);

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -352,6 +354,13 @@ class Checker {
   std::optional<ResultUniqueness> last_lambda_ret_;
 
   [[noreturn]] void fail(Loc loc, std::string msg) const { throw Error(ErrorKind::Type, loc, std::move(msg)); }
+  bool loop_pattern_ = false;  // bind_param is binding a loop's parameters
+  // Futhark's withIndexLink: the message followed by its entry in the
+  // language's error index.
+  static std::string linked(const char* href, std::string msg) {
+    return fmt::format("{}\n\nFor more information, see:\n  https://futhark.readthedocs.io/en/latest/error-index.html#{}",
+                       msg, href);
+  }
 
   int fresh(std::string desc) {
     int id = next_++;
@@ -412,6 +421,9 @@ class Checker {
         if (i >= 0) name = env_[i].name;
         if (free_in_fn || name.empty())
           fail(loc, fmt::format("Consuming {}, which is not consumable.", describe(id)));
+        // Futhark names a module member by its own name (`Test.empty` is "empty").
+        if (auto dot = name.rfind('.'); dot != std::string::npos && dot + 1 < name.size() && std::isalpha(name[dot + 1]))
+          name = name.substr(dot + 1);
         fail(loc, fmt::format("Consuming \"{}\", which is not consumable.", name));
       }
     }
@@ -497,7 +509,10 @@ class Checker {
         // type name) makes every component consumable.
         check_size_exprs(p.ascription);
         bool uniq = p.ascription && p.ascription->kind == TypeExpr::Kind::Unique;
-        bind_param(*p.inner, out, force_consume || uniq, uniq ? all_unique(p.type) : p.type);
+        // `loop (xs: []t) = ...`: declared non-unique, so not consumable
+        // (a loop parameter is otherwise consumable when the body consumes it).
+        bool declared_shared = loop_pattern_ && p.ascription && p.ascription->kind == TypeExpr::Kind::Array;
+        bind_param(*p.inner, out, (force_consume && !declared_shared) || uniq, uniq ? all_unique(p.type) : p.type);
         return;
       }
       case Pattern::Kind::Tuple:
@@ -971,7 +986,9 @@ class Checker {
     barrier_ = base;
     captures_.push_back(&cap);
     try {
+      loop_pattern_ = true;
       bind_param(pat, pvars, /*force_consume=*/true);
+      loop_pattern_ = false;
       if (e.loop_form == Expr::LoopForm::For && !e.loop_var.empty()) push(e.loop_var, false, Als{});
       if (e.loop_form == Expr::LoopForm::ForIn && e.pattern) {
         // The element bound by `for x in xs` is not consumable.
@@ -1055,18 +1072,22 @@ class Checker {
         if (consumed)
           for (int v : ts)
             if (!param_ids.count(v) && live_index(v) >= 0)
-              fail(e.loc, fmt::format("Return value for consuming loop parameter \"{}\" aliases \"{}\".", q->name,
-                                      env_[live_index(v)].name));
+              fail(e.loc, linked("consuming-loop-param-aliases",
+                                          fmt::format("Return value for consuming loop parameter \"{}\" aliases \"{}\".",
+                                                      q->name, env_[live_index(v)].name)));
         for (int v : ts)
           if (cons.count(v))
             fail(e.loc,
-                 fmt::format("Return value for loop parameter \"{}\" aliases other consumed loop parameter.", q->name));
+                 linked("loop-parameter-aliases-other",
+                        fmt::format("Return value for loop parameter \"{}\" aliases other consumed loop parameter.",
+                                    q->name)));
         if (consumed)
           for (int v : ts)
             if (obs.count(v))
-              fail(e.loc, fmt::format("Return value for consuming loop parameter \"{}\" aliases previously returned "
-                                      "value.",
-                                      q->name));
+              fail(e.loc, linked("aliases-previously-returned",
+                                 fmt::format("Return value for consuming loop parameter \"{}\" aliases previously "
+                                             "returned value.",
+                                             q->name)));
         (consumed ? cons : obs).insert(ts.begin(), ts.end());
       }
       size_t before = cons_params.size();
@@ -1301,9 +1322,10 @@ class Checker {
         add_consumed(cons);
         // `let f = update xs`: calling f twice would consume xs twice.
         if (!cons.empty() && e.a->type && !order_zero(*e.a->type))
-          fail(e.a->loc, fmt::format("Let-bound expression of higher-order type\n  {}\ncontains consumption, which "
-                                     "is not allowed.",
-                                     to_string(e.a->type)));
+          fail(e.a->loc, linked("contains-consumption",
+                                fmt::format("Let-bound expression of higher-order type\n  {}\ncontains consumption, "
+                                            "which is not allowed.",
+                                            to_string(e.a->type))));
         size_t base = env_.size();
         bind_pat(*e.pattern, v);
         // `let f = \x -> ...`: applications of f know the lambda's inferred

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
 
 #include "interp/types/expr_walk.hpp"
@@ -19,6 +20,24 @@ namespace {
 
 // The checked definition's `'^a` type parameters (lifted_type_params).
 thread_local const std::set<int>* lifted_params = nullptr;
+// Its `'~a` and `'^a` type parameters: id -> (name, where bound). They may
+// not be array elements (Futhark's checkArrayElem).
+thread_local const std::map<int, std::pair<std::string, Loc>>* nonarray_params = nullptr;
+
+const Type* find_param(const TypePtr& t, const std::map<int, std::pair<std::string, Loc>>& ids) {
+  if (!t) return nullptr;
+  if (t->kind == Type::Kind::Param) return ids.count(t->var_id) ? t.get() : nullptr;
+  for (const auto* x : {&t->elem, &t->param, &t->result})
+    if (const Type* r = find_param(*x, ids)) return r;
+  for (const auto& x : t->elems)
+    if (const Type* r = find_param(x, ids)) return r;
+  for (const auto& [n, x] : t->fields)
+    if (const Type* r = find_param(x, ids)) return r;
+  for (const auto& [n, xs] : t->constructors)
+    for (const auto& x : xs)
+      if (const Type* r = find_param(x, ids)) return r;
+  return nullptr;
+}
 
 bool functional(const TypePtr& t) {
   static const std::set<int> none;
@@ -31,8 +50,7 @@ void walk(const Expr& e) {
   switch (e.kind) {
     case Expr::Kind::If:
       if (functional(e.type))
-        fail(e.loc, fmt::format("The type returned from branch, {}, is functional: a conditional may not return a "
-                                "function.",
+        fail(e.loc, fmt::format("If-expression returns type\n  {}\nbut if-results may not be of function type.",
                                 to_string(e.type)));
       break;
     case Expr::Kind::Match: {
@@ -44,18 +62,23 @@ void walk(const Expr& e) {
           fail(e.loc, fmt::format("Unmatched cases in match expression: {}", *missing));
     }
       if (functional(e.type))
-        fail(e.loc, fmt::format("The type returned from pattern match, {}, is functional: a match may not return a "
-                                "function.",
+        fail(e.loc, fmt::format("Match-expression returns type\n  {}\nbut match-results may not be of function type.",
                                 to_string(e.type)));
       break;
     case Expr::Kind::Loop:
       if (!e.params.empty() && functional(e.params[0]->type))
-        fail(e.params[0]->loc, fmt::format("A value of functional type {} cannot be used as loop variable.",
+        fail(e.params[0]->loc, fmt::format("Loop parameter inferred to have type\n  {}\nbut a loop parameter may not be of function type.",
                                            to_string(e.params[0]->type)));
       break;
     case Expr::Kind::ArrayLit:
       if (e.type && e.type->kind == Type::Kind::Array && functional(e.type->elem))
         fail(e.loc, fmt::format("Array elements may not be functional (element type {}).", to_string(e.type->elem)));
+      if (nonarray_params && e.type && e.type->kind == Type::Kind::Array)
+        if (const Type* p = find_param(e.type->elem, *nonarray_params)) {
+          const auto& [name, loc] = nonarray_params->at(p->var_id);
+          fail(e.loc, fmt::format("Type parameter \"{}\" bound at {} is lifted and cannot be an array element.", name,
+                                  loc.str()));
+        }
       break;
     default: break;
   }
@@ -102,8 +125,20 @@ void check_function_order(const Decl& d) {
   if (!d.body) return;
   std::set<int> lifted = lifted_type_params(d);
   lifted_params = &lifted;
+  std::map<int, std::pair<std::string, Loc>> nonarray;
+  size_t k = 0;
+  for (const auto& tp : d.type_params) {
+    if (tp.is_size) continue;
+    if (k < d.quantified.size() && param_liftedness(tp.loc, tp.lifted) != kUnlifted)
+      nonarray[d.quantified[k]] = {tp.name, tp.loc};
+    ++k;
+  }
+  nonarray_params = &nonarray;
   struct Reset {
-    ~Reset() { lifted_params = nullptr; }
+    ~Reset() {
+      lifted_params = nullptr;
+      nonarray_params = nullptr;
+    }
   } reset;
   walk(*d.body);
 }

@@ -408,19 +408,34 @@ static bool same_dim(const DimRef& x0, const DimRef& y0) {
   return false;
 }
 
-Ty join_sizes(const Ty& a0, const Ty& b0) {
+Ty join_sizes(const Ty& a0, const Ty& b0, bool branches) {
   Ty a = resolve(a0), b = resolve(b0);
   if (a == b || a->kind != b->kind) return a;
   switch (a->kind) {
     case TyNode::Kind::Array: {
-      DimRef d = same_dim(a->dim, b->dim) ? a->dim : dim_unknown();
-      return ty_with_unique(ty_array(d, join_sizes(a->elem, b->elem)), a->unique);
+      DimRef d = a->dim;
+      if (!same_dim(a->dim, b->dim)) {
+        auto known = [](const DimRef& x0) {
+          DimRef x = dim_resolve(x0);
+          return x->kind == DimNode::Kind::Constant || x->kind == DimNode::Kind::Name ||
+                 (x->kind == DimNode::Kind::Expr && x->poly);
+        };
+        if (branches && known(a->dim) && known(b->dim)) {
+          d = dim_existential();
+          d->origin = fmt::format("is unknown due to a conditional expression.\nOne branch returns array of type: {}\n"
+                                  "The other an array of type:       {}",
+                                  show(a), show(b));
+        } else {
+          d = dim_unknown();
+        }
+      }
+      return ty_with_unique(ty_array(d, join_sizes(a->elem, b->elem, branches)), a->unique);
     }
     case TyNode::Kind::Record: {
       if (a->fields.size() != b->fields.size()) return a;
       Fields fs;
       for (size_t i = 0; i < a->fields.size(); ++i)
-        fs.emplace_back(a->fields[i].first, join_sizes(a->fields[i].second, b->fields[i].second));
+        fs.emplace_back(a->fields[i].first, join_sizes(a->fields[i].second, b->fields[i].second, branches));
       return ty_record(std::move(fs));
     }
     case TyNode::Kind::Sum: {
@@ -430,7 +445,7 @@ Ty join_sizes(const Ty& a0, const Ty& b0) {
         std::vector<Ty> ps;
         const auto& pa = a->constrs[i].second;
         const auto& pb = b->constrs[i].second;
-        for (size_t j = 0; j < pa.size() && j < pb.size(); ++j) ps.push_back(join_sizes(pa[j], pb[j]));
+        for (size_t j = 0; j < pa.size() && j < pb.size(); ++j) ps.push_back(join_sizes(pa[j], pb[j], branches));
         cs.emplace_back(a->constrs[i].first, std::move(ps));
       }
       return ty_sum(std::move(cs));

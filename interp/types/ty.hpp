@@ -78,6 +78,9 @@ struct DimNode {
   // unified with an unnamed function type): a size bound inside an argument's
   // type, which may not become a parameter size of an application's result.
   bool bound_inside = false;
+  // Unknown (existential): why, for messages ("unknown due to a
+  // conditional expression ...").
+  std::string origin;
 };
 
 DimRef dim_var();
@@ -185,7 +188,10 @@ Ty substitute(const Ty& t, const Substitution& s);
 // After a and b were unified: their common type, with the sizes on which
 // they disagree made unknown (the two branches of an `if` may differ in
 // size; the result has whichever size was taken at run time).
-Ty join_sizes(const Ty& a, const Ty& b);
+// `branches`: a and b are the results of an if's or match's branches, whose
+// sizes where both are known (constants, names, expressions) and differ
+// make an existential size, as in Futhark (DimNode::origin says why).
+Ty join_sizes(const Ty& a, const Ty& b, bool branches = false);
 
 // A function type with the existential sizes of its final result (after
 // all parameters) replaced by fresh ones (DimNode::existential): the

@@ -10,6 +10,52 @@ namespace {
 
 [[noreturn]] void fail(std::string detail) { throw UnifyFailure{std::move(detail)}; }
 
+// Futhark's wording for constraint clashes (TySolve.hs).
+std::string show_fields(const Fields& fs) {
+  Ty r = std::make_shared<TyNode>();
+  r->kind = TyNode::Kind::Record;
+  r->fields = fs;
+  return show(r);
+}
+std::string show_constrs(const Constrs& cs) {
+  Ty r = std::make_shared<TyNode>();
+  r->kind = TyNode::Kind::Sum;
+  r->constrs = cs;
+  return show(r);
+}
+std::string show_one_constr(const std::string& name, const std::vector<Ty>& payload) {
+  return show_constrs({{name, payload}});
+}
+[[noreturn]] void arity_mismatch(const std::string& name, const std::vector<Ty>& a, const std::vector<Ty>& b) {
+  fail(fmt::format("Cannot unify type with constructor\n  {}\nwith type of constructor\n  {}\nbecause they differ in arity.",
+                   show_one_constr(name, a), show_one_constr(name, b)));
+}
+// The names in one list and not the other, both ways.
+template <class L>
+std::string unshared(const L& a, const L& b, const char* prefix) {
+  std::vector<std::string> out;
+  auto has = [](const L& l, const std::string& n) {
+    for (const auto& [m, x] : l)
+      if (m == n) return true;
+    return false;
+  };
+  for (const auto& [n, x] : b)
+    if (!has(a, n)) out.push_back(prefix + n);
+  for (const auto& [n, x] : a)
+    if (!has(b, n)) out.push_back(prefix + n);
+  std::string r;
+  for (const auto& n : out) r += (r.empty() ? "" : ", ") + n;
+  return r;
+}
+std::string constraint_text(const TyNode& v) {
+  switch (v.constraint) {
+    case Constraint::Overloaded: return fmt::format("type that must be one of\n  {}", describe_prims(v.prims));
+    case Constraint::HasFields: return fmt::format("record type\n  {}", show_fields(v.fields));
+    case Constraint::HasConstrs: return fmt::format("type with constructors\n  {}", show_constrs(v.constrs));
+    default: return "type";
+  }
+}
+
 // Whether t has a part of the given kind (arrays, records and sums looked into).
 bool contains_kind(const Ty& t0, TyNode::Kind kind) {
   Ty t = resolve(t0);
@@ -160,20 +206,26 @@ void Unifier::apply_constraint(const Ty& var, const Ty& t) {
       return;
     case Constraint::HasFields:
       if (t->kind != TyNode::Kind::Record)
-        fail(fmt::format("{} is not a record type", show(t)));
+        fail(fmt::format("Cannot unify record type with fields\n  {}\nwith type\n  {}", show_fields(var->fields),
+                         show(t)));
       for (const auto& [name, ft] : var->fields) {
         const Ty* have = find_field(t->fields, name);
-        if (!have) fail(fmt::format("{} has no field {}", show(t), name));
+        if (!have)
+          fail(fmt::format("Cannot unify record type with fields\n  {}\nwith record type\n  {}\n({} has no field {})",
+                           show_fields(var->fields), show(t), show(t), name));
         unify(ft, *have);
       }
       return;
     case Constraint::HasConstrs:
-      if (t->kind != TyNode::Kind::Sum) fail(fmt::format("{} is not a sum type", show(t)));
+      if (t->kind != TyNode::Kind::Sum)
+        fail(fmt::format("Cannot unify type with constructors\n  {}\nwith type\n  {}", show_constrs(var->constrs),
+                         show(t)));
       for (const auto& [name, payload] : var->constrs) {
         const auto* have = find_constr(t->constrs, name);
-        if (!have) fail(fmt::format("{} has no constructor #{}", show(t), name));
-        if (have->size() != payload.size())
-          fail(fmt::format("constructor #{} has {} payload(s), not {}", name, have->size(), payload.size()));
+        if (!have)
+          fail(fmt::format("{} has no constructor #{}.\nUnshared constructors: {}.", show(t), name,
+                           unshared(var->constrs, t->constrs, "#")));
+        if (have->size() != payload.size()) arity_mismatch(name, payload, *have);
         for (size_t i = 0; i < payload.size(); ++i) unify((*have)[i], payload[i]);
       }
       return;
@@ -181,7 +233,8 @@ void Unifier::apply_constraint(const Ty& var, const Ty& t) {
 }
 
 void Unifier::bind(const Ty& var, const Ty& t) {
-  if (occurs(var.get(), t)) fail(fmt::format("occurs check: {} would be an infinite type", show(t)));
+  if (occurs(var.get(), t))
+    fail(fmt::format("Occurs check: cannot instantiate {} with {}: it would be an infinite type", show(var), show(t)));
   lower_levels(t, var->level);
   // Bind first, so that recursive unification of constraint payloads sees it.
   auto constraint_holder = std::make_shared<TyNode>(*var);
@@ -206,7 +259,16 @@ void Unifier::merge_vars(const Ty& a, const Ty& b) {
   // both variables as they were.
   if (!trivial_a && !trivial_b &&
       (ca != cb || (ca == Constraint::Overloaded && !(a->prims & b->prims))))
-    fail(fmt::format("{} and {} cannot be the same type", show(a), show(b)));
+  {
+    // Futhark puts the primitive-type constraint first.
+    bool swap = cb == Constraint::Overloaded && ca != Constraint::Overloaded;
+    const TyNode& x = swap ? *b : *a;
+    const TyNode& y = swap ? *a : *b;
+    std::string second = y.constraint == Constraint::HasFields    ? "type that must be a record."
+                         : y.constraint == Constraint::HasConstrs ? "type that must be sum."
+                                                                  : constraint_text(y);
+    fail(fmt::format("Cannot unify {}\nwith {}", constraint_text(x), x.constraint == Constraint::Overloaded ? second : constraint_text(y)));
+  }
 
   if (b->level > a->level) b->level = a->level;
   auto a_copy = std::make_shared<TyNode>(*a);
@@ -238,8 +300,7 @@ void Unifier::merge_vars(const Ty& a, const Ty& b) {
   } else if (ca == Constraint::HasConstrs) {
     for (const auto& [name, payload] : a_copy->constrs) {
       if (const auto* have = find_constr(b->constrs, name)) {
-        if (have->size() != payload.size())
-          fail(fmt::format("constructor #{} used with {} and {} payloads", name, have->size(), payload.size()));
+        if (have->size() != payload.size()) arity_mismatch(name, payload, *have);
         auto have_copy = *have;
         for (size_t i = 0; i < payload.size(); ++i) unify(have_copy[i], payload[i]);
       } else {
@@ -329,6 +390,21 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
     SizePoly pa, pb;
     if (!dim_poly(a, pa) || !dim_poly(b, pb)) return;
   }
+  // An existential size (a function's `[]` result, differing branches)
+  // against a known one where sizes are checked statically: Futhark gives
+  // the existential a fresh name, which no other size equals (the program
+  // must say `:>`).
+  if (strict_sizes > 0) {
+    auto rigid = [&](const DimRef& d) { return d->kind == DimNode::Kind::Constant || known_name(d); };
+    auto ext = [](const DimRef& d) { return d->kind == DimNode::Kind::Unknown && d->existential; };
+    if ((ext(a) && rigid(b)) || (ext(b) && rigid(a))) {
+      const DimRef& e = ext(a) ? a : b;
+      std::string why = e->origin.empty() ? "" : "\nThe size " + e->origin;
+      throw UnifyFailure{fmt::format("Sizes \"{}\" and \"{}\" do not match.{}", ext(a) ? "[]" : show_size(a),
+                                     ext(b) ? "[]" : show_size(b), why),
+                         true};
+    }
+  }
   // Two rigid sizes: an error only where sizes are checked statically;
   // otherwise a mismatch is left to the run-time check.
   if (strict_sizes > 0 && sizes_differ(a, b))
@@ -381,18 +457,25 @@ void Unifier::unify(const Ty& expected0, const Ty& actual0) {
       unify(a->elem, b->elem);
       return;
     case TyNode::Kind::Record: {
-      if (a->fields.size() != b->fields.size()) mismatch();
-      for (size_t i = 0; i < a->fields.size(); ++i)
-        if (a->fields[i].first != b->fields[i].first) mismatch();
+      bool same = a->fields.size() == b->fields.size();
+      for (size_t i = 0; same && i < a->fields.size(); ++i) same = a->fields[i].first == b->fields[i].first;
+      if (!same) {
+        if (is_tuple_fields(a->fields) && is_tuple_fields(b->fields))
+          fail(fmt::format("{} and {} do not match: tuples have {} and {} elements respectively.", show(a), show(b),
+                           a->fields.size(), b->fields.size()));
+        fail(fmt::format("{} and {}: unshared fields: {}.", show(a), show(b), unshared(a->fields, b->fields, "")));
+      }
       for (size_t i = 0; i < a->fields.size(); ++i) unify(a->fields[i].second, b->fields[i].second);
       return;
     }
     case TyNode::Kind::Sum: {
-      if (a->constrs.size() != b->constrs.size()) mismatch();
+      bool same = a->constrs.size() == b->constrs.size();
+      for (size_t i = 0; same && i < a->constrs.size(); ++i) same = a->constrs[i].first == b->constrs[i].first;
+      if (!same)
+        fail(fmt::format("{} and {}: Unshared constructors: {}.", show(a), show(b), unshared(a->constrs, b->constrs, "#")));
       for (size_t i = 0; i < a->constrs.size(); ++i)
-        if (a->constrs[i].first != b->constrs[i].first ||
-            a->constrs[i].second.size() != b->constrs[i].second.size())
-          mismatch();
+        if (a->constrs[i].second.size() != b->constrs[i].second.size())
+          arity_mismatch(a->constrs[i].first, a->constrs[i].second, b->constrs[i].second);
       for (size_t i = 0; i < a->constrs.size(); ++i)
         for (size_t j = 0; j < a->constrs[i].second.size(); ++j)
           unify(a->constrs[i].second[j], b->constrs[i].second[j]);

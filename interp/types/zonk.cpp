@@ -45,6 +45,28 @@ void CheckerImpl::check_literal_bounds(const Expr& e, Prim t, bool negated) cons
   if (!ok) error(e.loc, fmt::format("Literal {} out of bounds for inferred type {}.", shown, prim_name(t)));
 }
 
+int CheckerImpl::lifted_var_in(const Ty& t0) const {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Param: return lifted_vars.count(t->param_id) ? t->param_id : -1;
+    case TyNode::Kind::Array: return lifted_var_in(t->elem);
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields)
+        if (int r = lifted_var_in(f); r >= 0) return r;
+      return -1;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& x : ps)
+          if (int r = lifted_var_in(x); r >= 0) return r;
+      return -1;
+    case TyNode::Kind::Function: {
+      if (int r = lifted_var_in(t->param); r >= 0) return r;
+      return lifted_var_in(t->result);
+    }
+    default: return -1;
+  }
+}
+
 void CheckerImpl::finish_definition() {
   Pending p;
   std::swap(p, pending_);
@@ -63,6 +85,17 @@ void CheckerImpl::finish_definition() {
       error(nl.loc, fmt::format("Cannot instantiate the non-lifted type parameter '{} of \"{}\" with the functional "
                                 "type {} (declare it '^{} to allow functions).",
                                 nl.param, nl.fn, show(nl.type), nl.param));
+  // Futhark's checkTyInstLiftedness: nor with a lifted or size-lifted type
+  // parameter or abstract type.
+  for (const auto& nl : p.nonlifted)
+    if (int id = lifted_var_in(nl.type); id >= 0) {
+      const auto& [name, at] = lifted_vars.at(id);
+      std::string what = at.known() ? fmt::format("Type parameter \"{}\" bound at {}", name, at.str())
+                                    : fmt::format("Type \"{}\"", name);
+      error(nl.loc, fmt::format("{} is lifted and cannot be an array element.\nWhen instantiating type parameter of "
+                                "\"{}\".",
+                                what, nl.fn));
+    }
 
   for (auto& [e, t] : p.exprs) e->type = zonk(t, false);
   for (auto& [e, t] : p.literals) {

@@ -1,6 +1,6 @@
 -- Functions may not be returned from if-expressions.
 -- ==
--- error: returned from branch
+-- error: if-results may not be of function type
 
 def f (x: i32) : i32 = x + x
 def g (x: i32) : i32 = x + 1

@@ -7,5 +7,5 @@ def cons (f: () -> *[2]i32) : *[2]i32 =
   f () with [0] = 1
 
 def main (x: [2]i32) : *[2]i32 =
-  let f () : []i32 = x
+  let f () : [2]i32 = x
   in cons f

@@ -40,11 +40,11 @@ TEST_CASE("operators") {
 }
 
 TEST_CASE("operator errors") {
-  CHECK(error_message("def f (x: i32) = x + 1.0") == "in right operand of +: expected i32, got f64");
-  CHECK(error_message("", "true + 1") == "in left operand of +: expected a numeric type, got bool");
-  CHECK(error_message("", "1.0 & 2") == "in left operand of &: expected an integral type, got f64");
-  CHECK(error_message("", "1 && true") == "in left operand of &&: expected bool, got i32");
-  CHECK(error_message("", "(\\x -> x) == (\\x -> x)").find("in left operand of ==") == 0);
+  CHECK(error_message("def f (x: i32) = x + 1.0") == "in right operand of \"+\": expected i32, got f64");
+  CHECK(error_message("", "true + 1") == "in left operand of \"+\": expected a numeric type, got bool");
+  CHECK(error_message("", "1.0 & 2") == "in left operand of \"&\": expected an integral type, got f64");
+  CHECK(error_message("", "1 && true") == "in left operand of \"&&\": expected bool, got i32");
+  CHECK(error_message("", "(\\x -> x) == (\\x -> x)").find("in left operand of \"==\"") == 0);
 }
 
 TEST_CASE("printing like futhark") {

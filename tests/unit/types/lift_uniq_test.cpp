@@ -34,7 +34,7 @@ TEST_CASE("a module's types are at most as lifted as its module type's") {
 }
 
 TEST_CASE("'^a values are functional in branches, '~a ones are not") {
-  CHECK(has(error_message("def c '^a (b: bool) (x: a) (y: a) : a = if b then x else y"), "functional"));
+  CHECK(has(error_message("def c '^a (b: bool) (x: a) (y: a) : a = if b then x else y"), "function type"));
   CHECK(error_message("def c '~a (b: bool) (x: a) (y: a) : a = if b then x else y") == "<no error>");
   CHECK(error_message("def c 'a (b: bool) (x: a) (y: a) : a = if b then x else y") == "<no error>");
 }

@@ -28,9 +28,9 @@ module M2 = M
   CHECK(s.value_type("typed") == "i64 -> i64");
   CHECK(s.type_of("M2.N.z") == "f32");
   CHECK(s.type_of("M.(f x)") == "i64");
-  CHECK(error_message("module M = { def x = 1 }", "M.y") == "unknown variable \"M.y\"");
+  CHECK(error_message("module M = { def x = 1 }", "M.y") == "Unknown name \"M.y\"");
   // Nope is no module, so Nope.y is a projection of an unknown variable.
-  CHECK(error_message("", "Nope.y") == "unknown variable \"Nope\"");
+  CHECK(error_message("", "Nope.y") == "Unknown name \"Nope\"");
 }
 
 TEST_CASE("qualified names that are record projections") {
@@ -107,7 +107,7 @@ module I: NUM = {
   CHECK_THROWS(s.type_of("I.add I.zero 1"));
   CHECK(s.value_type("I.extra") == "<none>");     // but ascription hides names
   CHECK(error_message("module type S = { val f: i32 -> i32 }\nmodule M: S = { def f (x: bool) = x }") ==
-        "value \"f\" has type bool -> bool, but its module type requires i32 -> i32");
+        "Module type specifies\n  val f : i32 -> i32\nbut module provides\n  val f : bool -> bool");
   CHECK(error_message("module type S = { val g: i32 }\nmodule M: S = { def f = 1 }") ==
         "module does not define value \"g\" required by its module type");
 }
@@ -135,7 +135,7 @@ module SF = Sum(F)
   CHECK(to_string(si->type) == "[]i32 -> i32");
   CHECK(to_string(sf->type) == "[]f64 -> f64");
   CHECK(error_message("module type S = { val x: i32 }\nmodule F (P: S) = { def y = P.x + true }").find(
-            "in right operand of +") == 0);
+            "in right operand of \"+\"") == 0);
   CHECK(error_message("module type S = { val x: i32 }\nmodule F (P: S) = { def y = P.x }\nmodule G = F { def z = 1 }") ==
         "module does not define value \"x\" required by its module type");
 }
@@ -182,9 +182,9 @@ module i8: (numeric with t = i8) = {
 
 TEST_CASE("type refinements in module types") {
   CHECK(error_message("module type S = { type t }\nmodule M: S with t = i32 = { type t = f32 }") ==
-        "type \"t\" is f32, but its module type requires i32");
+        "Module defines\n  type t = f32\nbut module type requires\n  type t = i32");
   CHECK(error_message("module M: { type t = i32 } = { type t = bool }") ==
-        "type \"t\" is bool, but its module type requires i32");
+        "Module defines\n  type t = bool\nbut module type requires\n  type t = i32");
   // In a functor body, a refined parameter type is known.
   Session s;
   s.decls(R"(
@@ -194,7 +194,7 @@ module G = F { type t = f32  def one: f32 = 1 }
 )");
   CHECK(s.value_type("G.two") == "f32");
   CHECK(error_message("module type S = { type t  val one: t }\nmodule F (P: S) = { def two = P.one + 1 }")
-            .find("in left operand of +: expected a numeric type, got t") == 0);
+            .find("in left operand of \"+\": expected a numeric type, got t") == 0);
 }
 
 TEST_CASE("a functor parameter's module type may name an earlier parameter") {
@@ -211,7 +211,7 @@ module type rules = { type cell  val value: cell -> i32 }
 module type visuals = { type cell  val init: bool -> cell }
 module gen (R: rules) (V: visuals with cell = R.cell) = { def f (b: bool): i32 = R.value (V.init b) }
 module X = gen { type cell = bool  def value (b: bool): i32 = if b then 1 else 0 } { type cell = i32  def init (b: bool) = 1i32 }
-)") == "type \"cell\" is i32, but its module type requires bool");
+)") == "Module defines\n  type cell = i32\nbut module type requires\n  type cell = bool");
 }
 
 TEST_CASE("with-refinements inside specifications see the earlier specifications") {
@@ -237,7 +237,7 @@ module V = mk { type t = f64  def (a: f64) + (b: f64) = a + b  def (a: f64) * (b
 module type vspace = { type real  type vector }
 module type vspace_2d = { type real  include vspace with real = real with vector = {x: real, y: real} }
 module M: vspace_2d = { type real = f32  type vector = {x: f64, y: f64} }
-)").find("type \"vector\" is {x: f64, y: f64}, but its module type requires {x: f32, y: f32}") == 0);
+)").find("Module defines\n  type vector = {x: f64, y: f64}\nbut module type requires\n  type vector = {x: f32, y: f32}") == 0);
   // Specifications written at the use site are read there, even after an
   // include of a declared module type.
   Session u;
