@@ -35,3 +35,14 @@ def jmp 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): [n]b = (jmp2 f x x').1
 
 -- | Matrix-Jacobian Product: `vjp` for each seed.
 def mjp 'a 'b [n] (f: a -> b) (x: a) (y': [n]b): [n]a = (mjp2 f x y').1
+
+-- | Custom reverse-mode derivative: `with_vjp f f' x` is `f x`; in the
+-- return sweep of a `vjp`, `f'` is called with the result of `f` and its
+-- adjoint and returns the adjoint of `x` (in place of differentiating `f`).
+-- Free variables of `f` get no adjoint. Forward mode differentiates `f`.
+def with_vjp 'a 'b (f: a -> b) (f': b -> b -> a) (x: a): b = __intrinsic "with_vjp" f f' x
+
+-- | `with_vjp` with the intermediate result `c` that the adjoint code needs
+-- kept apart from the primal result `b`.
+def with_vjp_tape 'a 'b 'c (f: a -> (c, b)) (f': (c, b) -> a) (x: a): b =
+  (with_vjp f (\(tape, _) (_, adj) -> f' (tape, adj)) x).1

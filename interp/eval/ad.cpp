@@ -256,6 +256,12 @@ Value tape_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_ad
       },
       loc);
   for (int64_t i = int64_t(tape->nodes.size()) - 1; i >= 0; --i) {
+    if (tape->nodes[size_t(i)].custom) {
+      // Copied: the custom derivative's code may append to the tape (an
+      // outer level's operations do not, but nothing forbids it).
+      auto custom = tape->nodes[size_t(i)].custom;
+      custom([&](int64_t k) { return adjoint[size_t(k)]; }, add_to);
+    }
     if (!adjoint[size_t(i)]) continue;
     for (const auto& [operand, partial] : tape->nodes[size_t(i)].edges)
       add_to(operand, binop(BuiltinOp::Mul, *adjoint[size_t(i)], partial));
@@ -274,5 +280,81 @@ Value tape_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_ad
 }
 
 }  // namespace
+
+// with_vjp f f' x (Futhark's prelude): f x, whose derivative in reverse mode
+// is f' (f x) ȳ instead of f's own. On the tape of the innermost reverse
+// level among x's scalars, f runs on x's primal parts (so f is not
+// differentiated at that level) and its result's scalars become fresh nodes;
+// a custom node created before them calls f' with their adjoints when the
+// backward sweep reaches it and adds what it returns to x's nodes. Outside
+// reverse mode (no differentiation, or forward mode innermost) it is f x, f
+// differentiated as usual.
+Value with_vjp(Evaluator& ev, const Value& f, const Value& f_adj, const Value& x, const Loc& loc) {
+  uint64_t level = 0;
+  std::shared_ptr<ADTape> tape;
+  map_leaves(
+      x, nullptr,
+      [&](const Value& v, const Value*) {
+        if (v.kind == Value::Kind::AD && v.ad->level > level) {
+          level = v.ad->level;
+          tape = v.ad->tape;
+        }
+        return v;
+      },
+      loc);
+  if (!tape) return ev.apply1(f, x, loc);
+  Value y = ev.apply1(f, primal_part(x, level, loc), loc);
+  int64_t marker = tape->add(Prim::F64, {});
+  std::vector<int64_t> outputs;
+  Value y_active = map_leaves(
+      y, nullptr,
+      [&](const Value& p, const Value*) {
+        if (!differentiable(p)) return p;
+        auto d = std::make_shared<ADValue>();
+        d->level = level;
+        d->prim = ad_scalar(p).type;
+        d->primal = p;
+        d->tape = tape;
+        d->node = tape->add(d->prim, {});
+        outputs.push_back(d->node);
+        return Value::differentiable(std::move(d));
+      },
+      loc);
+  // x's nodes at this level, leaf by leaf (-1: none): the custom node keeps
+  // these rather than x, whose scalars hold the tape (a cycle, never freed).
+  std::vector<int64_t> inputs;
+  map_leaves(
+      x, nullptr,
+      [&](const Value& v, const Value*) {
+        inputs.push_back(at_level(v, level) && v.ad->tape == tape ? v.ad->node : -1);
+        return v;
+      },
+      loc);
+  tape->nodes[size_t(marker)].custom = [&ev, f_adj, y, outputs, inputs, loc](
+                                           const std::function<std::optional<Value>(int64_t)>& adjoint,
+                                           const std::function<void(int64_t, const Value&)>& add) {
+    size_t next = 0;
+    Value y_bar = map_leaves(
+        y, nullptr,
+        [&](const Value& p, const Value*) {
+          if (!differentiable(p)) return zero_of(p);
+          auto a = adjoint(outputs[next++]);
+          return a ? *a : zero_of(p);
+        },
+        loc);
+    Value x_bar = ev.apply(f_adj, {y, y_bar}, loc);
+    size_t leaf = 0;
+    map_leaves(
+        x_bar, nullptr,
+        [&](const Value& a, const Value*) {
+          if (leaf >= inputs.size()) mismatch(loc, "with_vjp: the adjoint has more scalars than the argument");
+          if (inputs[leaf] >= 0) add(inputs[leaf], a);
+          ++leaf;
+          return a;
+        },
+        loc);
+  };
+  return y_active;
+}
 
 }  // namespace thorn::eval::ad

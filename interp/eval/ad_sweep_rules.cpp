@@ -123,7 +123,8 @@ AV Sweep::scalar_rule(const std::string& op, const Value& y, std::vector<AV>& ar
     else if (op == "-") d = {1, -1};
     else if (op == "*") d = {b, a};
     else if (op == "/") d = {1 / b, -a / (b * b)};
-    else if (op == "**") d = {b * std::pow(a, b - 1), args[1].active() ? yv * std::log(a) : 0};
+    else if (op == "**")  // Futhark's rule: finite at a = 0 (see ad_ops.cpp)
+      d = {a == 0 && b < 1 ? 0 : b * std::pow(a, b - 1), args[1].active() && a > 0 ? yv * std::log(a) : 0};
     else if (op == "max") d = a >= b ? std::vector<double>{1, 0} : std::vector<double>{0, 1};
     else if (op == "min") d = a <= b ? std::vector<double>{1, 0} : std::vector<double>{0, 1};
     else ok = false;
