@@ -125,6 +125,26 @@ module ad_rules (R: float) = {
   def reduce_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : t =
     (reduce (\(a, da) (b, db) -> jl a b da db) (ne, R.i64 0) (zip xs dxs)).1
 
+  -- scan with any associative operator (notes-ad.md §3, the generic rule).
+  -- With c_i = d(ys[i-1] op xs[i])/d(ys[i-1]) (ys[-1] = ne), the adjoints r
+  -- of the scan's results satisfy r_i = ybar_i + c_{i+1} * r_{i+1}: a
+  -- backward linear recurrence, solved by a scan over the reversed sequence
+  -- of affine maps, composed as (d1, c1) then (d2, c2) = (d2 + c2*d1, c2*c1).
+  -- Element i's adjoint is then r_i * d(ys[i-1] op xs[i])/d(xs[i]). `pd a b
+  -- s` is (s * d(a op b)/da, s * d(a op b)/db), generated from the operator.
+  def scan_generic_vjp [n] (pd: t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (ys: [n]t) (ybars: [n]t) : *[n]t =
+    let prev i = if i == 0 then ne else ys[i - 1]
+    let cs = map2 (\i x -> (pd (prev i) x (R.i64 1)).0) (iota n) xs
+    let e = map (\k -> let i = n - 1 - k
+                       in (ybars[i], if i == n - 1 then R.i64 0 else cs[i + 1])) (iota n)
+    let rr = (unzip (scan (\(d1, c1) (d2, c2) -> R.((d2 + c2 * d1, c2 * c1))) (R.i64 0, R.i64 1) e)).0
+    in map2 (\i x -> (pd (prev i) x rr[n - 1 - i]).1) (iota n) xs
+
+  -- The same in forward mode: a scan of dual pairs under the operator's jvp
+  -- `jl a b a' b' = (a op b, its tangent)` (associative as the operator is).
+  def scan_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : *[n]t =
+    (unzip (scan (\(a, da) (b, db) -> jl a b da db) (ne, R.i64 0) (zip xs dxs))).1
+
   -- A gather `a[i]` inside a mapped function: the adjoints of the gathered
   -- values added into a's adjoint at their indices.
   def gather_vjp [k] (n: i64) (is: [k]i64) (cs: [k]t) : *[n]t =

@@ -389,13 +389,40 @@ AV Sweep::scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   Prim p = float_elem(xs.v, "a scan");
   std::string op = operator_name(args[0].v);
   double ne = args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : NAN;
-  if (op != "+" || ne != 0)
-    throw Unsupported("a scan with an operator other than + (the generic linear-recurrence rule is not implemented)");
+  if (op != "+" || ne != 0) return scan_generic_rule(fn, args, p, at);
   Value y = ev.apply(fn, {args[0].v, args[1].v, xs.v}, at);
   if (!reverse) return dual(y, ev.apply(fn, {args[0].v, args[1].v, *xs.dot}, at));
   AV r = constant(y);
   int xid = xs.id;
   r.id = new_node([this, xid, p](const Value& ybars) { accumulate(xid, apply(rule(p, "scan_add_vjp"), {ybars})); });
+  return r;
+}
+
+// scan with any associative operator of two scalars (notes-ad.md §3, the
+// generic rule): reverse mode solves the adjoint's backward linear
+// recurrence by a scan of affine maps (ad_rules.fut scan_generic_vjp; for
+// scalars the "transposed Jacobian" is the partial itself), forward mode
+// scans dual pairs under the operator's generated jvp. Both run as
+// ordinary flattened scans and maps.
+AV Sweep::scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, const Loc& at) {
+  const AV& xs = args[2];
+  Value opv = args[0].v;
+  if (auto g = operator_closure(ev, opv, p)) opv = *g;
+  if (opv.kind != Value::Kind::Function || opv.fn->kind != Callable::Kind::Closure || !opv.fn->params ||
+      opv.fn->params->size() != 2 || args[1].v.kind != Value::Kind::Scalar)
+    throw Unsupported("a scan with this kind of operator (rules: + with 0, and lambdas or operators of two scalars)");
+  Value y = ev.apply(fn, {args[0].v, args[1].v, xs.v}, at);
+  if (!reverse) {
+    Value jl = jvp_lambda(ev, *opv.fn, {true, true}, {});
+    return dual(y, apply(rule(p, "scan_generic_jvp"), {jl, args[1].v, xs.v, *xs.dot}));
+  }
+  Value pd = vjp_lambda(ev, *opv.fn, {true, true}, {});
+  AV r = constant(y);
+  int xid = xs.id;
+  Value xv = xs.v, nev = args[1].v;
+  r.id = new_node([this, xid, xv, y, pd, nev, p](const Value& ybars) {
+    accumulate(xid, apply(rule(p, "scan_generic_vjp"), {pd, nev, xv, y, ybars}));
+  });
   return r;
 }
 
