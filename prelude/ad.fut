@@ -20,15 +20,15 @@ def jvp 'a 'b (f: a -> b) (x: a) (x': a): b = (jvp2 f x x').1
 def vjp 'a 'b (f: a -> b) (x: a) (y': b): a = (vjp2 f x y').1
 
 -- | Jacobian-Matrix Product, returning also the primal result: `jvp2` for
--- each seed in `x'`. (Semantically a map of `jvp`, as Futhark defines it;
--- thorn runs the primal once and one tangent pass per seed.)
+-- each seed in `x'`, semantically a map of `jvp2` (as Futhark defines it),
+-- but vector AD: thorn runs the primal once (interp/eval/ad.cpp).
 def jmp2 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): (b, [n]b) =
-  (f x, map (\t -> (jvp2 f x t).1) x')
+  if n == 0 then (f x, map (\t -> (jvp2 f x t).1) x') else __intrinsic "jmp2" f x x'
 
 -- | Matrix-Jacobian Product, returning also the primal result: `vjp2` for
--- each seed in `y'`.
+-- each seed in `y'`; one forward sweep, one return sweep per seed.
 def mjp2 'a 'b [n] (f: a -> b) (x: a) (y': [n]b): (b, [n]a) =
-  (f x, map (\s -> (vjp2 f x s).1) y')
+  if n == 0 then (f x, map (\s -> (vjp2 f x s).1) y') else __intrinsic "mjp2" f x y'
 
 -- | Jacobian-Matrix Product: `jvp` for each seed.
 def jmp 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): [n]b = (jmp2 f x x').1

@@ -19,6 +19,13 @@ entry scan_add_fwd (n: i64) = f64.sum (sc (inputs n))
 entry scan_add_vjp (n: i64) = f64.sum (vjp sc (inputs n) (replicate n 1))
 entry scan_add_jvp (n: i64) = f64.sum (jvp sc (inputs n) (replicate n 1))
 
+-- scan (*): the generic rule (a linear recurrence solved by a scan of
+-- affine maps); factors near 1 so that the products stay finite.
+def scmul (xs: []f64) = scan (*) 1 (map (\x -> 1 + (x - 0.5) / 1000) xs)
+entry scan_mul_fwd (n: i64) = f64.sum (scmul (inputs n))
+entry scan_mul_vjp (n: i64) = f64.sum (vjp scmul (inputs n) (replicate n 1))
+entry scan_mul_jvp (n: i64) = f64.sum (jvp scmul (inputs n) (replicate n 1))
+
 -- scan with a 2x2 matrix-product operator (the generic rule: not
 -- implemented, so vjp falls back to the reference tape).
 def mm2 (a0: f64, a1: f64, a2: f64, a3: f64) (b0: f64, b1: f64, b2: f64, b3: f64) =

@@ -31,6 +31,7 @@ PROGRAM = os.path.join(HERE, "ad.fut")
 ROWS = [
     ("map-reduce", "mapred", None, True, True),
     ("scan (+)", "scan_add", None, True, True),
+    ("scan (*) generic rule", "scan_mul", None, True, True),
     ("scan 2x2 matrix", "scan_mm2", None, False, False),
     ("hist (+) 31 bins", "hist_add", 31, True, True),
     ("hist (+) 1023 bins", "hist_add", 1023, True, True),

@@ -26,6 +26,8 @@
 // generated derivative code, never stored.
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "interp/core/value.hpp"
 #include "interp/util/source.hpp"
@@ -40,6 +42,11 @@ namespace thorn::eval::ad {
 // function uses something they do not cover.
 std::optional<Value> sweep_jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent,
                                 const Loc& loc, std::string& why);
+// mjp2: one forward sweep, then one return sweep per seed; the primal and
+// each seed's x adjoint.
+std::optional<std::pair<Value, std::vector<Value>>> sweep_mjp2(Evaluator& ev, const Value& f, const Value& x,
+                                                               const std::vector<Value>& y_adjoints,
+                                                               const Loc& loc, std::string& why);
 std::optional<Value> sweep_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint,
                                 const Loc& loc, std::string& why);
 

@@ -59,7 +59,9 @@ class Sweep {
 
   int new_node(std::function<void(const Value&)> back);
   void accumulate(int id, const Value& contribution);
-  void run_backward(int keep_below);  // nodes below keep_below (inputs) keep their adjoint
+  // Nodes below keep_below (inputs) keep their adjoint; with `last` false
+  // the nodes' actions are kept for another return sweep (mjp2's seeds).
+  void run_backward(int keep_below, bool last = true);
 
   // ad_sweep.cpp: the walk.
   AV eval(const ExprPtr& e, Scope& s);

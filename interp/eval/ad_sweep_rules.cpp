@@ -211,6 +211,11 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   CallablePtr c;
   if (f.kind == Value::Kind::Function && f.fn->kind == Callable::Kind::Closure) {
     c = f.fn;
+  } else if (args[0].captures) {
+    // A section or partial application whose operand carries a derivative
+    // (`map (* c) xs` with c active): the operator's closure would hold c's
+    // primal as a constant and lose its derivative.
+    throw Unsupported("mapping an operator section or partial application over a value that carries a derivative");
   } else if (k >= 1 && args[1].v.kind == Value::Kind::Array && args[1].v.array->elem.kind == ElemShape::Kind::Prim) {
     // An operator or a section of one: differentiated as the equivalent lambda.
     if (auto g = operator_closure(ev, f, args[1].v.array->elem.prim)) c = g->fn;
