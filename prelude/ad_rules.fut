@@ -145,6 +145,15 @@ module ad_rules (R: float) = {
   def scan_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : *[n]t =
     (unzip (scan (\(a, da) (b, db) -> jl a b da db) (ne, R.i64 0) (zip xs dxs))).1
 
+  -- scatter: the destination's adjoint is ybars with the written positions
+  -- zeroed; a value's adjoint is ybars at its index if it is the write that
+  -- lands there (the last one, as a sequential scatter has it), else 0.
+  def scatter_vjp [n] [k] (is: [k]i64) (ybars: [n]t) : (*[n]t, *[k]t) =
+    let last = reduce_by_index (replicate n (-1)) i64.max (-1) is (iota k)
+    let dbar = map2 (\yb l -> if l >= 0 then R.i64 0 else yb) ybars last
+    let vbar = map2 (\i j -> if i >= 0 && i < n && last[i] == j then ybars[i] else R.i64 0) is (iota k)
+    in (dbar, vbar)
+
   -- A gather `a[i]` inside a mapped function: the adjoints of the gathered
   -- values added into a's adjoint at their indices.
   def gather_vjp [k] (n: i64) (is: [k]i64) (cs: [k]t) : *[n]t =

@@ -188,6 +188,7 @@ AV Sweep::intrinsic_rule(const std::string& name, const Value& fn, std::vector<A
   if (name == "reduce" || name == "reduce_comm") return reduce_rule(fn, args, at);
   if (name == "scan") return scan_rule(fn, args, at);
   if (name == "reduce_by_index") return hist_rule(fn, args, at);
+  if (name == "scatter") return scatter_rule(fn, args, at);
   if ((name == "copy" || name == "manifest") && args.size() == 1) {
     // The identity: the copy shares the original's tangent or tape node.
     AV r = args[0];
@@ -427,6 +428,38 @@ AV Sweep::scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, cons
   Value xv = xs.v, nev = args[1].v;
   r.id = new_node([this, xid, xv, y, pd, nev, p](const Value& ybars) {
     accumulate(xid, apply(rule(p, "scan_generic_vjp"), {pd, nev, xv, y, ybars}));
+  });
+  return r;
+}
+
+// scatter dest is vs (one-dimensional, float elements). Reverse: dest's
+// adjoint is ȳ with the written positions zeroed, each value's is ȳ at its
+// index when it is the write that lands there (the last one, as the
+// reference backend's sequential scatter has it; 0 out of bounds).
+// Forward: the tangents scattered the same way.
+AV Sweep::scatter_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
+  if (args.size() != 3 || args[1].active()) throw Unsupported("a scatter whose indices carry a derivative");
+  const AV& dest = args[0];
+  const AV& vs = args[2];
+  if (dest.is_tuple || vs.is_tuple) throw Unsupported("a scatter of tuples");
+  Prim p = float_elem(dest.v, "a scatter");
+  Value is = args[1].v;
+  if (is.kind != Value::Kind::Array || is.array->shape.size() != 1)
+    throw Unsupported("a scatter with multi-dimensional indices");
+  if (!reverse) {
+    // The tangent's scatter consumes its destination: a fresh copy.
+    Value ddest = dest.dot ? apply(prelude("copy"), {*dest.dot}) : zeros_like(dest.v);
+    Value dvs = vs.dot ? *vs.dot : zeros_like(vs.v);
+    Value y = ev.apply(fn, {dest.v, is, vs.v}, at);
+    return dual(y, ev.apply(fn, {ddest, is, dvs}, at));
+  }
+  Value y = ev.apply(fn, {dest.v, is, vs.v}, at);
+  AV r = constant(y);
+  int did = dest.id, vid = vs.id;
+  r.id = new_node([this, did, vid, is, p](const Value& ybars) {
+    Value both = apply(rule(p, "scatter_vjp"), {is, ybars});
+    accumulate(did, (*both.elems)[0]);
+    accumulate(vid, (*both.elems)[1]);
   });
   return r;
 }
