@@ -78,6 +78,7 @@ class Sweep {
   AV scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, const Loc& at);
   AV hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scatter_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
+  AV hist_generic_rule(std::vector<AV>& args, Prim p);
   AV hist_mul_rule(const AV& dest, const Value& is, const AV& vs, Prim p);
   AV hist_arg_rule(bool is_max, const AV& dest, const Value& is, const AV& vs, Prim p);
   AV loop(const ExprPtr& e, Scope& s);

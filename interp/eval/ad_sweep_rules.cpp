@@ -476,8 +476,7 @@ AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   Value is = args[3].v;
   if (op == "*" && ne == 1) return hist_mul_rule(dest, is, vs, p);
   if (op == "max" || op == "min") return hist_arg_rule(op == "max", dest, is, vs, p);
-  if (op != "+" || ne != 0)
-    throw Unsupported("a reduce_by_index with an operator other than +, *, min, max (the generic sort-based rule is not implemented)");
+  if (op != "+" || ne != 0) return hist_generic_rule(args, p);
   if (!reverse) {
     Value ddest = dest.dot ? apply(prelude("copy"), {*dest.dot}) : zeros_like(dest.v);
     Value dvs = vs.dot ? *vs.dot : zeros_like(vs.v);
@@ -490,6 +489,43 @@ AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   r.id = new_node([this, did, vid, is, p](const Value& ybars) {
     accumulate(did, ybars);
     if (vid >= 0) accumulate(vid, apply(rule(p, "hist_add_vjp"), {is, ybars}));
+  });
+  return r;
+}
+
+// reduce_by_index with any operator of two scalars (assumed associative
+// and commutative, as reduce_by_index requires): the seed's sort-based
+// generic rule (ad_rules.fut hist_generic_*). The result is computed as
+// map2 op dst (reduce_by_index (replicate w ne) op ne is vs), the form
+// Futhark's AD differentiates and the reference tape computes under AD.
+AV Sweep::hist_generic_rule(std::vector<AV>& args, Prim p) {
+  const AV& dest = args[0];
+  const AV& vs = args[4];
+  Value opv = args[1].v;
+  if (auto g = operator_closure(ev, opv, p)) opv = *g;
+  if (opv.kind != Value::Kind::Function || opv.fn->kind != Callable::Kind::Closure || !opv.fn->params ||
+      opv.fn->params->size() != 2 || args[2].v.kind != Value::Kind::Scalar)
+    throw Unsupported("a reduce_by_index with this kind of operator (rules: +, *, min, max, and lambdas or operators of two scalars)");
+  Value is = args[3].v, nev = args[2].v;
+  if (is.kind != Value::Kind::Array || is.array->shape.size() != 1)
+    throw Unsupported("a reduce_by_index with multi-dimensional indices");
+  if (!reverse) {
+    Value jl = jvp_lambda(ev, *opv.fn, {true, true}, {});
+    Value y = (*apply(rule(p, "hist_generic_fwd"), {opv, nev, dest.v, is, vs.v}).elems)[0];
+    Value dd = dest.dot ? *dest.dot : zeros_like(dest.v);
+    Value dv = vs.dot ? *vs.dot : zeros_like(vs.v);
+    return dual(y, apply(rule(p, "hist_generic_jvp"), {jl, nev, dest.v, dd, is, vs.v, dv}));
+  }
+  Value pd = vjp_lambda(ev, *opv.fn, {true, true}, {});
+  Value fwd = apply(rule(p, "hist_generic_fwd"), {opv, nev, dest.v, is, vs.v});
+  Value ys = (*fwd.elems)[0], h = (*fwd.elems)[1];
+  AV r = constant(ys);
+  int did = dest.id, vid = vs.id;
+  Value dv = dest.v, vv = vs.v;
+  r.id = new_node([this, did, vid, opv, pd, nev, dv, vv, is, h, p](const Value& ybars) {
+    Value bars = apply(rule(p, "hist_generic_vjp"), {opv, pd, nev, dv, is, vv, h, ybars});
+    accumulate(did, (*bars.elems)[0]);
+    accumulate(vid, (*bars.elems)[1]);
   });
   return r;
 }
