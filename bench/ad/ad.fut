@@ -53,6 +53,14 @@ entry hist_max_fwd (n: i64) (w: i64) = h_max w (bins n w) (inputs n)
 entry hist_max_vjp (n: i64) (w: i64) = f64.sum (vjp (h_max w (bins n w)) (inputs n) 1)
 entry hist_max_jvp (n: i64) (w: i64) = jvp (h_max w (bins n w)) (inputs n) (replicate n 1)
 
+-- The generic sort-based rule: (1 + e a)(1 + e b) - 1 scaled by 1/e, an
+-- associative and commutative operator without a special rule.
+def gop (a: f64) (b: f64) = a + b + 1e-6 * a * b
+def h_gen (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate w 0) gop 0 is vs)
+entry hist_gen_fwd (n: i64) (w: i64) = h_gen w (bins n w) (inputs n)
+entry hist_gen_vjp (n: i64) (w: i64) = f64.sum (vjp (h_gen w (bins n w)) (inputs n) 1)
+entry hist_gen_jvp (n: i64) (w: i64) = jvp (h_gen w (bins n w)) (inputs n) (replicate n 1)
+
 -- A least-squares gradient: the loss of a line through n points.
 def ls_loss (xs: []f64) (ys: []f64) (a: f64, b: f64) =
   f64.sum (map2 (\x y -> let r = a + b * x - y in r * r) xs ys)

@@ -42,6 +42,9 @@ ROWS = [
     ("hist (max) 31 bins", "hist_max", 31, True, True),
     ("hist (max) 1023 bins", "hist_max", 1023, True, True),
     ("hist (max) 1.5M bins", "hist_max", 1_500_000, True, True),
+    ("hist generic 31 bins", "hist_gen", 31, True, True),
+    ("hist generic 1023 bins", "hist_gen", 1023, True, True),
+    ("hist generic 1.5M bins", "hist_gen", 1_500_000, True, True),
     ("least squares", "lsq", None, True, True),
 ]
 
