@@ -298,9 +298,10 @@ Value backward(const Recording& r, const Value& x, const Value& y_adjoint, const
 // Forward mode over a recording: the tape's partials are the linearisation
 // of f at x, so a tangent is pushed through them in node order (operands
 // first). nullopt when the tape has a custom derivative (with_vjp gives no
-// forward rule: f must be differentiated itself).
+// forward rule: f must be differentiated itself) or a reverse-only rule.
 std::optional<Value> forward(const Recording& r, const Value& x, const Value& x_tangent, const Loc& loc) {
   const auto& tape = r.tape;
+  if (tape->reverse_only) return std::nullopt;
   std::vector<std::optional<Value>> tangent(tape->nodes.size());
   int64_t next_input = 0;
   map_leaves(

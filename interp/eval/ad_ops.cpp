@@ -304,6 +304,9 @@ std::optional<Value> function(std::string_view name, const Value* args, int narg
     return Value(*r);
   }
   if (nargs == 1 && (name == "to_bits" || name == "from_bits") && args[0].ad->level == top_level(args, 1) &&
+      args[0].ad->tape)
+    args[0].ad->tape->reverse_only = true;  // no reverse rule; forward mode casts the tangent
+  if (nargs == 1 && (name == "to_bits" || name == "from_bits") && args[0].ad->level == top_level(args, 1) &&
       !args[0].ad->tape) {
     // Forward mode, as Futhark's Fwd.hs treats a conversion: the tangent
     // goes through the same bit cast (tests/ad/issue2292.fut). Reverse

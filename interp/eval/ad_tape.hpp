@@ -30,6 +30,11 @@ struct ADTape {
   };
   uint64_t level = 0;
   std::vector<Node> nodes;
+  // Something was recorded whose reverse rule is not the transpose of its
+  // forward one (iota's length, a bit cast: Futhark's rules differ between
+  // the modes), so the partials are no linearisation for forward mode
+  // (jmp2 then runs jvp2 per seed).
+  bool reverse_only = false;
 
   int64_t add(Prim prim, std::vector<std::pair<int64_t, Value>> edges) {
     nodes.push_back(Node{prim, std::move(edges)});

@@ -256,6 +256,7 @@ Value run_iota(SoacCall& call) {
     // (Rev.hs: the adjoint of `iota n` is summed into n's), so the integers
     // of the tape agree with Futhark's (tests/ad/iota0.fut).
     auto tape = len.ad->tape;
+    tape->reverse_only = true;  // forward mode gives iota a zero tangent
     std::vector<Value> leaves;
     leaves.reserve(size_t(n));
     for (int64_t i = 0; i < n; ++i) {

@@ -55,3 +55,13 @@ entry mul_section [n] (as: [n]f32) =
   let r = mjp fun as seeds
   let f = jmp fun as seeds |> transpose
   in (r, and (map2 (\a b -> and (map2 (==) a b)) r f))
+
+-- Futhark's rules that differ between the modes (iota's length has an
+-- adjoint but a zero tangent; a bit cast has a tangent but no adjoint):
+-- jmp agrees with jvp, mjp with vjp.
+-- ==
+-- entry: mode_rules
+-- input { 5i64 2f32 } output { [0i64, 0i64] [5i64, 10i64] [1065353216i32] }
+entry mode_rules (n: i64) (x: f32) =
+  let f n = i64.sum (iota n)
+  in (jmp f n [1, 2], mjp f n [1, 2], jmp (\x -> i32.u32 (f32.to_bits x)) x [1])
