@@ -1,5 +1,5 @@
 -- | The array-level derivative rules of thorn's SOAC-granular automatic
--- differentiation (interp/eval/ad_soac.cpp, after notes-ad.md, seed 002).
+-- differentiation (interp/eval/ad_sweep_rules.cpp, after notes-ad.md, seed 002).
 -- They are ordinary Futhark, so the host and GPU backends flatten and run
 -- them like any other code: that is what makes `vjp`/`jvp` run "at the
 -- speed of the backends". Not meant to be called by programs; the names are

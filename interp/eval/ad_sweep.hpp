@@ -11,10 +11,12 @@
 // what depends on the input goes through a rule:
 //  - map: the element function is transformed into derivative code
 //    (ad_lambda.hpp) and mapped, again an ordinary flattened map;
-//  - reduce (+, *, min, max), scan (+), reduce_by_index (+), indexing,
-//    scalar arithmetic and the prelude's scalar functions: the rules in
-//    prelude/ad_rules.fut (Futhark code, flattened like any other) or, for
-//    scalars, a few C++ lines;
+//  - reduce (+, *, min, max, generic), scan (+, generic: a linear
+//    recurrence), reduce_by_index (+, *, min, max, generic: sort-based),
+//    scatter, indexing, scalar arithmetic and the prelude's scalar
+//    functions: the rules in prelude/ad_rules.fut (Futhark code, flattened
+//    like any other) or, for scalars, a few C++ lines; "generic" is any
+//    operator of two scalars whose partials ad_lambda can generate;
 //  - let, tuples, if (the branch taken is what is differentiated: the
 //    return sweep sees the same control flow), calls of non-recursive
 //    functions (inlined).
