@@ -109,8 +109,14 @@ AV Sweep::eval(const ExprPtr& e, Scope& s) {
   // active names are bound to their primal values in s.env.
   if (!mentions_active(*e, s)) return constant(ev.eval(*e, ctx));
   if (e->type && e->type->kind == Type::Kind::Function) {
+    if (e->kind == Expr::Kind::Var && e->name.qualifiers.empty())  // a section bound by a let
+      if (auto it = s.active.find(e->name.name); it != s.active.end() && it->second.section_operand) return it->second;
     AV f = constant(ev.eval(*e, ctx));
     f.captures = true;
+    if (e->kind == Expr::Kind::OpSection && (e->a == nullptr) != (e->b == nullptr)) {
+      AV operand = eval(e->a ? e->a : e->b, s);
+      if (!operand.is_tuple && operand.v.kind == Value::Kind::Scalar) f.section_operand = std::make_shared<AV>(operand);
+    }
     return f;
   }
   if (!differentiable_type(e->type)) return constant(ev.eval(*e, ctx));

@@ -28,6 +28,10 @@ struct AV {
   // A function whose closure uses values that carry derivatives (a lambda
   // over an active variable): active, though it has no derivative itself.
   bool captures = false;
+  // An operator section `(op c)`/`(c op)` whose operand c carries a
+  // derivative: c's value (map_rule maps the operator over the array and a
+  // replicate of c instead).
+  std::shared_ptr<AV> section_operand;
   bool active() const;
 };
 

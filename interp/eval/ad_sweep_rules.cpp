@@ -215,7 +215,27 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   } else if (args[0].captures) {
     // A section or partial application whose operand carries a derivative
     // (`map (* c) xs` with c active): the operator's closure would hold c's
-    // primal as a constant and lose its derivative.
+    // primal as a constant and lose its derivative. A built-in operator's
+    // section over one array is mapped as the operator over the array and
+    // a replicate of c (delayed, fused), whose adjoint is summed into c's;
+    // anything else falls back.
+    const Callable& sec = *f.fn;
+    bool right = sec.kind == Callable::Kind::RightSection;
+    if (args[0].section_operand && k == 1 && (right || sec.kind == Callable::Kind::Partial) && sec.fn &&
+        sec.fn->kind == Callable::Kind::Operator && !args[1].is_tuple) {
+      const AV& c = *args[0].section_operand;
+      Prim p = float_elem(c.v, "an operator section's operand");
+      int64_t n = length_of(args[1].v);
+      AV rep = constant(apply(prelude("replicate"), {Value(Scalar::i64(n)), c.v}));
+      if (reverse && c.id >= 0) {
+        int cid = c.id;
+        rep.id = new_node([this, cid, p](const Value& bars) { accumulate(cid, apply(rule(p, "sum"), {bars})); });
+      } else if (!reverse && c.dot) {
+        rep.dot = apply(prelude("replicate"), {Value(Scalar::i64(n)), *c.dot});
+      }
+      std::vector<AV> binary{constant(Value::function(sec.fn)), right ? args[1] : rep, right ? rep : args[1]};
+      return map_rule(map_of(2), binary, s, at);
+    }
     throw Unsupported("mapping an operator section or partial application over a value that carries a derivative");
   } else if (k >= 1 && args[1].v.kind == Value::Kind::Array && args[1].v.array->elem.kind == ElemShape::Kind::Prim) {
     // An operator or a section of one: differentiated as the equivalent lambda.

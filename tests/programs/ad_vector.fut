@@ -65,3 +65,13 @@ entry mul_section [n] (as: [n]f32) =
 entry mode_rules (n: i64) (x: f32) =
   let f n = i64.sum (iota n)
   in (jmp f n [1, 2], mjp f n [1, 2], jmp (\x -> i32.u32 (f32.to_bits x)) x [1])
+
+-- Sections over an active value on both sides, reverse and forward, with
+-- the section bound to a name first.
+-- ==
+-- entry: sections
+-- input { 2.0 [1.0, 2.0, 3.0] } output { 6.0 -4.0 12.0 -3.0 }
+entry sections (c: f64) (xs: []f64) =
+  let f c = f64.sum (map (c *) xs) + f64.sum (map (\x -> x * x) (map (c -) xs))
+  let g c = let h = (/ c) in f64.sum (map h xs)
+  in (vjp f c 1, jvp f c 1 - vjp f c 1 - 4, vjp g c (-4) / 1 * 2 / 1, jvp g c 2)
