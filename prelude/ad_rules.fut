@@ -1,5 +1,5 @@
 -- | The array-level derivative rules of thorn's SOAC-granular automatic
--- differentiation (interp/eval/ad_soac.cpp, after notes-ad.md, seed 002).
+-- differentiation (interp/eval/ad_sweep_rules.cpp, after notes-ad.md, seed 002).
 -- They are ordinary Futhark, so the host and GPU backends flatten and run
 -- them like any other code: that is what makes `vjp`/`jvp` run "at the
 -- speed of the backends". Not meant to be called by programs; the names are
@@ -124,6 +124,90 @@ module ad_rules (R: float) = {
   -- `jl a b a' b' = (a op b, its tangent)`.
   def reduce_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : t =
     (reduce (\(a, da) (b, db) -> jl a b da db) (ne, R.i64 0) (zip xs dxs)).1
+
+  -- scan with any associative operator (notes-ad.md §3, the generic rule).
+  -- With c_i = d(ys[i-1] op xs[i])/d(ys[i-1]) (ys[-1] = ne), the adjoints r
+  -- of the scan's results satisfy r_i = ybar_i + c_{i+1} * r_{i+1}: a
+  -- backward linear recurrence, solved by a scan over the reversed sequence
+  -- of affine maps, composed as (d1, c1) then (d2, c2) = (d2 + c2*d1, c2*c1).
+  -- Element i's adjoint is then r_i * d(ys[i-1] op xs[i])/d(xs[i]). `pd a b
+  -- s` is (s * d(a op b)/da, s * d(a op b)/db), generated from the operator.
+  def scan_generic_vjp [n] (pd: t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (ys: [n]t) (ybars: [n]t) : *[n]t =
+    let prev i = if i == 0 then ne else ys[i - 1]
+    let cs = map2 (\i x -> (pd (prev i) x (R.i64 1)).0) (iota n) xs
+    let e = map (\k -> let i = n - 1 - k
+                       in (ybars[i], if i == n - 1 then R.i64 0 else cs[i + 1])) (iota n)
+    let rr = (unzip (scan (\(d1, c1) (d2, c2) -> R.((d2 + c2 * d1, c2 * c1))) (R.i64 0, R.i64 1) e)).0
+    in map2 (\i x -> (pd (prev i) x rr[n - 1 - i]).1) (iota n) xs
+
+  -- The same in forward mode: a scan of dual pairs under the operator's jvp
+  -- `jl a b a' b' = (a op b, its tangent)` (associative as the operator is).
+  def scan_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : *[n]t =
+    (unzip (scan (\(a, da) (b, db) -> jl a b da db) (ne, R.i64 0) (zip xs dxs))).1
+
+  -- scatter: the destination's adjoint is ybars with the written positions
+  -- zeroed; a value's adjoint is ybars at its index if it is the write that
+  -- lands there (the last one, as a sequential scatter has it), else 0.
+  def scatter_vjp [n] [k] (is: [k]i64) (ybars: [n]t) : (*[n]t, *[k]t) =
+    let last = reduce_by_index (replicate n (-1)) i64.max (-1) is (iota k)
+    let dbar = map2 (\yb l -> if l >= 0 then R.i64 0 else yb) ybars last
+    let vbar = map2 (\i j -> if i >= 0 && i < n && last[i] == j then ybars[i] else R.i64 0) is (iota k)
+    in (dbar, vbar)
+
+  -- reduce_by_index with any associative and commutative operator
+  -- (notes-ad.md §3, the generic sort-based rule). The forward sweep keeps
+  -- h, each bin's values reduced from ne; the result is map2 op dst h.
+  def hist_generic_fwd [n] [w] (op: t -> t -> t) (ne: t) (dst: [w]t) (is: [n]i64) (vs: [n]t) : ([w]t, [w]t) =
+    let h = reduce_by_index (replicate w ne) op ne is vs
+    in (map2 op dst h, h)
+
+  -- (is, iota n) sorted by index, out-of-bounds indices as bin w: a radix
+  -- sort over the ceil(log2(w+1)) significant bits only, each bit a stable
+  -- partition by two scans and a scatter.
+  def sort_by_bin [n] (w: i64) (is: [n]i64) : ([n]i64, [n]i64) =
+    let ks = map (\i -> if i >= 0 && i < w then i else w) is
+    let bits = loop b = 0 while b < 63 && (1i64 << i64.i32 b) <= w do b + 1
+    in loop (ks, perm) = (ks, iota n) for b < bits do
+         let f = map (\k -> (k >> i64.i32 b) & 1) ks
+         let nz = i64.sum (map (1 -) f)
+         let p0 = scan (+) 0 (map (1 -) f)
+         let p1 = scan (+) 0 f
+         let idx = map3 (\x a c -> if x == 0 then a - 1 else nz + c - 1) f p0 p1
+         in (scatter (replicate n 0) idx ks, scatter (replicate n 0) idx perm)
+
+  -- An exclusive scan within segments (a segment starts where flags[k]).
+  def segexscan [n] (op: t -> t -> t) (ne: t) (flags: [n]bool) (xs: [n]t) : [n]t =
+    let inc = (unzip (scan (\(f1, v1) (f2, v2) -> (f1 || f2, if f2 then v2 else op v1 v2))
+                           (false, ne) (zip flags xs))).1
+    in map2 (\k f -> if f then ne else inc[k - 1]) (iota n) flags
+
+  -- The return sweep: dst's adjoint and h's from the operator's partials
+  -- (`pd a b s` = (s * d(a op b)/da, s * d(a op b)/db)); then, values sorted
+  -- by bin, each one's adjoint is h's adjoint times the derivative of
+  -- l op v op r at v, l and r the segmented exclusive scans from the left and
+  -- from the right (the operator flipped), scattered back to the input order.
+  def hist_generic_vjp [n] [w] (op: t -> t -> t) (pd: t -> t -> t -> (t, t)) (ne: t)
+                               (dst: [w]t) (is: [n]i64) (vs: [n]t) (h: [w]t) (ybars: [w]t) : ([w]t, [n]t) =
+    let (dbar, hbar) = unzip (map3 pd dst h ybars)
+    let (sis, perm) = sort_by_bin w is
+    let svs = map (\j -> vs[j]) perm
+    let flags = map (\k -> k == 0 || sis[k] != sis[k - 1]) (iota n)
+    let ls = segexscan op ne flags svs
+    let rflags = map (\k -> k == 0 || sis[n - 1 - k] != sis[n - k]) (iota n)
+    let rs = reverse (segexscan (\a b -> op b a) ne rflags (reverse svs))
+    let sbar = map4 (\b l v r -> if b < w then (let (d1, _) = pd (op l v) r hbar[b]
+                                               let (_, d2) = pd l v d1
+                                               in d2)
+                                  else R.i64 0) sis ls svs rs
+    in (dbar, scatter (replicate n (R.i64 0)) perm sbar)
+
+  -- Forward mode: the histogram of dual pairs under the operator's jvp,
+  -- then the destination combined by the same jvp.
+  def hist_generic_jvp [n] [w] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (dst: [w]t) (ddst: [w]t)
+                               (is: [n]i64) (vs: [n]t) (dvs: [n]t) : [w]t =
+    let (h, dh) = unzip (reduce_by_index (replicate w (ne, R.i64 0)) (\(a, da) (b, db) -> jl a b da db)
+                                         (ne, R.i64 0) is (zip vs dvs))
+    in map4 (\d dd x dx -> (jl d x dd dx).1) dst ddst h dh
 
   -- A gather `a[i]` inside a mapped function: the adjoints of the gathered
   -- values added into a's adjoint at their indices.

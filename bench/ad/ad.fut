@@ -19,6 +19,13 @@ entry scan_add_fwd (n: i64) = f64.sum (sc (inputs n))
 entry scan_add_vjp (n: i64) = f64.sum (vjp sc (inputs n) (replicate n 1))
 entry scan_add_jvp (n: i64) = f64.sum (jvp sc (inputs n) (replicate n 1))
 
+-- scan (*): the generic rule (a linear recurrence solved by a scan of
+-- affine maps); factors near 1 so that the products stay finite.
+def scmul (xs: []f64) = scan (*) 1 (map (\x -> 1 + (x - 0.5) / 1000) xs)
+entry scan_mul_fwd (n: i64) = f64.sum (scmul (inputs n))
+entry scan_mul_vjp (n: i64) = f64.sum (vjp scmul (inputs n) (replicate n 1))
+entry scan_mul_jvp (n: i64) = f64.sum (jvp scmul (inputs n) (replicate n 1))
+
 -- scan with a 2x2 matrix-product operator (the generic rule: not
 -- implemented, so vjp falls back to the reference tape).
 def mm2 (a0: f64, a1: f64, a2: f64, a3: f64) (b0: f64, b1: f64, b2: f64, b3: f64) =
@@ -45,6 +52,14 @@ def h_max (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate
 entry hist_max_fwd (n: i64) (w: i64) = h_max w (bins n w) (inputs n)
 entry hist_max_vjp (n: i64) (w: i64) = f64.sum (vjp (h_max w (bins n w)) (inputs n) 1)
 entry hist_max_jvp (n: i64) (w: i64) = jvp (h_max w (bins n w)) (inputs n) (replicate n 1)
+
+-- The generic sort-based rule: (1 + e a)(1 + e b) - 1 scaled by 1/e, an
+-- associative and commutative operator without a special rule.
+def gop (a: f64) (b: f64) = a + b + 1e-6 * a * b
+def h_gen (w: i64) (is: []i64) (vs: []f64) = f64.sum (reduce_by_index (replicate w 0) gop 0 is vs)
+entry hist_gen_fwd (n: i64) (w: i64) = h_gen w (bins n w) (inputs n)
+entry hist_gen_vjp (n: i64) (w: i64) = f64.sum (vjp (h_gen w (bins n w)) (inputs n) 1)
+entry hist_gen_jvp (n: i64) (w: i64) = jvp (h_gen w (bins n w)) (inputs n) (replicate n 1)
 
 -- A least-squares gradient: the loss of a line through n points.
 def ls_loss (xs: []f64) (ys: []f64) (a: f64, b: f64) =

@@ -31,6 +31,7 @@ PROGRAM = os.path.join(HERE, "ad.fut")
 ROWS = [
     ("map-reduce", "mapred", None, True, True),
     ("scan (+)", "scan_add", None, True, True),
+    ("scan (*) generic rule", "scan_mul", None, True, True),
     ("scan 2x2 matrix", "scan_mm2", None, False, False),
     ("hist (+) 31 bins", "hist_add", 31, True, True),
     ("hist (+) 1023 bins", "hist_add", 1023, True, True),
@@ -41,6 +42,9 @@ ROWS = [
     ("hist (max) 31 bins", "hist_max", 31, True, True),
     ("hist (max) 1023 bins", "hist_max", 1023, True, True),
     ("hist (max) 1.5M bins", "hist_max", 1_500_000, True, True),
+    ("hist generic 31 bins", "hist_gen", 31, True, True),
+    ("hist generic 1023 bins", "hist_gen", 1023, True, True),
+    ("hist generic 1.5M bins", "hist_gen", 1_500_000, True, True),
     ("least squares", "lsq", None, True, True),
 ]
 

@@ -41,5 +41,11 @@ Value convert(const Value& a, Prim to);
 
 Value jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent, const Loc& loc);
 Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint, const Loc& loc);
+// Vector AD (Futhark's jmp2/mjp2): the primal once, many seeds (a
+// nonempty array of them; the prelude maps jvp2/vjp2 over an empty one).
+Value jmp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangents, const Loc& loc);
+Value mjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoints, const Loc& loc);
+// with_vjp f f' x: f x with the custom reverse-mode derivative f' (ad.cpp).
+Value with_vjp(Evaluator& ev, const Value& f, const Value& f_adj, const Value& x, const Loc& loc);
 
 }  // namespace thorn::eval::ad

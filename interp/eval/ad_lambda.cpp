@@ -294,13 +294,25 @@ struct Gen {
         ExprPtr num = tb ? atom(bin("-", ta ? ta : lit(0, ty), atom(bin("*", p, tb, ty)), ty)) : ta;
         t[d] = atom(bin("/", num, n->b, ty));
       } else if (op == "**") {
-        // d(a**b) = b * a**(b-1) * ta + p * log a * tb
+        // d(a**b) = b * a**(b-1) * ta + p * log a * tb, with Futhark's
+        // guards (Derivatives.hs) that keep it finite at a = 0: the first
+        // partial is 0 where a == 0 and b < 1, log a is taken as 0 where
+        // a <= 0. Both branches are computed and one selected.
         ExprPtr da, db;
+        TypePtr bt = prim_type(Prim::Bool);
         if (ta) {
           ExprPtr pw = atom(bin("**", n->a, atom(bin("-", n->b, lit(1, ty), ty)), ty));
-          da = atom(bin("*", atom(bin("*", n->b, pw, ty)), ta, ty));
+          ExprPtr full = atom(bin("*", n->b, pw, ty));
+          ExprPtr at0 = atom(bin("==", n->a, lit(0, ty), bt));
+          ExprPtr below1 = atom(bin("<", n->b, lit(1, ty), bt));
+          ExprPtr part = atom(iff(at0, atom(iff(below1, lit(0, ty), full, ty)), full, ty));
+          da = atom(bin("*", part, ta, ty));
         }
-        if (tb) db = atom(bin("*", atom(bin("*", p, atom(intr("log", {n->a}, ty)), ty)), tb, ty));
+        if (tb) {
+          ExprPtr lg = atom(intr("log", {n->a}, ty));
+          ExprPtr guarded = atom(iff(atom(bin("<=", n->a, lit(0, ty), bt)), lit(0, ty), lg, ty));
+          db = atom(bin("*", atom(bin("*", p, guarded, ty)), tb, ty));
+        }
         t[d] = add(da, db, ty);
       } else {
         throw Unsupported(fmt::format("the derivative of operator {} (at {})", op, e->loc.str()));

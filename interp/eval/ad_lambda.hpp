@@ -4,7 +4,8 @@
 // every float subexpression gets tangent expressions, one per direction).
 // The result is an ordinary closure over generated AST, so a `map` of it is
 // flattened by the planner and runs on the host/GPU plans like any other map
-// (interp/eval/ad_soac.cpp uses it for the map rule of jvp and vjp).
+// (interp/eval/ad_sweep_rules.cpp uses it for the map rule of jvp and vjp,
+// and for the operators of the generic reduce, scan and hist rules).
 //
 // Supported element functions: parameters that are scalar variables; bodies
 // of let-bindings, float/integer literals, variables, + - * / ** and

@@ -192,8 +192,15 @@ std::optional<Partial> nary_rule(std::string_view name, int nargs) {
     });
   }
   if (nargs == 2 && name == "pow")
+    // Futhark's rule (Derivatives.hs), finite at x = 0: d/dx is 0 where
+    // x == 0 and y < 1, and d/dy takes log x as 0 where x <= 0.
     return Partial([](int k, const Value* p, const Value& r) {
-      if (k == 0) return mul(p[1], fn2("pow", p[0], sub(p[1], one_like(p[1]))));
+      double x = ad_scalar(p[0]).as_f64(), y = ad_scalar(p[1]).as_f64();
+      if (k == 0) {
+        if (x == 0 && y < 1) return zero_like(p[0]);
+        return mul(p[1], fn2("pow", p[0], sub(p[1], one_like(p[1]))));
+      }
+      if (x <= 0) return zero_like(r);
       return mul(r, fn1("log", p[0]));
     });
   if (nargs == 2 && name == "atan2")  // atan2 y x
@@ -295,6 +302,21 @@ std::optional<Value> function(std::string_view name, const Value* args, int narg
     auto r = scalar_function(name, s, nargs);
     if (!r) return std::nullopt;
     return Value(*r);
+  }
+  if (nargs == 1 && (name == "to_bits" || name == "from_bits") && args[0].ad->level == top_level(args, 1) &&
+      args[0].ad->tape)
+    args[0].ad->tape->reverse_only = true;  // no reverse rule; forward mode casts the tangent
+  if (nargs == 1 && (name == "to_bits" || name == "from_bits") && args[0].ad->level == top_level(args, 1) &&
+      !args[0].ad->tape) {
+    // Forward mode, as Futhark's Fwd.hs treats a conversion: the tangent
+    // goes through the same bit cast (tests/ad/issue2292.fut). Reverse
+    // mode has no such rule on the tape: no derivative.
+    auto out = std::make_shared<ADValue>();
+    out->level = args[0].ad->level;
+    out->primal = fn1(name, args[0].ad->primal);
+    out->prim = prim_of(out->primal);
+    out->tangent = fn1(name, args[0].ad->tangent);
+    return Value::differentiable(out);
   }
   if (nargs == 1)
     if (auto rule = unary_rule(name))

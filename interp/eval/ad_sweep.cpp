@@ -63,13 +63,13 @@ void Sweep::accumulate(int id, const Value& contribution) {
   a = a ? add_values(*a, contribution) : contribution;
 }
 
-void Sweep::run_backward(int keep_below) {
+void Sweep::run_backward(int keep_below, bool last) {
   // Every node comes after its operands, so its adjoint is complete when
   // reached; it is dropped once propagated (memory: one adjoint per live
   // value, as the primal).
   for (int i = int(nodes.size()) - 1; i >= 0; --i) {
     if (adj[size_t(i)] && nodes[size_t(i)].back) nodes[size_t(i)].back(*adj[size_t(i)]);
-    nodes[size_t(i)].back = nullptr;
+    if (last) nodes[size_t(i)].back = nullptr;
     if (i >= keep_below) adj[size_t(i)].reset();
   }
 }
@@ -109,8 +109,14 @@ AV Sweep::eval(const ExprPtr& e, Scope& s) {
   // active names are bound to their primal values in s.env.
   if (!mentions_active(*e, s)) return constant(ev.eval(*e, ctx));
   if (e->type && e->type->kind == Type::Kind::Function) {
+    if (e->kind == Expr::Kind::Var && e->name.qualifiers.empty())  // a section bound by a let
+      if (auto it = s.active.find(e->name.name); it != s.active.end() && it->second.section_operand) return it->second;
     AV f = constant(ev.eval(*e, ctx));
     f.captures = true;
+    if (e->kind == Expr::Kind::OpSection && (e->a == nullptr) != (e->b == nullptr)) {
+      AV operand = eval(e->a ? e->a : e->b, s);
+      if (!operand.is_tuple && operand.v.kind == Value::Kind::Scalar) f.section_operand = std::make_shared<AV>(operand);
+    }
     return f;
   }
   if (!differentiable_type(e->type)) return constant(ev.eval(*e, ctx));
@@ -397,10 +403,13 @@ std::optional<Value> sweep_jvp2(Evaluator& ev, const Value& f, const Value& x, c
   }
 }
 
-std::optional<Value> sweep_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint,
-                                const Loc& loc, std::string& why) {
+std::optional<std::pair<Value, std::vector<Value>>> sweep_mjp2(Evaluator& ev, const Value& f, const Value& x,
+                                                               const std::vector<Value>& y_adjoints,
+                                                               const Loc& loc, std::string& why) {
   try {
-    if (!plain(x) || !plain(y_adjoint)) throw Unsupported("an input that is not made of floats (integers, records, sums, nested jvp/vjp values)");
+    if (!plain(x)) throw Unsupported("an input that is not made of floats (integers, records, sums, nested jvp/vjp values)");
+    for (const auto& s : y_adjoints)
+      if (!plain(s)) throw Unsupported("an adjoint that is not made of floats");
     Sweep sw(ev, true, loc);
     std::vector<int> inputs;
     AV input = input_of(x, [&](const Value& v, size_t) {
@@ -411,36 +420,47 @@ std::optional<Value> sweep_vjp2(Evaluator& ev, const Value& f, const Value& x, c
     });
     AV y = run_function(sw, f, std::move(input), loc);
     if (!plain(primal_of(y))) throw Unsupported("a result that is not made of floats (integers carry derivatives in Futhark)");
-    // Seed the result's adjoint.
-    if (y.is_tuple) {
-      if (y_adjoint.kind != Value::Kind::Tuple || y_adjoint.elems->size() != y.parts.size())
-        throw Unsupported("an adjoint that does not match the result's structure");
-      for (size_t k = 0; k < y.parts.size(); ++k) {
-        if (y.parts[k].is_tuple) throw Unsupported("a result of nested tuples");
-        sw.accumulate(y.parts[k].id, (*y_adjoint.elems)[k]);
+    std::vector<Value> xbars;
+    for (size_t s = 0; s < y_adjoints.size(); ++s) {
+      const Value& y_adjoint = y_adjoints[s];
+      for (auto& a : sw.adj) a.reset();
+      // Seed the result's adjoint.
+      if (y.is_tuple) {
+        if (y_adjoint.kind != Value::Kind::Tuple || y_adjoint.elems->size() != y.parts.size())
+          throw Unsupported("an adjoint that does not match the result's structure");
+        for (size_t k = 0; k < y.parts.size(); ++k) {
+          if (y.parts[k].is_tuple) throw Unsupported("a result of nested tuples");
+          sw.accumulate(y.parts[k].id, (*y_adjoint.elems)[k]);
+        }
+      } else {
+        sw.accumulate(y.id, y_adjoint);
       }
-    } else {
-      sw.accumulate(y.id, y_adjoint);
+      sw.run_backward(int(inputs.size()), s + 1 == y_adjoints.size());
+      auto adjoint = [&](size_t k, const Value& v) {
+        const auto& a = sw.adj[size_t(inputs[k])];
+        return a ? *a : sw.zeros_like(v);
+      };
+      if (x.kind == Value::Kind::Tuple) {
+        std::vector<Value> parts;
+        for (size_t k = 0; k < x.elems->size(); ++k) parts.push_back(adjoint(k, (*x.elems)[k]));
+        xbars.push_back(Value::tuple(std::move(parts)));
+      } else {
+        xbars.push_back(adjoint(0, x));
+      }
     }
-    sw.run_backward(int(inputs.size()));
-    auto adjoint = [&](size_t k, const Value& v) {
-      const auto& a = sw.adj[size_t(inputs[k])];
-      return a ? *a : sw.zeros_like(v);
-    };
-    Value xbar;
-    if (x.kind == Value::Kind::Tuple) {
-      std::vector<Value> parts;
-      for (size_t k = 0; k < x.elems->size(); ++k) parts.push_back(adjoint(k, (*x.elems)[k]));
-      xbar = Value::tuple(std::move(parts));
-    } else {
-      xbar = adjoint(0, x);
-    }
-    return Value::tuple({primal_of(y), xbar});
+    return std::make_pair(primal_of(y), std::move(xbars));
   } catch (const Unsupported& u) {
     why = u.what();
     log_fallback(ev, "vjp", loc, why);
     return std::nullopt;
   }
+}
+
+std::optional<Value> sweep_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint,
+                                const Loc& loc, std::string& why) {
+  auto r = sweep_mjp2(ev, f, x, {y_adjoint}, loc, why);
+  if (!r) return std::nullopt;
+  return Value::tuple({r->first, r->second[0]});
 }
 
 }  // namespace thorn::eval::ad

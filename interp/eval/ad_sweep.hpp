@@ -11,10 +11,12 @@
 // what depends on the input goes through a rule:
 //  - map: the element function is transformed into derivative code
 //    (ad_lambda.hpp) and mapped, again an ordinary flattened map;
-//  - reduce (+, *, min, max), scan (+), reduce_by_index (+), indexing,
-//    scalar arithmetic and the prelude's scalar functions: the rules in
-//    prelude/ad_rules.fut (Futhark code, flattened like any other) or, for
-//    scalars, a few C++ lines;
+//  - reduce (+, *, min, max, generic), scan (+, generic: a linear
+//    recurrence), reduce_by_index (+, *, min, max, generic: sort-based),
+//    scatter, indexing, scalar arithmetic and the prelude's scalar
+//    functions: the rules in prelude/ad_rules.fut (Futhark code, flattened
+//    like any other) or, for scalars, a few C++ lines; "generic" is any
+//    operator of two scalars whose partials ad_lambda can generate;
 //  - let, tuples, if (the branch taken is what is differentiated: the
 //    return sweep sees the same control flow), calls of non-recursive
 //    functions (inlined).
@@ -26,6 +28,8 @@
 // generated derivative code, never stored.
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "interp/core/value.hpp"
 #include "interp/util/source.hpp"
@@ -40,6 +44,11 @@ namespace thorn::eval::ad {
 // function uses something they do not cover.
 std::optional<Value> sweep_jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent,
                                 const Loc& loc, std::string& why);
+// mjp2: one forward sweep, then one return sweep per seed; the primal and
+// each seed's x adjoint.
+std::optional<std::pair<Value, std::vector<Value>>> sweep_mjp2(Evaluator& ev, const Value& f, const Value& x,
+                                                               const std::vector<Value>& y_adjoints,
+                                                               const Loc& loc, std::string& why);
 std::optional<Value> sweep_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint,
                                 const Loc& loc, std::string& why);
 

@@ -28,6 +28,10 @@ struct AV {
   // A function whose closure uses values that carry derivatives (a lambda
   // over an active variable): active, though it has no derivative itself.
   bool captures = false;
+  // An operator section `(op c)`/`(c op)` whose operand c carries a
+  // derivative: c's value (map_rule maps the operator over the array and a
+  // replicate of c instead).
+  std::shared_ptr<AV> section_operand;
   bool active() const;
 };
 
@@ -59,7 +63,9 @@ class Sweep {
 
   int new_node(std::function<void(const Value&)> back);
   void accumulate(int id, const Value& contribution);
-  void run_backward(int keep_below);  // nodes below keep_below (inputs) keep their adjoint
+  // Nodes below keep_below (inputs) keep their adjoint; with `last` false
+  // the nodes' actions are kept for another return sweep (mjp2's seeds).
+  void run_backward(int keep_below, bool last = true);
 
   // ad_sweep.cpp: the walk.
   AV eval(const ExprPtr& e, Scope& s);
@@ -73,7 +79,10 @@ class Sweep {
   AV map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& at);
   AV reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
+  AV scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, const Loc& at);
   AV hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
+  AV scatter_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
+  AV hist_generic_rule(std::vector<AV>& args, Prim p);
   AV hist_mul_rule(const AV& dest, const Value& is, const AV& vs, Prim p);
   AV hist_arg_rule(bool is_max, const AV& dest, const Value& is, const AV& vs, Prim p);
   AV loop(const ExprPtr& e, Scope& s);

@@ -123,7 +123,8 @@ AV Sweep::scalar_rule(const std::string& op, const Value& y, std::vector<AV>& ar
     else if (op == "-") d = {1, -1};
     else if (op == "*") d = {b, a};
     else if (op == "/") d = {1 / b, -a / (b * b)};
-    else if (op == "**") d = {b * std::pow(a, b - 1), args[1].active() ? yv * std::log(a) : 0};
+    else if (op == "**")  // Futhark's rule: finite at a = 0 (see ad_ops.cpp)
+      d = {a == 0 && b < 1 ? 0 : b * std::pow(a, b - 1), args[1].active() && a > 0 ? yv * std::log(a) : 0};
     else if (op == "max") d = a >= b ? std::vector<double>{1, 0} : std::vector<double>{0, 1};
     else if (op == "min") d = a <= b ? std::vector<double>{1, 0} : std::vector<double>{0, 1};
     else ok = false;
@@ -187,6 +188,7 @@ AV Sweep::intrinsic_rule(const std::string& name, const Value& fn, std::vector<A
   if (name == "reduce" || name == "reduce_comm") return reduce_rule(fn, args, at);
   if (name == "scan") return scan_rule(fn, args, at);
   if (name == "reduce_by_index") return hist_rule(fn, args, at);
+  if (name == "scatter") return scatter_rule(fn, args, at);
   if ((name == "copy" || name == "manifest") && args.size() == 1) {
     // The identity: the copy shares the original's tangent or tape node.
     AV r = args[0];
@@ -210,6 +212,31 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   CallablePtr c;
   if (f.kind == Value::Kind::Function && f.fn->kind == Callable::Kind::Closure) {
     c = f.fn;
+  } else if (args[0].captures) {
+    // A section or partial application whose operand carries a derivative
+    // (`map (* c) xs` with c active): the operator's closure would hold c's
+    // primal as a constant and lose its derivative. A built-in operator's
+    // section over one array is mapped as the operator over the array and
+    // a replicate of c (delayed, fused), whose adjoint is summed into c's;
+    // anything else falls back.
+    const Callable& sec = *f.fn;
+    bool right = sec.kind == Callable::Kind::RightSection;
+    if (args[0].section_operand && k == 1 && (right || sec.kind == Callable::Kind::Partial) && sec.fn &&
+        sec.fn->kind == Callable::Kind::Operator && !args[1].is_tuple) {
+      const AV& c = *args[0].section_operand;
+      Prim p = float_elem(c.v, "an operator section's operand");
+      int64_t n = length_of(args[1].v);
+      AV rep = constant(apply(prelude("replicate"), {Value(Scalar::i64(n)), c.v}));
+      if (reverse && c.id >= 0) {
+        int cid = c.id;
+        rep.id = new_node([this, cid, p](const Value& bars) { accumulate(cid, apply(rule(p, "sum"), {bars})); });
+      } else if (!reverse && c.dot) {
+        rep.dot = apply(prelude("replicate"), {Value(Scalar::i64(n)), *c.dot});
+      }
+      std::vector<AV> binary{constant(Value::function(sec.fn)), right ? args[1] : rep, right ? rep : args[1]};
+      return map_rule(map_of(2), binary, s, at);
+    }
+    throw Unsupported("mapping an operator section or partial application over a value that carries a derivative");
   } else if (k >= 1 && args[1].v.kind == Value::Kind::Array && args[1].v.array->elem.kind == ElemShape::Kind::Prim) {
     // An operator or a section of one: differentiated as the equivalent lambda.
     if (auto g = operator_closure(ev, f, args[1].v.array->elem.prim)) c = g->fn;
@@ -388,13 +415,72 @@ AV Sweep::scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   Prim p = float_elem(xs.v, "a scan");
   std::string op = operator_name(args[0].v);
   double ne = args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : NAN;
-  if (op != "+" || ne != 0)
-    throw Unsupported("a scan with an operator other than + (the generic linear-recurrence rule is not implemented)");
+  if (op != "+" || ne != 0) return scan_generic_rule(fn, args, p, at);
   Value y = ev.apply(fn, {args[0].v, args[1].v, xs.v}, at);
   if (!reverse) return dual(y, ev.apply(fn, {args[0].v, args[1].v, *xs.dot}, at));
   AV r = constant(y);
   int xid = xs.id;
   r.id = new_node([this, xid, p](const Value& ybars) { accumulate(xid, apply(rule(p, "scan_add_vjp"), {ybars})); });
+  return r;
+}
+
+// scan with any associative operator of two scalars (notes-ad.md §3, the
+// generic rule): reverse mode solves the adjoint's backward linear
+// recurrence by a scan of affine maps (ad_rules.fut scan_generic_vjp; for
+// scalars the "transposed Jacobian" is the partial itself), forward mode
+// scans dual pairs under the operator's generated jvp. Both run as
+// ordinary flattened scans and maps.
+AV Sweep::scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, const Loc& at) {
+  const AV& xs = args[2];
+  Value opv = args[0].v;
+  if (auto g = operator_closure(ev, opv, p)) opv = *g;
+  if (opv.kind != Value::Kind::Function || opv.fn->kind != Callable::Kind::Closure || !opv.fn->params ||
+      opv.fn->params->size() != 2 || args[1].v.kind != Value::Kind::Scalar)
+    throw Unsupported("a scan with this kind of operator (rules: + with 0, and lambdas or operators of two scalars)");
+  Value y = ev.apply(fn, {args[0].v, args[1].v, xs.v}, at);
+  if (!reverse) {
+    Value jl = jvp_lambda(ev, *opv.fn, {true, true}, {});
+    return dual(y, apply(rule(p, "scan_generic_jvp"), {jl, args[1].v, xs.v, *xs.dot}));
+  }
+  Value pd = vjp_lambda(ev, *opv.fn, {true, true}, {});
+  AV r = constant(y);
+  int xid = xs.id;
+  Value xv = xs.v, nev = args[1].v;
+  r.id = new_node([this, xid, xv, y, pd, nev, p](const Value& ybars) {
+    accumulate(xid, apply(rule(p, "scan_generic_vjp"), {pd, nev, xv, y, ybars}));
+  });
+  return r;
+}
+
+// scatter dest is vs (one-dimensional, float elements). Reverse: dest's
+// adjoint is ȳ with the written positions zeroed, each value's is ȳ at its
+// index when it is the write that lands there (the last one, as the
+// reference backend's sequential scatter has it; 0 out of bounds).
+// Forward: the tangents scattered the same way.
+AV Sweep::scatter_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
+  if (args.size() != 3 || args[1].active()) throw Unsupported("a scatter whose indices carry a derivative");
+  const AV& dest = args[0];
+  const AV& vs = args[2];
+  if (dest.is_tuple || vs.is_tuple) throw Unsupported("a scatter of tuples");
+  Prim p = float_elem(dest.v, "a scatter");
+  Value is = args[1].v;
+  if (is.kind != Value::Kind::Array || is.array->shape.size() != 1)
+    throw Unsupported("a scatter with multi-dimensional indices");
+  if (!reverse) {
+    // The tangent's scatter consumes its destination: a fresh copy.
+    Value ddest = dest.dot ? apply(prelude("copy"), {*dest.dot}) : zeros_like(dest.v);
+    Value dvs = vs.dot ? *vs.dot : zeros_like(vs.v);
+    Value y = ev.apply(fn, {dest.v, is, vs.v}, at);
+    return dual(y, ev.apply(fn, {ddest, is, dvs}, at));
+  }
+  Value y = ev.apply(fn, {dest.v, is, vs.v}, at);
+  AV r = constant(y);
+  int did = dest.id, vid = vs.id;
+  r.id = new_node([this, did, vid, is, p](const Value& ybars) {
+    Value both = apply(rule(p, "scatter_vjp"), {is, ybars});
+    accumulate(did, (*both.elems)[0]);
+    accumulate(vid, (*both.elems)[1]);
+  });
   return r;
 }
 
@@ -410,8 +496,7 @@ AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   Value is = args[3].v;
   if (op == "*" && ne == 1) return hist_mul_rule(dest, is, vs, p);
   if (op == "max" || op == "min") return hist_arg_rule(op == "max", dest, is, vs, p);
-  if (op != "+" || ne != 0)
-    throw Unsupported("a reduce_by_index with an operator other than +, *, min, max (the generic sort-based rule is not implemented)");
+  if (op != "+" || ne != 0) return hist_generic_rule(args, p);
   if (!reverse) {
     Value ddest = dest.dot ? apply(prelude("copy"), {*dest.dot}) : zeros_like(dest.v);
     Value dvs = vs.dot ? *vs.dot : zeros_like(vs.v);
@@ -424,6 +509,43 @@ AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   r.id = new_node([this, did, vid, is, p](const Value& ybars) {
     accumulate(did, ybars);
     if (vid >= 0) accumulate(vid, apply(rule(p, "hist_add_vjp"), {is, ybars}));
+  });
+  return r;
+}
+
+// reduce_by_index with any operator of two scalars (assumed associative
+// and commutative, as reduce_by_index requires): the seed's sort-based
+// generic rule (ad_rules.fut hist_generic_*). The result is computed as
+// map2 op dst (reduce_by_index (replicate w ne) op ne is vs), the form
+// Futhark's AD differentiates and the reference tape computes under AD.
+AV Sweep::hist_generic_rule(std::vector<AV>& args, Prim p) {
+  const AV& dest = args[0];
+  const AV& vs = args[4];
+  Value opv = args[1].v;
+  if (auto g = operator_closure(ev, opv, p)) opv = *g;
+  if (opv.kind != Value::Kind::Function || opv.fn->kind != Callable::Kind::Closure || !opv.fn->params ||
+      opv.fn->params->size() != 2 || args[2].v.kind != Value::Kind::Scalar)
+    throw Unsupported("a reduce_by_index with this kind of operator (rules: +, *, min, max, and lambdas or operators of two scalars)");
+  Value is = args[3].v, nev = args[2].v;
+  if (is.kind != Value::Kind::Array || is.array->shape.size() != 1)
+    throw Unsupported("a reduce_by_index with multi-dimensional indices");
+  if (!reverse) {
+    Value jl = jvp_lambda(ev, *opv.fn, {true, true}, {});
+    Value y = (*apply(rule(p, "hist_generic_fwd"), {opv, nev, dest.v, is, vs.v}).elems)[0];
+    Value dd = dest.dot ? *dest.dot : zeros_like(dest.v);
+    Value dv = vs.dot ? *vs.dot : zeros_like(vs.v);
+    return dual(y, apply(rule(p, "hist_generic_jvp"), {jl, nev, dest.v, dd, is, vs.v, dv}));
+  }
+  Value pd = vjp_lambda(ev, *opv.fn, {true, true}, {});
+  Value fwd = apply(rule(p, "hist_generic_fwd"), {opv, nev, dest.v, is, vs.v});
+  Value ys = (*fwd.elems)[0], h = (*fwd.elems)[1];
+  AV r = constant(ys);
+  int did = dest.id, vid = vs.id;
+  Value dv = dest.v, vv = vs.v;
+  r.id = new_node([this, did, vid, opv, pd, nev, dv, vv, is, h, p](const Value& ybars) {
+    Value bars = apply(rule(p, "hist_generic_vjp"), {opv, pd, nev, dv, is, vv, h, ybars});
+    accumulate(did, (*bars.elems)[0]);
+    accumulate(vid, (*bars.elems)[1]);
   });
   return r;
 }

@@ -79,7 +79,7 @@ Value deep_copy(const Value& v) {
 
 bool is_intrinsic(std::string_view name) {
   if (soac_table().count(name) || conversion_target(name) || name == "copy") return true;
-  if (name == "jvp2" || name == "vjp2" || is_accumulator_intrinsic(name)) return true;
+  if (name == "jvp2" || name == "vjp2" || name == "with_vjp" || name == "jmp2" || name == "mjp2" || is_accumulator_intrinsic(name)) return true;
   Scalar probe = Scalar::i32(1);
   Scalar args[3] = {probe, probe, probe};
   for (int n = 1; n <= 3; ++n)
@@ -114,6 +114,17 @@ Value call_intrinsic(IntrinsicCall& call) {
     Loc at = call.ev.user_call_loc.known() ? call.ev.user_call_loc : call.loc;
     if (call.name == "jvp2") return ad::jvp2(call.ev, args[0], args[1], args[2], at);
     return ad::vjp2(call.ev, args[0], args[1], args[2], at);
+  }
+  if (call.name == "jmp2" || call.name == "mjp2") {
+    if (args.size() != 3) throw Error(ErrorKind::Internal, call.loc, fmt::format("{} takes three arguments", call.name));
+    Loc at = call.ev.user_call_loc.known() ? call.ev.user_call_loc : call.loc;
+    if (call.name == "jmp2") return ad::jmp2(call.ev, args[0], args[1], args[2], at);
+    return ad::mjp2(call.ev, args[0], args[1], args[2], at);
+  }
+  if (call.name == "with_vjp") {
+    if (args.size() != 3) throw Error(ErrorKind::Internal, call.loc, "with_vjp takes three arguments");
+    Loc at = call.ev.user_call_loc.known() ? call.ev.user_call_loc : call.loc;
+    return ad::with_vjp(call.ev, args[0], args[1], args[2], at);
   }
   if (is_accumulator_intrinsic(call.name)) {
     Loc at = call.ev.user_call_loc.known() ? call.ev.user_call_loc : call.loc;

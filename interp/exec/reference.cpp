@@ -1,10 +1,12 @@
 #include "interp/exec/reference.hpp"
 
 #include <cstring>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "interp/core/ad_value.hpp"
+#include "interp/eval/ad_tape.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/value_ops.hpp"
 
@@ -165,6 +167,44 @@ Value run_reduce_by_index(SoacCall& call, Evaluator& ev) {
   const ArrayValue& vs = arr(call.args.at(4), "reduce_by_index");
   check_same_length("reduce_by_index", is.outer(), vs.outer());
   std::vector<int64_t> shape = arr(dest, "reduce_by_index").shape;
+  if (ev.ad_active > 0) {
+    // Under differentiation, Futhark's form (seed 002's generic rule, and
+    // what Futhark's AD differentiates): each bin's values are reduced from
+    // the neutral element, then combined with the destination,
+    // `map2 op dest (reduce_by_index (replicate w ne) op ne is vs)`, every
+    // bin included. The same result for a true neutral element and an
+    // associative operator; for others (a saturating add,
+    // tests/ad/reducebyindex5.fut) the derivative is the one Futhark gives.
+    const Value& ne = call.args.at(2);
+    size_t dims = size_t(call.index_dims);
+    if (dims > shape.size()) return dest;
+    std::unordered_map<int64_t, Value> bins;
+    auto flat = [&](const std::vector<IndexValue>& idx) {
+      int64_t k = 0;
+      for (size_t d = 0; d < dims; ++d) k = k * shape[d] + idx[d].index;
+      return k;
+    };
+    for (int64_t j = 0; j < is.outer(); ++j) {
+      auto idx = index_at(is, j, call.index_dims);
+      if (!in_bounds(idx, shape)) continue;
+      auto [it, fresh] = bins.try_emplace(flat(idx), ne);
+      it->second = ev.apply2(op, std::move(it->second), array_row(vs, j), call.loc);
+    }
+    int64_t nbins = 1;
+    for (size_t d = 0; d < dims; ++d) nbins *= shape[d];
+    for (int64_t k = 0; k < nbins; ++k) {
+      std::vector<IndexValue> idx(dims);
+      for (int64_t d = int64_t(dims) - 1, r = k; d >= 0; --d) {
+        idx[size_t(d)] = fixed(r % shape[size_t(d)]);
+        r /= shape[size_t(d)];
+      }
+      auto it = bins.find(k);
+      Value old = eval::index_array(*dest.array, idx);
+      Value updated = ev.apply2(op, std::move(old), it == bins.end() ? ne : it->second, call.loc);
+      dest = eval::update_array(std::move(dest), idx, updated);
+    }
+    return dest;
+  }
   for (int64_t j = 0; j < is.outer(); ++j) {
     auto idx = index_at(is, j, call.index_dims);
     if (!in_bounds(idx, shape)) continue;
@@ -209,6 +249,33 @@ std::vector<Value> run_partition(SoacCall& call, Evaluator& ev, size_t npreds) {
 Value run_iota(SoacCall& call) {
   int64_t n = ad_scalar(call.args.at(0)).as_i64();
   if (n < 0) fail(fmt::format("Range 0..1..<{} is invalid.", n));
+  const Value& len = call.args.at(0);
+  if (len.kind == Value::Kind::AD && len.ad->tape) {
+    // Under reverse mode with a length that carries a derivative, every
+    // element depends on it with partial 1, as Futhark's rule has it
+    // (Rev.hs: the adjoint of `iota n` is summed into n's), so the integers
+    // of the tape agree with Futhark's (tests/ad/iota0.fut).
+    auto tape = len.ad->tape;
+    tape->reverse_only = true;  // forward mode gives iota a zero tangent
+    std::vector<Value> leaves;
+    leaves.reserve(size_t(n));
+    for (int64_t i = 0; i < n; ++i) {
+      auto d = std::make_shared<ADValue>();
+      d->level = len.ad->level;
+      d->prim = Prim::I64;
+      d->primal = Value(Scalar::i64(i));
+      d->tape = tape;
+      d->node = tape->add(Prim::I64, {{len.ad->node, Value(Scalar::i64(1))}});
+      leaves.push_back(Value::differentiable(std::move(d)));
+    }
+    auto out = std::make_shared<ArrayValue>();
+    out->shape = {n};
+    out->elem.kind = ElemShape::Kind::Boxed;
+    out->elem.ad = true;
+    out->elem.prim = Prim::I64;
+    out->boxed = std::make_shared<const std::vector<Value>>(std::move(leaves));
+    return Value::make_array(out);
+  }
   auto out = make_prim_array(Prim::I64, {n});
   auto* data = out->buffer->data_mut<int64_t>();
   for (int64_t i = 0; i < n; ++i) data[i] = i;
