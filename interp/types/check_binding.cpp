@@ -455,8 +455,23 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   }
   Ty body = infer(e.b);
   // Sizes the pattern declares (`loop (xs: [n]t) = ...`) are checked
-  // statically; the others are the parameter's (variables here).
-  expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
+  // statically. A parameter without an ascription takes whatever the body
+  // gives, existential sizes included (accelerate/pagerank's `loop ranks =
+  // ranks_in` whose body returns a `*[]f32`): checked at run time.
+  std::function<bool(const Pattern&)> ascribed = [&](const Pattern& q) {
+    if (q.kind == Pattern::Kind::Ascribed) return true;
+    for (const auto& x : q.elems)
+      if (x && ascribed(*x)) return true;
+    for (const auto& [f, x] : q.fields)
+      if (x && ascribed(*x)) return true;
+    return false;
+  };
+  if (ascribed(*e.params.at(0)))
+    expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
+  else
+    unify_or(e.b->loc, p, body, [&] {
+      return fmt::format("Loop body does not have expected type.\nExpected: {}\nActual:   {}", show(p), show(body));
+    });
   // A size the body computes is the parameter's next size, not one it
   // needs before: Futhark makes such sizes loop-variant (fresh per
   // iteration), so the causality check must not follow them.
