@@ -469,9 +469,7 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   if (ascribed(*e.params.at(0)))
     expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
   else
-    unify_or(e.b->loc, p, body, [&] {
-      return fmt::format("Loop body does not have expected type.\nExpected: {}\nActual:   {}", show(p), show(body));
-    });
+    expect(e.b->loc, p, body, "Loop body does not have expected type");
   // A size the body computes is the parameter's next size, not one it
   // needs before: Futhark makes such sizes loop-variant (fresh per
   // iteration), so the causality check must not follow them.
