@@ -274,15 +274,11 @@ void Lowerer::bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::st
     case Pattern::Kind::Literal: return;  // tested by the match (pattern_test)
     case Pattern::Kind::Constructor: {
       // The match tested the constructor; bind its payload.
-      if (v.kind != Sym::Kind::Sum) break;
-      for (size_t k = 0; k < v.names->size(); ++k)
-        if ((*v.names)[k] == p.name) {
-          const Sym& payload = v.elems[1 + k];
-          if (payload.elems.size() != p.elems.size()) break;
-          for (size_t j = 0; j < p.elems.size(); ++j) bind(*p.elems[j], payload.elems[j], out, sizes);
-          return;
-        }
-      break;
+      const int k = v.kind == Sym::Kind::Sum ? v.constructor_index(p.name) : -1;
+      if (k < 0 || v.elems[1 + size_t(k)].elems.size() != p.elems.size()) break;
+      const Sym& payload = v.elems[1 + size_t(k)];
+      for (size_t j = 0; j < p.elems.size(); ++j) bind(*p.elems[j], payload.elems[j], out, sizes);
+      return;
     }
   }
   throw Fallback("refutable patterns");

@@ -82,15 +82,13 @@ Sym Lowerer::zero_of(const Type& t, const Loc& loc) {
 Sym Lowerer::lower_constructor(const Expr& e, const ScopePtr& sc) {
   if (!e.type || e.type->kind != Type::Kind::Sum) throw Fallback("a constructor of an unresolved sum type");
   Sym s = zero_of(*e.type, e.loc);  // every constructor's payload, in the type's order
-  const auto& names = *s.names;
-  size_t k = 0;
-  while (k < names.size() && names[k] != e.name.name) ++k;
-  if (k == names.size()) throw Fallback("a constructor its type does not list");
+  const int k = s.constructor_index(e.name.name);
+  if (k < 0) throw Fallback("a constructor its type does not list");
   std::vector<Sym> xs;
   for (const ExprPtr& a : e.list) xs.push_back(lower(*a, sc));
-  if (xs.size() != s.elems[1 + k].elems.size()) throw Fallback("a constructor applied to too few arguments");
-  s.elems[0] = constant(Scalar::i32(int32_t(k)));
-  s.elems[1 + k] = payload_tuple(std::move(xs));
+  if (xs.size() != s.elems[1 + size_t(k)].elems.size()) throw Fallback("a constructor applied to too few arguments");
+  s.elems[0] = constant(Scalar::i32(k));
+  s.elems[1 + size_t(k)] = payload_tuple(std::move(xs));
   return s;
 }
 
@@ -129,14 +127,12 @@ Sym Lowerer::pattern_test(const Pattern& p, const Sym& v, const ScopePtr& sc) {
     }
     case Pattern::Kind::Constructor: {
       if (v.kind != Sym::Kind::Sum) throw Fallback("constructor pattern on a value that is not a sum");
-      const auto& names = *v.names;
-      size_t k = 0;
-      while (k < names.size() && names[k] != p.name) ++k;
       // A captured sum holds one constructor: any other cannot match.
-      if (k == names.size()) return constant(Scalar::boolean(false));
-      const Sym& payload = v.elems[1 + k];
+      const int k = v.constructor_index(p.name);
+      if (k < 0) return constant(Scalar::boolean(false));
+      const Sym& payload = v.elems[1 + size_t(k)];
       if (payload.elems.size() != p.elems.size()) throw Fallback("constructor pattern of another arity");
-      Sym tag = binop("==", v.elems[0], constant(Scalar::i32(int32_t(k))), p.loc);
+      Sym tag = binop("==", v.elems[0], constant(Scalar::i32(k)), p.loc);
       if (tag.known && !tag.known->b) return tag;
       std::vector<const Pattern*> ps;
       for (const PatternPtr& q : p.elems) ps.push_back(q.get());

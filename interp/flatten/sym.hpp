@@ -62,6 +62,13 @@ struct Sym {
   }
   static Sym tuple(std::vector<Sym> xs);  // one element: that element
   bool is_scalar() const { return kind == Kind::Scalar; }
+  // Sum: the index of constructor `name` in names (elems[1 + index] is its
+  // payload), or -1 when this sum cannot hold it.
+  int constructor_index(const std::string& name) const {
+    for (size_t k = 0; names && k < names->size(); ++k)
+      if ((*names)[k] == name) return int(k);
+    return -1;
+  }
 };
 
 // An array value. Every array the lowering sees has a shape known at plan
