@@ -61,11 +61,35 @@ bool sized_by(const TypePtr& t, const std::set<std::string>& names) {
   });
 }
 
-// Arrays (or a type not known here: a sum, a type parameter) in t.
+// Arrays (or a type not known here: a type parameter) in t, also in the
+// payloads of a sum's constructors.
 bool has_array(const TypePtr& t) {
   return !t || any_part(t, [](const Type& x) {
-           return x.kind == Type::Kind::Array || x.kind == Type::Kind::Sum || x.kind == Type::Kind::Param;
+           if (x.kind == Type::Kind::Sum) {
+             for (const auto& c : x.constructors)
+               for (const TypePtr& p : c.second)
+                 if (has_array(p)) return true;
+             return false;
+           }
+           return x.kind == Type::Kind::Array || x.kind == Type::Kind::Param;
          });
+}
+
+// An array size in t that no name or formula gives (`take k xs` with k
+// computed per element): mapped, the rows may differ in length.
+bool has_unknown_size(const TypePtr& t) {
+  return any_part(t, [](const Type& x) {
+    if (x.kind != Type::Kind::Array) return false;
+    for (const Dim& d : x.dims)
+      if (d.kind == Dim::Kind::Unknown && !d.formula) return true;
+    return false;
+  });
+}
+
+// A sum in t: mapped per element it would be an array of sums, which the
+// evaluator boxes and the flattener cannot take as an input.
+bool has_sum(const TypePtr& t) {
+  return any_part(t, [](const Type& x) { return x.kind == Type::Kind::Sum; });
 }
 
 bool has_function(const TypePtr& t) {
@@ -117,8 +141,8 @@ class Distributor {
     // checked here, before anything runs.
     std::set<std::string> inner;
     for (const LetPart& l : parts) {
-      if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner) ||
-          tuples_of_arrays(l.value->type))
+      if (!l.value->type || has_function(l.value->type) || has_sum(l.value->type) || has_unknown_size(l.value->type) ||
+          sized_by(l.value->type, inner) || tuples_of_arrays(l.value->type))
         return std::nullopt;
       inner.insert(l.names.begin(), l.names.end());
     }
@@ -191,6 +215,7 @@ class Distributor {
                          eval::Ctx{callee.env, callee.tenv});
         continue;
       }
+      if (has_sum(pp->type)) return std::nullopt;  // it would be an array of sums
       varying.push_back(pp);
       args.push_back(argument(e));
     }

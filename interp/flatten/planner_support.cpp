@@ -1,6 +1,10 @@
 // Helpers shared by the planner's parts (planner_impl.hpp).
 #include "interp/flatten/planner_impl.hpp"
 
+#include <cstdlib>
+
+#include "interp/flatten/kernel_ir_simplify.hpp"
+
 namespace thorn::flatten::planning {
 
 // ------------------------------------------------------------------ structure helpers
@@ -126,6 +130,16 @@ Sym shape_like(const Sym& s) {
 void finish_function(kir::Function& f, const char* what) {
   if (std::string err = kir::verify(f); !err.empty())
     throw Error(ErrorKind::Internal, fmt::format("flattener produced invalid kernel IR for {}: {}\n{}", what, err,
+                                                 kir::to_string(f)));
+  // THORN_KIR_SIMPLIFY=0 keeps the lowering's IR as it is, for comparison.
+  static const bool simplify = [] {
+    const char* v = std::getenv("THORN_KIR_SIMPLIFY");
+    return !(v && std::string(v) == "0");
+  }();
+  if (!simplify) return;
+  kir::simplify(f);
+  if (std::string err = kir::verify(f); !err.empty())
+    throw Error(ErrorKind::Internal, fmt::format("kernel IR simplification broke the {}: {}\n{}", what, err,
                                                  kir::to_string(f)));
 }
 
