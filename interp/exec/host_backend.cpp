@@ -9,8 +9,11 @@
 #include <fmt/format.h>
 
 #include "interp/eval/evaluator.hpp"
+#include "interp/exec/host_executor.hpp"
 #include "interp/exec/host_gpu.hpp"
 #include "interp/exec/host_work.hpp"
+#include "interp/exec/map_distribute.hpp"
+#include "interp/exec/map_interchange.hpp"
 #include "interp/exec/reference.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
@@ -173,6 +176,43 @@ bool empty_call(const SoacCall& call) {
 // differ from the reference for reasons that are not the flattener's).
 thread_local int g_reference_check_depth = 0;
 
+// The length of a map's inputs, or -1 when they are not arrays of one
+// length (the planner says why).
+int64_t map_length(const SoacCall& call) {
+  int64_t n = -1;
+  for (size_t k = 1; k < call.args.size(); ++k) {
+    if (call.args[k].kind != Value::Kind::Array) return -1;
+    int64_t len = call.args[k].arr().outer();
+    if (n >= 0 && len != n) return -1;
+    n = len;
+  }
+  return n;
+}
+
+// A map is first offered to the two run-time rewrites, which turn it into
+// other SOAC calls dispatched on their own (interchange: one map per
+// iteration of a loop; distribution: one map per let); otherwise the
+// planner makes its plan. The rewrites' decisions, taken or not, head the
+// listing or the fallback's reason.
+flatten::HostRun rewrite_or_plan(SoacCall& call, eval::Evaluator& ev, const flatten::PlanExecutor& execute,
+                                 bool want_listing) {
+  std::string note;
+  if (const int64_t n = call.kind == SoacKind::Map ? map_length(call) : -1; n > 0) {
+    Interchange ic = try_interchange(call, ev, n);
+    if (ic.value) return flatten::HostRun{std::move(ic.value), "", want_listing ? ic.note : ""};
+    note = ic.note;
+    Distribution dist = try_distribute(call, ev, n);
+    if (dist.value) return flatten::HostRun{std::move(dist.value), "", want_listing ? note + dist.note : ""};
+    note += dist.note;
+  }
+  flatten::HostRun r = flatten::run_on_host(call, execute, want_listing);
+  if (!note.empty()) {
+    if (r.value && want_listing) r.listing = note + r.listing;
+    else if (!r.value && !r.fallback.empty()) r.fallback += "; " + note.substr(0, note.size() - 1);
+  }
+  return r;
+}
+
 std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
   if (g_reference_check_depth > 0) return std::nullopt;
   // Below this much work a plan costs more than it saves: the reference
@@ -191,8 +231,11 @@ std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
   // stderr when nobody else listens.
   const bool log_env = log_plans();
   static const flatten::PlanExecutor gpu_exec = host_gpu::plan_executor();
-  flatten::HostRun r = flatten::run_on_host(call, ev, ev.options().backend == "gpu" ? gpu_exec : flatten::PlanExecutor{},
-                                            validate || ev.on_plan || log_env);
+  static const flatten::PlanExecutor host_exec = [](const plan::Plan& p, std::vector<BufferPtr>& bufs) {
+    thorn::host::execute(p, bufs);
+  };
+  flatten::HostRun r = rewrite_or_plan(call, ev, ev.options().backend == "gpu" ? gpu_exec : host_exec,
+                                       validate || ev.on_plan || log_env);
   auto log = [&](const std::string& text) {
     if (ev.on_plan) ev.on_plan(text);
     else if (log_env) std::fprintf(stderr, "%s", text.c_str());

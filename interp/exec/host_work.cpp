@@ -6,7 +6,7 @@
 
 #include "interp/eval/callable.hpp"
 #include "interp/eval/env.hpp"
-#include "interp/flatten/closure_rewrite.hpp"
+#include "interp/exec/closure_rewrite.hpp"
 
 namespace thorn::exec {
 
@@ -98,11 +98,11 @@ bool heavy_elements(const SoacCall& call) {
     if (heavy_function(a)) return true;
   // A map whose elements hold parallel work of their own (an inner SOAC,
   // also in a function it calls): the flattener distributes it over the
-  // whole nest (flatten/distribute.hpp).
+  // whole nest (exec/map_distribute.hpp).
   if (call.kind == SoacKind::Map && !call.args.empty()) {
     const Value& f = call.args[0];
     if (f.kind == Value::Kind::Function && f.fn && f.fn->kind == Callable::Kind::Closure && f.fn->body &&
-        !f.fn->intrinsic_alias() && !flatten::rewrite::inner_parallelism(*f.fn->body, f.fn->env).empty())
+        !f.fn->intrinsic_alias() && !rewrite::inner_parallelism(*f.fn->body, f.fn->env).empty())
       return true;
   }
   return false;

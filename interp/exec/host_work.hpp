@@ -14,7 +14,7 @@
 // environments), holds a `loop`, or when together they exceed
 // kHeavyNodes syntax nodes; and a map is, when its function holds an inner
 // SOAC (also in a function it calls): the flattener distributes it
-// (flatten/distribute.hpp).
+// (exec/map_distribute.hpp).
 #include "interp/exec/dispatch.hpp"
 
 namespace thorn::exec {

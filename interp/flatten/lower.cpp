@@ -22,7 +22,7 @@ Sym Sym::tuple(std::vector<Sym> xs) {
   return s;
 }
 
-Lowerer::Lowerer(kir::Function& f, eval::Evaluator& ev) : f_(f), b_(f), ev_(ev) {}
+Lowerer::Lowerer(kir::Function& f) : f_(f), b_(f) {}
 
 ScopePtr Lowerer::root_scope(eval::EnvPtr env, int source) const {
   auto s = std::make_shared<Scope>();

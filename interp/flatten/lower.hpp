@@ -21,7 +21,7 @@ namespace thorn::flatten {
 
 class Lowerer {
  public:
-  Lowerer(kir::Function& f, eval::Evaluator& ev);
+  explicit Lowerer(kir::Function& f);
 
   kir::Builder& b() { return b_; }
   kir::Function& function() { return f_; }
@@ -202,7 +202,6 @@ class Lowerer {
 
   kir::Function& f_;
   kir::Builder b_;
-  eval::Evaluator& ev_;
   std::vector<BufferPtr> reads_;
   std::map<const Buffer*, int> array_ids_;
   std::vector<const void*> active_;  // functions being inlined (recursion check)

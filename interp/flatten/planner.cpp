@@ -6,8 +6,7 @@ namespace thorn::flatten::planning {
 
 Value Planner::run(Builder& pb) {
   if (want_listing) out.listing = plan::to_string(pb.plan);
-  if (execute) execute(pb.plan, pb.bufs);
-  else host::execute(pb.plan, pb.bufs);
+  execute(pb.plan, pb.bufs);
   return Value();
 }
 
@@ -23,20 +22,6 @@ Value Planner::map() {
     n = len;
   }
   if (n == 0) throw Fallback("map over an empty array");
-  // A map around a loop: interchanged, or (noted) sequentialised below.
-  Interchange ic = try_interchange(call, ev, n);
-  if (ic.value) {
-    if (want_listing) out.listing = ic.note;
-    return std::move(*ic.value);
-  }
-  note = ic.note;
-  // A body of lets with inner parallelism: one map per let (distribute.hpp).
-  Distribution dist = try_distribute(call, ev, n);
-  if (dist.value) {
-    if (want_listing) out.listing = note + dist.note;
-    return std::move(*dist.value);
-  }
-  note += dist.note;
   std::string key;
   bool cacheable = plan_cache_enabled() && map_key(key);
   if (cacheable)
@@ -48,7 +33,7 @@ Value Planner::map() {
   Sym probe;
   {
     kir::Function f;
-    Lowerer lw(f, ev);
+    Lowerer lw(f);
     Reg i = lw.b().param(Prim::I64);
     std::vector<Sym> xs;
     for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), i, call.loc, false));
@@ -120,12 +105,12 @@ using planning::Planner;
 using exec::SoacKind;
 
 
-std::optional<Value> repeat_each(const Value& xs, int64_t m, eval::Evaluator& ev, const Loc& loc) {
+std::optional<Value> repeat_each(const Value& xs, int64_t m, const Loc& loc) {
   exec::SoacCall call;
   call.kind = SoacKind::Replicate;
   call.loc = loc;
   const PlanExecutor none;
-  Planner pl{call, ev, none, {}, {}, false};
+  Planner pl{call, none, {}, false};
   try {
     return pl.repeat_each(xs, m);
   } catch (const Fallback&) {
@@ -135,15 +120,12 @@ std::optional<Value> repeat_each(const Value& xs, int64_t m, eval::Evaluator& ev
   }
 }
 
-HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute, bool want_listing) {
-  Planner pl{call, ev, execute, {}, {}, want_listing};
+HostRun run_on_host(exec::SoacCall& call, const PlanExecutor& execute, bool want_listing) {
+  Planner pl{call, execute, {}, want_listing};
   try {
     Value v;
     switch (call.kind) {
-      case SoacKind::Map:
-        v = pl.map();
-        if (want_listing) pl.out.listing = pl.note + pl.out.listing;
-        break;
+      case SoacKind::Map: v = pl.map(); break;
       case SoacKind::Reduce:
       case SoacKind::ReduceComm: v = pl.reduce_or_scan(false); break;
       case SoacKind::Scan: v = pl.reduce_or_scan(true); break;
@@ -157,7 +139,6 @@ HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecuto
     pl.out.value = std::move(v);
   } catch (const Fallback& f) {
     pl.out.fallback = f.what();
-    if (!pl.note.empty()) pl.out.fallback += "; " + pl.note.substr(0, pl.note.size() - 1);
     pl.out.value.reset();
   } catch (const Planner::Internal&) {
     pl.out.fallback = "internal: the plan's structure changed between two lowerings";

@@ -12,9 +12,10 @@
 //   reduce_by_index, scatter -> SegHist / Scatter
 // Nested SOACs that are not the mapped function's result run sequentially
 // inside each element (a loop in the element function), or, when the map
-// is too narrow to fill the machine, the body is distributed into one map
-// per let (distribute.hpp). A map around a loop may instead be
-// interchanged, one flattened map per iteration (interchange.hpp).
+// is too narrow to fill the machine, exec distributes the body into one map
+// per let before planning (exec/map_distribute.hpp). A map around a loop
+// may instead be interchanged, one flattened map per iteration
+// (exec/map_interchange.hpp).
 //
 // Plan cache (planner_cache.hpp): maps are planned once per call site,
 // function code and input structure, their captured scalars lifted into
@@ -37,23 +38,25 @@ struct HostRun {
   std::string listing;         // the plan (or delayed producer) for :plan
 };
 
-// Runs a plan whose buffers are all bound (inputs and outputs allocated).
-// The host executor by default; the GPU backend passes its own.
+// Runs a plan whose buffers are all bound (inputs and outputs allocated):
+// the host executor, or the GPU backend's. Passed in by exec, so that the
+// planner never calls an executor of its own accord.
 using PlanExecutor = std::function<void(const plan::Plan&, std::vector<BufferPtr>&)>;
 
-// Runs `call` on the host backend if it can be flattened. `call.args` may
-// be consumed (destinations of reduce_by_index and scatter) only when a
-// value is returned. Plans run through `execute` (null: the host
-// executor); delayed arrays are always materialised by the host executor.
-// Without want_listing, HostRun::listing stays empty (it costs a formatted
-// plan per call).
-HostRun run_on_host(exec::SoacCall& call, eval::Evaluator& ev, const PlanExecutor& execute = nullptr,
-                    bool want_listing = true);
+// Plans `call` if it can be flattened and hands the plan to `execute`.
+// `call.args` may be consumed (destinations of reduce_by_index and
+// scatter) only when a value is returned. Delayed arrays are materialised
+// by the host executor when read (delayed.hpp). The planner does not
+// evaluate code or dispatch calls: map interchange and distribution, which
+// do, are rewrites exec applies before it (exec/map_interchange.hpp,
+// exec/map_distribute.hpp). Without want_listing, HostRun::listing stays
+// empty (it costs a formatted plan per call).
+HostRun run_on_host(exec::SoacCall& call, const PlanExecutor& execute, bool want_listing = true);
 
 // xs: [n]t repeated element by element, m times each: a delayed [n*m]t
 // whose element f is xs[f / m] (the outer element each inner one of a
 // flattened map of maps belongs to). Null when xs is not an array the
 // flattener can read (then the caller builds the nest another way).
-std::optional<Value> repeat_each(const Value& xs, int64_t m, eval::Evaluator& ev, const Loc& loc);
+std::optional<Value> repeat_each(const Value& xs, int64_t m, const Loc& loc);
 
 }  // namespace thorn::flatten

@@ -51,7 +51,7 @@ Value Planner::replicate_array(int64_t n, const Value& x) {
   if (inner == 0) throw Fallback("replicate of an empty array");
   auto p = std::make_shared<Producer>();
   p->elem.name = "replicate";
-  Lowerer lw(p->elem, ev);
+  Lowerer lw(p->elem);
   kir::Builder& b = lw.b();
   Reg flat = b.param(Prim::I64);
   Sym v = index_row_major(lw, lw.array_of(x), flat, inner, a.shape, call.loc);
@@ -95,7 +95,7 @@ Value Planner::repeat_each(const Value& xs, int64_t m) {
   if (n == 0 || m <= 0 || inner == 0) throw Fallback("empty repeat");
   auto p = std::make_shared<Producer>();
   p->elem.name = "repeat";
-  Lowerer lw(p->elem, ev);
+  Lowerer lw(p->elem);
   kir::Builder& b = lw.b();
   Reg flat = b.param(Prim::I64);
   Reg outer = inner == 1 ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
@@ -119,7 +119,7 @@ Value Planner::transpose_of(const Value& xs) {
   if (n == 0 || m == 0 || inner == 0) throw Fallback("empty matrix");
   auto p = std::make_shared<Producer>();
   p->elem.name = "transpose";
-  Lowerer lw(p->elem, ev);
+  Lowerer lw(p->elem);
   kir::Builder& b = lw.b();
   Reg flat = b.param(Prim::I64);
   Reg outer = inner == 1 ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));

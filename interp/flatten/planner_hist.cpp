@@ -75,7 +75,7 @@ Value Planner::hist_vectorised() {
   kir::Function scalar_op = elementwise_operator(opv, like, d);
   Builder pb;
   plan::Step st = new_step(plan::StepKind::SegHist, call.loc, 1, n);
-  Lowerer lw(st.element, ev);
+  Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   b.param(Prim::I64);
   Reg j = b.param(Prim::I64);
@@ -178,7 +178,7 @@ Value Planner::hist_or_scatter(bool hist) {
   if (n == 0) throw Fallback("empty input");
   Builder pb;
   plan::Step st = new_step(hist ? plan::StepKind::SegHist : plan::StepKind::Scatter, call.loc, 1, n);
-  Lowerer lw(st.element, ev);
+  Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   b.param(Prim::I64);
   Reg j = b.param(Prim::I64);
@@ -201,7 +201,7 @@ Value Planner::hist_or_scatter(bool hist) {
     like = shape_of_value(ne);
     leaf_prims(like, types);
     if (lw.leaf_types(v) != types) throw Fallback("values and neutral element differ in type");
-    st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
+    st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
     st.neutral = value_scalars(ne);
     st.commutative = true;
   }
@@ -260,7 +260,7 @@ Value Planner::map_of_hist(const SymSoac& probe, int64_t n) {
 
   Builder pb;
   plan::Step st = new_step(plan::StepKind::SegHist, call.loc, n, m);
-  Lowerer lw(st.element, ev);
+  Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
   const SymSoac soac = tail_soac(lw, s);
@@ -281,7 +281,7 @@ Value Planner::map_of_hist(const SymSoac& probe, int64_t n) {
   b.ret(res);
   finish_function(st.element, "batched histogram element");
   Sym op_sym = soac.op;
-  st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.import(op_sym); }, like, soac.loc);
+  st.op = lower_operator([&](Lowerer& ol) { return ol.import(op_sym); }, like, soac.loc);
   st.neutral = neutral;
   st.commutative = true;  // reduce_by_index's operator is associative and commutative
   st.bins = bins;

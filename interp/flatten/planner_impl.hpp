@@ -20,9 +20,7 @@
 #include "interp/exec/host_executor.hpp"
 #include "interp/flatten/captures.hpp"
 #include "interp/flatten/delayed.hpp"
-#include "interp/flatten/distribute.hpp"
 #include "interp/flatten/elem_tree.hpp"
-#include "interp/flatten/interchange.hpp"
 #include "interp/flatten/lower.hpp"
 #include "interp/flatten/planner_cache.hpp"
 
@@ -73,7 +71,7 @@ std::vector<Scalar> value_scalars(const Value& v);
 std::string join(const std::vector<std::string>& xs);
 
 // The operator as a kir function of 2k parameters (accumulators, then values).
-kir::Function lower_operator(eval::Evaluator& ev, const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
+kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
                              const Loc& loc);
 
 // Indexes `v` at the row-major position `flat % inner` over `dims` (whose
@@ -90,10 +88,8 @@ plan::Step new_step(plan::StepKind kind, const Loc& loc, int64_t segments, int64
 
 struct Planner {
   exec::SoacCall& call;
-  eval::Evaluator& ev;
   const PlanExecutor& execute;
   HostRun out;
-  std::string note;  // a decision to show before the listing (interchange.hpp)
   // Listings cost a formatted plan per call: made only when someone reads them.
   bool want_listing = true;
 

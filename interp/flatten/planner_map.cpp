@@ -27,7 +27,7 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
   size_t nin = call.args.size() - 1;
   auto p = std::make_shared<Producer>();
   p->elem.name = "map";
-  Lowerer lw(p->elem, ev);
+  Lowerer lw(p->elem);
   lw.set_capture_log(log);
   kir::Builder& b = lw.b();
   Reg flat = b.param(Prim::I64);
@@ -139,7 +139,7 @@ Value Planner::map_rows(int64_t n) {
   size_t nin = call.args.size() - 1;
   Builder pb;
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, n, 1);
-  Lowerer lw(st.element, ev);
+  Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64);
   b.param(Prim::I64);
@@ -229,7 +229,7 @@ Value Planner::segmented(const SymSoac& probe_soac, int64_t n) {
   bool scan = probe_soac.kind == SoacKind::Scan;
   Builder pb;
   plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, n, m);
-  Lowerer lw(st.element, ev);
+  Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
   const SymSoac soac = tail_soac(lw, s);
@@ -249,7 +249,7 @@ Value Planner::segmented(const SymSoac& probe_soac, int64_t n) {
   };
   neutrals(soac.ne);
   Sym op_sym = soac.op;
-  st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.import(op_sym); }, like, soac.loc);
+  st.op = lower_operator([&](Lowerer& ol) { return ol.import(op_sym); }, like, soac.loc);
   st.commutative = soac.kind == SoacKind::ReduceComm;
   st.reads = pb.reads(lw);
   st.fused = join(lw.fused);

@@ -12,7 +12,7 @@ namespace thorn::flatten::planning {
 kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, int64_t m) {
   kir::Function f;
   f.name = "op";
-  Lowerer lw(f, ev);
+  Lowerer lw(f);
   std::vector<Prim> types;
   leaf_prims(like, types);
   std::vector<Reg> acc, x;
@@ -72,7 +72,7 @@ Value Planner::reduce_vectorised(bool scan) {
   }
   Builder pb;
   plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, m, n);
-  Lowerer lw(st.element, ev);
+  Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
   Sym x = lw.index(lw.index(lw.array_of(xsv), j, call.loc, false), s, call.loc, false);  // xss[j][s]
@@ -118,7 +118,7 @@ Value Planner::reduce_or_scan(bool scan) {
     if (CachedPlanPtr c = plan_cache().find(*key)) return reduce_result(like, scan, n, run_cached(*c, in_leaves));
   Builder pb;
   plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, 1, n);
-  Lowerer lw(st.element, ev);
+  Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   b.param(Prim::I64);
   Reg j = b.param(Prim::I64);
@@ -129,7 +129,7 @@ Value Planner::reduce_or_scan(bool scan) {
   b.ret(lw.leaves(x));
   finish_function(st.element, "element");
   st.neutral = value_scalars(ne);
-  st.op = lower_operator(ev, [&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
+  st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
   st.commutative = call.kind == SoacKind::ReduceComm;
   st.reads = pb.reads(lw);
   st.fused = join(lw.fused);
@@ -255,8 +255,7 @@ std::vector<BufferPtr> Planner::run_cached(const CachedPlan& c, const std::vecto
   std::vector<BufferPtr> outs;
   for (int r : c.plan.results) outs.push_back(bufs.at(size_t(r)));
   if (want_listing) out.listing = plan::to_string(c.plan) + plan_cache_summary() + " (this call: cached plan)\n";
-  if (execute) execute(c.plan, bufs);
-  else host::execute(c.plan, bufs);
+  execute(c.plan, bufs);
   return outs;
 }
 

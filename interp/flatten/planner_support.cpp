@@ -72,11 +72,11 @@ std::string join(const std::vector<std::string>& xs) {
 }
 
 // The operator as a kir function of 2k parameters (accumulators, then values).
-kir::Function lower_operator(eval::Evaluator& ev, const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
+kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
                              const Loc& loc) {
   kir::Function f;
   f.name = "op";
-  Lowerer lw(f, ev);
+  Lowerer lw(f);
   std::vector<Prim> types;
   leaf_prims(like, types);
   std::vector<Reg> acc, x;

@@ -1,5 +1,5 @@
 // Map distribution (see distribute.hpp).
-#include "interp/flatten/distribute.hpp"
+#include "interp/exec/map_distribute.hpp"
 
 #include <functional>
 #include <memory>
@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 
 #include "interp/exec/host_program.hpp"
-#include "interp/flatten/closure_rewrite.hpp"
+#include "interp/exec/closure_rewrite.hpp"
 #include "interp/flatten/planner.hpp"
 #include "interp/util/error.hpp"
 
-namespace thorn::flatten {
+namespace thorn::exec {
 
 namespace {
 
@@ -281,7 +281,7 @@ class Distributor {
         std::set<std::string> names;
         pattern_names(*(*fn_.params)[k], names);
         if (!sizes && !mentions(fe, names)) continue;
-        std::optional<Value> r = repeat_each(xs_[k], m, ev_, call_.loc);
+        std::optional<Value> r = flatten::repeat_each(xs_[k], m, call_.loc);
         if (!r) return std::nullopt;
         args.push_back(std::move(*r));
         params.push_back((*fn_.params)[k]);
@@ -470,4 +470,4 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   return out;
 }
 
-}  // namespace thorn::flatten
+}  // namespace thorn::exec

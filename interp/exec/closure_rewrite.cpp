@@ -1,5 +1,5 @@
 // Helpers of the nest rewrites (see closure_rewrite.hpp).
-#include "interp/flatten/closure_rewrite.hpp"
+#include "interp/exec/closure_rewrite.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -11,7 +11,7 @@
 #include "interp/exec/host_gpu.hpp"
 #include "interp/exec/host_pool.hpp"
 
-namespace thorn::flatten::rewrite {
+namespace thorn::exec::rewrite {
 
 void pattern_names(const Pattern& p, std::set<std::string>& out) {
   switch (p.kind) {
@@ -183,4 +183,4 @@ int64_t parallel_width(const eval::Evaluator& ev, int64_t per_thread, std::strin
   return threads * per_thread;
 }
 
-}  // namespace thorn::flatten::rewrite
+}  // namespace thorn::exec::rewrite

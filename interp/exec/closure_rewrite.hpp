@@ -13,7 +13,7 @@
 #include "interp/syntax/ast.hpp"
 #include "interp/util/error.hpp"
 
-namespace thorn::flatten::rewrite {
+namespace thorn::exec::rewrite {
 
 // Every name pattern p binds.
 void pattern_names(const Pattern& p, std::set<std::string>& out);
@@ -75,4 +75,4 @@ Mode mode_from_env(const char* variable);
 // the plan listing.
 int64_t parallel_width(const eval::Evaluator& ev, int64_t per_thread, std::string* what = nullptr);
 
-}  // namespace thorn::flatten::rewrite
+}  // namespace thorn::exec::rewrite

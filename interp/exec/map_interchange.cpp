@@ -1,5 +1,5 @@
 // Loop interchange of a map around a loop (see interchange.hpp).
-#include "interp/flatten/interchange.hpp"
+#include "interp/exec/map_interchange.hpp"
 
 #include <memory>
 #include <set>
@@ -10,9 +10,9 @@
 #include "interp/eval/value_ops.hpp"
 #include "interp/exec/host_program.hpp"
 #include "interp/util/error.hpp"
-#include "interp/flatten/closure_rewrite.hpp"
+#include "interp/exec/closure_rewrite.hpp"
 
-namespace thorn::flatten {
+namespace thorn::exec {
 
 namespace {
 
@@ -146,4 +146,4 @@ Interchange try_interchange(const exec::SoacCall& call, eval::Evaluator& ev, int
   return out;
 }
 
-}  // namespace thorn::flatten
+}  // namespace thorn::exec

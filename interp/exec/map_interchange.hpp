@@ -20,7 +20,7 @@
 #include "interp/eval/evaluator.hpp"
 #include "interp/exec/dispatch.hpp"
 
-namespace thorn::flatten {
+namespace thorn::exec {
 
 struct Interchange {
   std::optional<Value> value;  // set when the map was run interchanged
@@ -30,4 +30,4 @@ struct Interchange {
 // `call` is a Map of `n` >= 1 elements.
 Interchange try_interchange(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n);
 
-}  // namespace thorn::flatten
+}  // namespace thorn::exec

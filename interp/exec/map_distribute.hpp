@@ -39,7 +39,7 @@
 #include "interp/eval/evaluator.hpp"
 #include "interp/exec/dispatch.hpp"
 
-namespace thorn::flatten {
+namespace thorn::exec {
 
 struct Distribution {
   std::optional<Value> value;  // set when the map was run distributed
@@ -49,4 +49,4 @@ struct Distribution {
 // `call` is a Map of `n` >= 1 elements.
 Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n);
 
-}  // namespace thorn::flatten
+}  // namespace thorn::exec
