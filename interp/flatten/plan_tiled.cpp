@@ -69,12 +69,11 @@ struct Walker {
         }
         break;
       case Opcode::Binary: {
-        if (in.type != Prim::I64) {
+        const AV &x = at(in.a), &y = at(in.b);
+        if (in.type != Prim::I64 || x.kind != AV::Aff || y.kind != AV::Aff) {
           binary_value(in, r);
           break;
         }
-        const AV &x = at(in.a), &y = at(in.b);
-        if (x.kind != AV::Aff || y.kind != AV::Aff) break;
         switch (in.binop()) {
           case kir::BinOp::Add:
           case kir::BinOp::Sub:
@@ -149,14 +148,20 @@ struct Walker {
     if (in.args.size() != 1 || in.dsts.size() != 1 || in.blocks.size() != 1) return false;
     const AV& n = at(in.a);
     const AV& init = at(in.args[0]);
-    if (!n.is_const() || n.c[0] < 0 || init.kind != AV::Const) return false;
+    if (!n.is_const() || n.c[0] < 0) return false;
+    if (init.kind == AV::Const) {
+      t.init = init.imm;
+    } else if (init.is_const()) {  // an i64 constant looks like an index
+      t.init = Scalar::i64(init.c[0]);
+    } else {
+      return false;
+    }
     Prim ty = f.reg_types[size_t(in.dsts[0])];
     if (ty != Prim::F64 && ty != Prim::F32 && ty != Prim::I64 && ty != Prim::I32) return false;
     const kir::Block& body = in.blocks[0];
     if (body.params.size() != 2 || body.results.size() != 1) return false;
     t.type = ty;
     t.depth = n.c[0];
-    t.init = init.imm;
     ub[3] = std::max<int64_t>(t.depth, 1);
     at(body.params[0]) = AV{};
     at(body.params[0]).kind = AV::Aff;
