@@ -1,4 +1,5 @@
 #include "interp/exec/host_executor.hpp"
+#include "interp/exec/host_tiled.hpp"
 
 #include <fmt/format.h>
 
@@ -108,6 +109,10 @@ void execute_step(const plan::Step& step, std::vector<BufferPtr>& buffers, const
       b.host();
   }
   for (int id : step.writes) buffers[size_t(id)]->host_mut();  // written here: a device copy is stale from now on
+  // Matmul-like nests: the tiled schedule, in both tiers (host_tiled.cpp).
+  if (step.kind == plan::StepKind::SegMap && tiled_enabled())
+    if (auto t = plan::recognise_tiled(step))
+      if (run_tiled(*t, step, buffers, options)) return;
   StepEnv env(step, buffers, options);
   switch (step.kind) {
     case plan::StepKind::SegMap: run_segmap(env); break;

@@ -1,4 +1,5 @@
 #include "interp/flatten/plan.hpp"
+#include "interp/flatten/plan_tiled.hpp"
 
 #include <fmt/format.h>
 
@@ -82,6 +83,7 @@ std::string to_string(const Plan& p) {
                            ? " (commutative)"
                            : "");
     if (!s.fused.empty()) out += fmt::format("    fused: {}\n", s.fused);
+    if (auto t = recognise_tiled(s)) out += fmt::format("    schedule: {}\n", describe(*t));
     if (!s.reads.empty()) {
       std::string reads;
       for (size_t i = 0; i < s.reads.size(); ++i)
