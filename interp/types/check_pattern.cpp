@@ -98,7 +98,7 @@ Ty CheckerImpl::bind_pattern(PatternPtr& pp, Frame& frame, bool refutable) {
         declared = eval_type(p.ascription);
       }
       Ty inner = bind_pattern(p.inner, frame, refutable);
-      expect(p.loc, declared, inner, "in pattern");
+      expect_sized(p.loc, declared, inner, "in pattern");
       t = declared;
       break;
     }
