@@ -74,6 +74,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
       expect(e.a->loc, ty_prim(Prim::Bool), c, "in if condition");
       Ty then_t = infer(e.b);
       Ty else_t = infer(e.c);
+      CounterGuard joining(u.joining_branches);
       unify_or(e.loc, then_t, else_t, [&] {
         return fmt::format("if branches have types {} and {}", show(then_t), show(else_t));
       });
@@ -339,9 +340,10 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
 }
 
 DimRef CheckerImpl::with_tree(DimRef d, const Expr& e) const {
-  // A constant written as an expression keeps its syntax too: `iota (2 * 2)
-  // |> unflatten` is [2][2].
-  if (d->kind == DimNode::Kind::Expr || (d->kind == DimNode::Kind::Constant && e.kind == Expr::Kind::BinOp))
+  // A constant or name written as an expression keeps its syntax too:
+  // `iota (2 * 2) |> unflatten` is [2][2], `a :> [1 * b][b]f32` unflattens.
+  bool written = (d->kind == DimNode::Kind::Constant || d->kind == DimNode::Kind::Name) && e.kind == Expr::Kind::BinOp;
+  if (d->kind == DimNode::Kind::Expr || written)
     d->tree = size_tree_of(e);
   return d;
 }

@@ -36,6 +36,11 @@ class Unifier {
   int level = 0;  // the current let-nesting level for new variables
   int strict_sizes = 0;  // > 0: two sizes known to differ make unification fail
   int ignore_dims = 0;   // > 0: sizes are neither compared nor bound (`e :> t`)
+  // > 0 while the results of branches (`if`, `match`) are unified: a size
+  // that differs between them becomes existential (Futhark's
+  // unifyMostCommon), so a variable meeting a size computed inside a branch
+  // is not one Futhark would have bound (DimNode::met stays unset).
+  int joining_branches = 0;
   // Whether a Name size's binding is still the one its name refers to.
   std::function<bool(const DimNode&)> binding_in_scope;
 
@@ -62,6 +67,8 @@ class Unifier {
   bool occurs(const TyNode* var, const Ty& t);
   void lower_levels(const Ty& t, int level);
   bool known_name(const DimRef& d) const;
+  // Whether every name of p is a local binding still in scope.
+  bool poly_names_in_scope(const SizePoly& p) const;
   bool sizes_differ(const DimRef& a, const DimRef& b) const;
   // Binds the unsolved variables of a size expression's syntax to the
   // matching parts of `target` (same operators, operand by operand).
