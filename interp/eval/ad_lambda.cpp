@@ -271,6 +271,37 @@ struct Gen {
     throw Unsupported(fmt::format("this kind of expression (at {}) in a mapped function", e->loc.str()));
   }
 
+  // A body whose result is a tuple of scalars (a tuple literal after
+  // let-bindings): one Dual per component; any other body is one Dual.
+  std::vector<Dual> go_multi(const ExprPtr& e) {
+    if (e->kind == Expr::Kind::Attr || e->kind == Expr::Kind::Ascribe) return go_multi(e->a);
+    if (e->kind == Expr::Kind::Tuple) {
+      std::vector<Dual> out;
+      for (const auto& x : e->list) {
+        if (!float_type(x->type)) throw Unsupported(fmt::format("a tuple component that is not a float (at {})", x->loc.str()));
+        out.push_back(go(x));
+      }
+      pad_all(out);
+      return out;
+    }
+    if (e->kind == Expr::Kind::Let && e->type && e->type->kind == Type::Kind::Tuple) {
+      const Pattern* id = e->pattern ? param_id(*e->pattern) : nullptr;
+      bool wildcard = e->pattern && e->pattern->kind == Pattern::Kind::Wildcard;
+      if ((!id && !wildcard) || !e->type_params.empty())
+        throw Unsupported(fmt::format("a let with a pattern (at {}) in a mapped function", e->loc.str()));
+      Dual v = go(e->a);
+      if (id) {
+        lets.push_back({id->name, v.p});
+        locals.insert(id->name);
+        tan[id->name] = v.t;
+      }
+      return go_multi(e->b);
+    }
+    std::vector<Dual> one{go(e)};
+    pad_all(one);
+    return one;
+  }
+
   Dual binop(const ExprPtr& e) {
     require_builtin(e->name);
     const std::string& op = e->name.name;
@@ -483,18 +514,27 @@ Value make_closure(const Callable& f, std::shared_ptr<Generated> g, EnvPtr env) 
   return Value::function(c);
 }
 
-// Checks the shape of f and returns its parameters' Id patterns.
+// A parameter's scalar variables: x, or those of a tuple pattern (a, b).
+void flatten_param(const Pattern& p, std::vector<const Pattern*>& out) {
+  if (p.kind == Pattern::Kind::Ascribed && p.inner) return flatten_param(*p.inner, out);
+  if (p.kind == Pattern::Kind::Tuple) {
+    for (const auto& e : p.elems) flatten_param(*e, out);
+    return;
+  }
+  const Pattern* id = param_id(p);
+  if (!id || !id->type || id->type->kind != Type::Kind::Prim)
+    throw Unsupported("a mapped function whose parameters are not scalar variables or tuples of them");
+  out.push_back(id);
+}
+
+// Checks the shape of f and returns its parameters' Id patterns, tuple
+// parameters flattened (the caller passes one scalar per Id).
 std::vector<const Pattern*> scalar_params(const Callable& f) {
   if (f.kind != Callable::Kind::Closure || !f.params || !f.body) throw Unsupported("a mapped function that is not a closure");
   if (f.type_params && !f.type_params->empty()) throw Unsupported("a mapped function with size parameters");
   std::vector<const Pattern*> ps;
-  for (const auto& p : *f.params) {
-    const Pattern* id = param_id(*p);
-    if (!id || !id->type || id->type->kind != Type::Kind::Prim)
-      throw Unsupported("a mapped function whose parameters are not scalar variables");
-    ps.push_back(id);
-  }
-  if (!scalar_float_result(f)) throw Unsupported("a mapped function whose result is not a float");
+  for (const auto& p : *f.params) flatten_param(*p, ps);
+  if (!scalar_float_result(f)) throw Unsupported("a mapped function whose result is not a float or a tuple of floats");
   return ps;
 }
 
@@ -599,8 +639,20 @@ std::optional<Value> operator_closure(Evaluator& ev, const Value& f, Prim t) {
 }
 
 bool scalar_float_result(const Callable& f) {
-  return f.kind == Callable::Kind::Closure && f.body && float_type(f.body->type);
+  return f.kind == Callable::Kind::Closure && f.body && result_width(f) > 0;
 }
+
+int result_width(const Callable& f) {
+  if (f.kind != Callable::Kind::Closure || !f.body || !f.body->type) return 0;
+  const TypePtr& t = f.body->type;
+  if (float_type(t)) return 1;
+  if (t->kind != Type::Kind::Tuple) return 0;
+  for (const auto& e : t->elems)
+    if (!float_type(e)) return 0;
+  return int(t->elems.size());
+}
+
+int param_width(const Callable& f) { return int(scalar_params(f).size()); }
 
 Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
                  const std::vector<FreeActive>& free, bool tangent_only) {
@@ -621,9 +673,14 @@ Value jvp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
       else g.free_tans[free[k].name] = {g.var(fmt::format("__adf{}", k), prim_type(free[k].tangent.scalar.type))};
     }
     ExprPtr body = body_ptr(f);
-    Dual r = g.go(body);
-    ExprPtr t = r.t[0] ? r.t[0] : g.lit(0, body->type);
-    gen->body = g.close(0, tangent_only ? t : tuple_of(g, {r.p, t}));
+    std::vector<Dual> rs = g.go_multi(body);
+    std::vector<ExprPtr> ps_out, ts_out;
+    for (const auto& r : rs) {
+      ps_out.push_back(r.p);
+      ts_out.push_back(r.t[0] ? r.t[0] : g.lit(0, r.p->type));
+    }
+    if (!tangent_only) ps_out.insert(ps_out.end(), ts_out.begin(), ts_out.end());
+    gen->body = g.close(0, tuple_of(g, tangent_only ? ts_out : ps_out));
     gen->source = f.keep;
     return gen;
   });
@@ -664,12 +721,24 @@ Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
       g.free_tans[fa.name] = t;
     }
     ExprPtr body = body_ptr(f);
-    gen->params.push_back(id_pattern("__adybar", body->type, f.loc));
-    ExprPtr ybar = g.var("__adybar", body->type);
-    Dual r = g.go(body);
+    // One adjoint parameter per component of the result.
+    std::vector<ExprPtr> ybars;
+    int m = result_width(f);
+    for (int j = 0; j < m; ++j) {
+      std::string yn = m == 1 ? "__adybar" : fmt::format("__adybar{}", j);
+      TypePtr yt = m == 1 ? body->type : body->type->elems[size_t(j)];
+      gen->params.push_back(id_pattern(yn, yt, f.loc));
+      ybars.push_back(g.var(yn, yt));
+    }
+    std::vector<Dual> rs = g.go_multi(body);
     std::vector<ExprPtr> results;
+    // The adjoint of direction k: the sum over the result's components of
+    // ybar_j * d(component j)/d(direction k).
     auto adjoint = [&](int k) {
-      return r.t[size_t(k)] ? g.atom(g.bin("*", ybar, r.t[size_t(k)], body->type)) : g.lit(0, body->type);
+      ExprPtr sum;
+      for (size_t j = 0; j < rs.size(); ++j)
+        if (rs[j].t[size_t(k)]) sum = g.add(sum, g.atom(g.bin("*", ybars[j], rs[j].t[size_t(k)], rs[j].p->type)), rs[j].p->type);
+      return sum ? sum : g.lit(0, rs[0].p->type);
     };
     for (int k = 0; k < ndirs; ++k) results.push_back(adjoint(k));
     // Each gather site: its adjoint and the index it read.
@@ -684,6 +753,123 @@ Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
   });
   if (site_arrays) *site_arrays = out->site_arrays;
   return make_closure(f, out, f.env);
+}
+
+}  // namespace thorn::eval::ad
+
+namespace thorn::eval::ad {
+
+namespace {
+
+PatternPtr tuple_pattern(std::vector<PatternPtr> elems, const Loc& loc) {
+  auto p = std::make_shared<Pattern>();
+  p->kind = Pattern::Kind::Tuple;
+  p->loc = loc;
+  std::vector<TypePtr> ts;
+  for (const auto& e : elems) ts.push_back(e->type);
+  p->type = tuple_type(ts);
+  p->elems = std::move(elems);
+  return p;
+}
+
+}  // namespace
+
+Value jacobian_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active) {
+  auto ps = scalar_params(f);
+  auto out = memoised(variant_key("jac", f, active, {}, false), &f, [&] {
+    int ndirs = 0;
+    for (bool a : active) ndirs += a ? 1 : 0;
+    Gen g(ev, f.env, ndirs, f.loc);
+    auto gen = std::make_shared<Generated>();
+    int d = 0;
+    for (size_t j = 0; j < ps.size(); ++j) {
+      gen->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
+      g.locals.insert(ps[j]->name);
+      Tans t = g.zeros();
+      if (active[j]) t[size_t(d++)] = g.lit(1, ps[j]->type);
+      g.tan[ps[j]->name] = t;
+    }
+    std::vector<Dual> rs = g.go_multi(body_ptr(f));
+    if (g.ndirs != ndirs) throw Unsupported("a gather from a captured array in an operator");
+    std::vector<ExprPtr> results;
+    for (int k = 0; k < ndirs; ++k)
+      for (const auto& r : rs) results.push_back(r.t[size_t(k)] ? r.t[size_t(k)] : g.lit(0, r.p->type));
+    gen->body = g.close(0, tuple_of(g, std::move(results)));
+    gen->source = f.keep;
+    return gen;
+  });
+  return make_closure(f, out, f.env);
+}
+
+Value paired_jvp_operator(Evaluator& ev, const Callable& f) {
+  auto ps = scalar_params(f);
+  if (!f.params || f.params->size() != 2 || ps.size() % 2 != 0) throw Unsupported("an operator of other than two parameters");
+  size_t w = ps.size() / 2;
+  auto out = memoised(variant_key("pjvp", f, {}, {}, false), &f, [&] {
+    Gen g(ev, f.env, 1, f.loc);
+    auto gen = std::make_shared<Generated>();
+    for (size_t side = 0; side < 2; ++side) {
+      std::vector<PatternPtr> elems;
+      for (size_t j = side * w; j < (side + 1) * w; ++j) elems.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
+      for (size_t j = side * w; j < (side + 1) * w; ++j) {
+        std::string tn = fmt::format("__adt{}", j);
+        elems.push_back(id_pattern(tn, ps[j]->type, f.loc));
+        g.locals.insert(ps[j]->name);
+        g.tan[ps[j]->name] = {g.var(tn, ps[j]->type)};
+      }
+      gen->params.push_back(tuple_pattern(std::move(elems), f.loc));
+    }
+    std::vector<Dual> rs = g.go_multi(body_ptr(f));
+    if (rs.size() != w) throw Unsupported("an operator whose result differs from its operands");
+    std::vector<ExprPtr> results;
+    for (const auto& r : rs) results.push_back(r.p);
+    for (const auto& r : rs) results.push_back(r.t[0] ? r.t[0] : g.lit(0, r.p->type));
+    gen->body = g.close(0, tuple_of(g, std::move(results)));
+    gen->source = f.keep;
+    return gen;
+  });
+  return make_closure(f, out, f.env);
+}
+
+Value affine_compose_operator(Evaluator& ev, int d, Prim t) {
+  auto out = memoised(fmt::format("affine|{}|{}", d, prim_name(t)), nullptr, [&] {
+    Loc loc;
+    Gen g(ev, ev.prelude_env, 0, loc);
+    TypePtr ty = prim_type(t);
+    auto gen = std::make_shared<Generated>();
+    // Element (v, C): v_0..v_{d-1}, then C row-major (C[k][j] at d + k*d + j).
+    auto name = [](int side, int i) { return fmt::format("__adl{}_{}", side, i); };
+    int width = d + d * d;
+    for (int side = 0; side < 2; ++side) {
+      std::vector<PatternPtr> elems;
+      for (int i = 0; i < width; ++i) elems.push_back(id_pattern(name(side, i), ty, loc));
+      gen->params.push_back(tuple_pattern(std::move(elems), loc));
+    }
+    auto v = [&](int side, int k) { return g.var(name(side, k), ty); };
+    auto c = [&](int side, int k, int j) { return g.var(name(side, d + k * d + j), ty); };
+    // (v1, C1) then (v2, C2) = (v2 + C2 v1, C2 C1).
+    std::vector<ExprPtr> results;
+    for (int k = 0; k < d; ++k) {
+      ExprPtr s = v(1, k);
+      for (int j = 0; j < d; ++j) s = g.atom(g.bin("+", s, g.atom(g.bin("*", c(1, k, j), v(0, j), ty)), ty));
+      results.push_back(s);
+    }
+    for (int k = 0; k < d; ++k)
+      for (int j = 0; j < d; ++j) {
+        ExprPtr s;
+        for (int l = 0; l < d; ++l) s = g.add(s, g.atom(g.bin("*", c(1, k, l), c(0, l, j), ty)), ty);
+        results.push_back(s);
+      }
+    gen->body = g.close(0, tuple_of(g, std::move(results)));
+    return gen;
+  });
+  auto cl = std::make_shared<Callable>();
+  cl->kind = Callable::Kind::Closure;
+  cl->params = &out->params;
+  cl->body = out->body.get();
+  cl->env = ev.prelude_env;
+  cl->keep = out;
+  return Value::function(cl);
 }
 
 }  // namespace thorn::eval::ad

@@ -80,6 +80,7 @@ class Sweep {
   AV reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, const Loc& at);
+  AV scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at);  // ad_sweep_scan.cpp
   AV hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scatter_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV hist_generic_rule(std::vector<AV>& args, Prim p);
@@ -108,6 +109,10 @@ class Sweep {
 
 // The float type of a scalar or of a 1-D array of floats; throws Unsupported otherwise.
 Prim float_elem(const Value& v, const char* what);
+// An array of tuples of scalars as its component arrays (any other value: itself).
+std::vector<Value> split_components(const Value& v);
+// The array of tuples with these component arrays (one: that array).
+Value tuple_array(const std::vector<Value>& comps);
 // The name of a reduction operator: "+", "*", "max", "min", or "".
 std::string operator_name(const Value& op);
 
