@@ -847,17 +847,20 @@ Value affine_compose_operator(Evaluator& ev, int d, Prim t) {
     }
     auto v = [&](int side, int k) { return g.var(name(side, k), ty); };
     auto c = [&](int side, int k, int j) { return g.var(name(side, d + k * d + j), ty); };
-    // (v1, C1) then (v2, C2) = (v2 + C2 v1, C2 C1).
+    // (v1, C1) then (v2, C2) = (v2 + C2 v1, C2 C1). Each component is one
+    // expression, without let-bindings: the lowering looks names up through
+    // its scopes one by one, so thousands of nested lets (d = 16: d^3
+    // products) would cost it quadratic time on every call.
     std::vector<ExprPtr> results;
     for (int k = 0; k < d; ++k) {
       ExprPtr s = v(1, k);
-      for (int j = 0; j < d; ++j) s = g.atom(g.bin("+", s, g.atom(g.bin("*", c(1, k, j), v(0, j), ty)), ty));
+      for (int j = 0; j < d; ++j) s = g.bin("+", s, g.bin("*", c(1, k, j), v(0, j), ty), ty);
       results.push_back(s);
     }
     for (int k = 0; k < d; ++k)
       for (int j = 0; j < d; ++j) {
-        ExprPtr s;
-        for (int l = 0; l < d; ++l) s = g.add(s, g.atom(g.bin("*", c(1, k, l), c(0, l, j), ty)), ty);
+        ExprPtr s = g.bin("*", c(1, k, 0), c(0, 0, j), ty);
+        for (int l = 1; l < d; ++l) s = g.bin("+", s, g.bin("*", c(1, k, l), c(0, l, j), ty), ty);
         results.push_back(s);
       }
     gen->body = g.close(0, tuple_of(g, std::move(results)));

@@ -84,6 +84,12 @@ class Sweep {
   AV hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scatter_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV hist_generic_rule(std::vector<AV>& args, Prim p);
+  // ad_sweep_vec.cpp: reduce_by_index with `map2 op` over rows, as one
+  // histogram of the flattened rows; views of [n][m] arrays as [n*m].
+  AV hist_vectorised_rule(const Value& fn, std::vector<AV>& args, const Value& op, int depth, const Loc& at);
+  AV flat_view(const AV& a, Prim p);
+  Value flat_all(const Value& v, Prim p);
+  Value unflat_all(const Value& v, const std::vector<int64_t>& shape, Prim p);
   AV hist_mul_rule(const AV& dest, const Value& is, const AV& vs, Prim p);
   AV hist_arg_rule(bool is_max, const AV& dest, const Value& is, const AV& vs, Prim p);
   AV loop(const ExprPtr& e, Scope& s);
@@ -113,6 +119,11 @@ Prim float_elem(const Value& v, const char* what);
 std::vector<Value> split_components(const Value& v);
 // The array of tuples with these component arrays (one: that array).
 Value tuple_array(const std::vector<Value>& comps);
+// The scalar operator g of a vectorised operator `map2 g`, `map2 (map2 g)`
+// ..., and the number of map2s; nullopt for any other function.
+std::optional<std::pair<Value, int>> vectorised_operator(const Value& op);
+// f of `map2 f`, or nullopt.
+std::optional<Value> map2_operand(const Value& op);
 // The name of a reduction operator: "+", "*", "max", "min", or "".
 std::string operator_name(const Value& op);
 

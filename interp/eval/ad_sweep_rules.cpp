@@ -108,6 +108,12 @@ Value Sweep::add_values(const Value& a, const Value& b) {
     for (size_t k = 0; k < as.size(); ++k) es.push_back(add_values(as[k], bs[k]));
     return tuple_array(es);
   }
+  if (a.kind == Value::Kind::Array && a.array->shape.size() >= 2 && a.array->elem.kind == ElemShape::Kind::Prim &&
+      is_float(a.array->elem.prim)) {
+    // Rows of floats (vectorised histograms): added as flat arrays.
+    Prim p = a.array->elem.prim;
+    return unflat_all(apply(rule(p, "vadd"), {flat_all(a, p), flat_all(b, p)}), a.array->shape, p);
+  }
   Prim p = float_elem(a, "adding adjoints");
   return apply(rule(p, "vadd"), {a, b});
 }
@@ -541,6 +547,7 @@ AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
     throw Unsupported("a reduce_by_index whose operator, neutral element or indices carry a derivative");
   const AV& dest = args[0];
   const AV& vs = args[4];
+  if (auto g = vectorised_operator(args[1].v)) return hist_vectorised_rule(fn, args, g->first, g->second, at);
   Prim p = float_elem(vs.v, "a reduce_by_index");
   std::string op = operator_name(args[1].v);
   double ne = args[2].v.kind == Value::Kind::Scalar ? args[2].v.scalar.as_f64() : NAN;
