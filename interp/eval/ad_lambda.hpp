@@ -81,6 +81,9 @@ Value jacobian_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>&
 // \(a.., a'..) (b.., b'..) -> (a op b, its tangent) (forward mode of scan).
 Value paired_jvp_operator(Evaluator& ev, const Callable& f);
 
+// \a b -> f b a for an operator f of two parameters (the same body).
+Value flipped_operator(const Callable& f);
+
 // The composition of affine maps x -> v + C x of dimension d, elements
 // (v_0..v_{d-1}, C row-major): (v1, C1) then (v2, C2) = (v2 + C2 v1, C2 C1).
 Value affine_compose_operator(Evaluator& ev, int d, Prim t);

@@ -124,3 +124,22 @@ Value affine_compose_operator(Evaluator& ev, int d, Prim t) {
 }
 
 }  // namespace thorn::eval::ad
+
+namespace thorn::eval::ad {
+
+using namespace detail;
+
+Value flipped_operator(const Callable& f) {
+  if (f.kind != Callable::Kind::Closure || !f.params || f.params->size() != 2 || !f.body)
+    throw Unsupported("an operator of other than two parameters");
+  auto out = memoised(variant_key("flip", f, {}, {}, false), &f, [&] {
+    auto gen = std::make_shared<Generated>();
+    gen->params = {(*f.params)[1], (*f.params)[0]};
+    gen->body = body_ptr(f);
+    gen->source = f.keep;
+    return gen;
+  });
+  return make_closure(f, out, f.env);
+}
+
+}  // namespace thorn::eval::ad

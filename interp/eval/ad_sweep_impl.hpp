@@ -80,7 +80,9 @@ class Sweep {
   AV reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, const Loc& at);
-  AV scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at);  // ad_sweep_scan.cpp
+  AV scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at);    // ad_sweep_scan.cpp
+  AV reduce_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at);  // ad_sweep_scan.cpp
+  size_t tuple_operator(const std::vector<AV>& args, const char* what);
   AV hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scatter_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV hist_generic_rule(std::vector<AV>& args, Prim p);

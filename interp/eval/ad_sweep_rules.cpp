@@ -401,6 +401,8 @@ AV Sweep::reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   if (args.size() != 3 || args[0].active() || args[1].active())
     throw Unsupported("a reduction whose operator or neutral element carries a derivative");
   const AV& xs = args[2];
+  if (xs.v.kind == Value::Kind::Array && xs.v.array->elem.kind == ElemShape::Kind::Tuple)
+    return reduce_tuple_rule(fn, args, at);
   Prim p = float_elem(xs.v, "a reduction");
   if (xs.v.kind != Value::Kind::Array) throw Unsupported("a reduction over a non-array");
   std::string op = operator_name(args[0].v);

@@ -79,3 +79,40 @@ entry mm2_dual (n: i64) =
   let lhs = f64.sum (map2 dot4 ybar (jvp f xs xdot))
   let rhs = f64.sum (map2 dot4 (vjp f xs ybar) xdot)
   in f64.abs (lhs - rhs) <= 1e-9 * (1 + f64.abs lhs)
+
+-- reduce with tuple operators: the generic reduce rule (exclusive scans
+-- from both sides, then the operator's vjps) on component arrays; dual
+-- tuples reduced in forward mode.
+-- ==
+-- entry: r17
+-- input { [1.0, 2.0, 3.0] [2.0, 3.0, 4.0] [5.0, 1.0, 7.0] }
+-- output { [1.0, 1.0, 1.0] [12.0, 8.0, 6.0] [0.0, 0.0, 1.0] 1.0 20.0 1.0 }
+entry r17 (as: []f64) (bs: []f64) (cs: []f64) =
+  let f xs = reduce (\(a1, b1, c1) (a2, b2, c2) -> (a1 + a2, b1 * b2, f64.max c1 c2)) (0, 1, -f64.inf) xs
+  let (xa, xb, xc) = unzip3 (vjp f (zip3 as bs cs) (1, 1, 1))
+  let (ta, tb, tc) = jvp f (zip3 as bs cs) [(1, 1, 1), (0, 1, 0), (0, 0, 1)]
+  in (xa, xb, xc, ta, tb, tc)
+
+-- The crossing operator of T16 (not commutative: the right-hand scan
+-- needs the flipped operator).
+-- ==
+-- entry: r16
+-- input { [1.0, 3.0, 5.0] [2.0, 4.0, 6.0] 1.0 1.0 } output { [24.0, 12.0, 8.0] [62.0, 28.0, 18.0] }
+-- input { [1.0, 3.0, 5.0] [2.0, 4.0, 6.0] 1.0 0.0 } output { [24.0, 12.0, 8.0] [38.0, 16.0, 10.0] }
+entry r16 (as: []f64) (bs: []f64) (ya: f64) (yb: f64) =
+  unzip (vjp (reduce cross (0, 1)) (zip as bs) (ya, yb))
+
+-- The 2x2 matrix product reduced, against finite differences.
+-- ==
+-- entry: rmm_fd
+-- input { 9i64 } output { true }
+entry rmm_fd (n: i64) =
+  let f (xs: [n]f64) =
+    let (a, b, c, d) = reduce mm2 (1, 0, 0, 1) (map (\x -> (1 + x, x, x * x, 1 - x)) xs)
+    in a + 2 * b + 3 * c + 4 * d
+  let xs = map (rnd 3) (iota n)
+  let g = vjp f xs 1
+  let h = 1e-6
+  let moved i d = map2 (\j x -> if j == i then x + d else x) (iota n) xs
+  let fd = map (\i -> (f (moved i h) - f (moved i (-h))) / (2 * h)) (iota n)
+  in and (map2 (\a b -> f64.abs (a - b) <= 1e-6 * (1 + f64.abs b)) g fd)
