@@ -89,6 +89,7 @@ class Sweep {
   // ad_sweep_vec.cpp: reduce_by_index with `map2 op` over rows, as one
   // histogram of the flattened rows; views of [n][m] arrays as [n*m].
   AV hist_vectorised_rule(const Value& fn, std::vector<AV>& args, const Value& op, int depth, const Loc& at);
+  AV reduce_vectorised_rule(std::vector<AV>& args, const Value& op, int depth, const Loc& at);
   AV flat_view(const AV& a, Prim p);
   Value flat_all(const Value& v, Prim p);
   Value unflat_all(const Value& v, const std::vector<int64_t>& shape, Prim p);

@@ -403,6 +403,7 @@ AV Sweep::reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   const AV& xs = args[2];
   if (xs.v.kind == Value::Kind::Array && xs.v.array->elem.kind == ElemShape::Kind::Tuple)
     return reduce_tuple_rule(fn, args, at);
+  if (auto g = vectorised_operator(args[0].v)) return reduce_vectorised_rule(args, g->first, g->second, at);
   Prim p = float_elem(xs.v, "a reduction");
   if (xs.v.kind != Value::Kind::Array) throw Unsupported("a reduction over a non-array");
   std::string op = operator_name(args[0].v);

@@ -106,4 +106,31 @@ AV Sweep::hist_vectorised_rule(const Value& fn, std::vector<AV>& args, const Val
   return r;
 }
 
+// reduce (map2 op) ne xss: the histogram of every row into one bin,
+// reduce_by_index (replicate 1 ne) (map2 op) ne (replicate n 0) xss, whose
+// only row is the result (ne is neutral, so `ne op h` is h).
+AV Sweep::reduce_vectorised_rule(std::vector<AV>& args, const Value& op, int depth, const Loc& at) {
+  const AV& xs = args[2];
+  const Value& ne = args[1].v;
+  size_t rank = size_t(depth) + 1;
+  if (!float_rows(xs.v, rank) || !float_rows(ne, rank - 1))
+    throw Unsupported("a reduction with a vectorised operator on other than rows of floats");
+  Prim p = xs.v.array->elem.prim;
+  int64_t n = xs.v.array->shape[0];
+  std::vector<int64_t> shape = xs.v.array->shape;
+  shape[0] = 1;
+  Value one = Value(Scalar::i64(1));
+  std::vector<AV> hargs{constant(apply(prelude("replicate"), {one, ne})), constant(args[0].v), constant(ne),
+                        constant(apply(prelude("replicate"), {Value(Scalar::i64(n)), Value(Scalar::i64(0))})), xs};
+  AV h = hist_vectorised_rule(prelude("reduce_by_index"), hargs, op, depth, at);
+  Value head = prelude("head");
+  AV r = constant(apply(head, {h.v}));
+  if (h.dot) r.dot = apply(head, {*h.dot});
+  if (reverse && h.id >= 0) {
+    int id = h.id;
+    r.id = new_node([this, id, shape, p](const Value& bar) { accumulate(id, unflat_all(flat_all(bar, p), shape, p)); });
+  }
+  return r;
+}
+
 }  // namespace thorn::eval::ad

@@ -46,3 +46,22 @@ entry vgen [n] [m] [k] (is: [n]i64) (dst: [m][k]f64) (vs: [n][k]f64) (yb: [m][k]
 entry vmax3 [n] [m] [k] [l] (is: [n]i64) (dst: [m][k][l]f64) (vs: [n][k][l]f64) (yb: [m][k][l]f64) =
   let (dbar, vbar) = vjp (pmax3 is) (dst, vs) yb in (dbar, vbar, jvp (pmax3 is) (dst, vs) (yb, vs))
 
+
+-- reduce with a vectorised operator: every row into one bin of the same
+-- histogram rules (ties of max to the lowest row).
+def rmax [n] [m] (arr: [m][n]f64) : [n]f64 = reduce (map2 f64.max) (replicate n f64.lowest) arr
+def radd [n] [m] (arr: [m][n]f64) : [n]f64 = reduce (map2 (+)) (replicate n 0) arr
+def rmul3 [n] [m] [k] (arr: [m][n][k]f64) = reduce (map2 (map2 (*))) (replicate n (replicate k 1)) arr
+
+-- ==
+-- entry: red_vec
+-- input { [[1.0, 5], [3, 2], [3, 7]] [1.0, 2] [[1.0, 2], [3, 4], [5, 6]] }
+-- output { [[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]] [3.0, 6.0] [[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]] }
+entry red_vec [m] [n] (xss: [m][n]f64) (yb: [n]f64) (dx: [m][n]f64) =
+  (vjp rmax xss yb, jvp rmax xss dx, vjp radd xss yb)
+
+-- ==
+-- entry: red_vec3
+-- input { [[[1.0, 5]], [[3, 2]], [[3, 0]]] [[1.0, 2]] }
+-- output { [[[9.0, 0.0]], [[3.0, 0.0]], [[3.0, 20.0]]] }
+entry red_vec3 [m] [n] [k] (xss: [m][n][k]f64) (yb: [n][k]f64) = vjp rmul3 xss yb
