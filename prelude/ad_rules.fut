@@ -140,6 +140,21 @@ module ad_rules (R: float) = {
     let rr = (unzip (scan (\(d1, c1) (d2, c2) -> R.((d2 + c2 * d1, c2 * c1))) (R.i64 0, R.i64 1) e)).0
     in map2 (\i x -> (pd (prev i) x rr[n - 1 - i]).1) (iota n) xs
 
+  -- Helpers of the generic scan rule for tuple operators (ad_sweep_scan.cpp),
+  -- one component array at a time: the operands ys[i-1] (ne at 0), and the
+  -- reversed sequence of c_{i+1} (0 for the last element).
+  def scan_prev [n] (ne: t) (ys: [n]t) : *[n]t = map (\i -> if i == 0 then ne else ys[i - 1]) (iota n)
+  def scan_rev_next [n] (cs: [n]t) : *[n]t = map (\k -> if k == 0 then R.i64 0 else cs[n - k]) (iota n)
+  def rev [n] (xs: [n]t) : *[n]t = map (\k -> xs[n - 1 - k]) (iota n)
+
+  -- Vectorised reduce_by_index (ad_sweep_vec.cpp): rows of k values into
+  -- rows of k bins, as one histogram of scalars over the flattened arrays
+  -- (value (i, j) into bin is[i]*k + j; out of bounds stays out).
+  def vec_indices [n] (m: i64) (k: i64) (is: [n]i64) : []i64 =
+    flatten (map (\i -> map (\j -> if i >= 0 && i < m then i * k + j else -1) (iota k)) is)
+  def flat 'a [n] [m] (xss: [n][m]a) : []a = flatten xss
+  def unflat 'a [l] (n: i64) (m: i64) (xs: [l]a) : *[n][m]a = map (\i -> map (\j -> xs[i * m + j]) (iota m)) (iota n)
+
   -- The same in forward mode: a scan of dual pairs under the operator's jvp
   -- `jl a b a' b' = (a op b, its tangent)` (associative as the operator is).
   def scan_generic_jvp [n] (jl: t -> t -> t -> t -> (t, t)) (ne: t) (xs: [n]t) (dxs: [n]t) : *[n]t =

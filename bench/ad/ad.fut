@@ -26,8 +26,8 @@ entry scan_mul_fwd (n: i64) = f64.sum (scmul (inputs n))
 entry scan_mul_vjp (n: i64) = f64.sum (vjp scmul (inputs n) (replicate n 1))
 entry scan_mul_jvp (n: i64) = f64.sum (jvp scmul (inputs n) (replicate n 1))
 
--- scan with a 2x2 matrix-product operator (the generic rule: not
--- implemented, so vjp falls back to the reference tape).
+-- scan with a 2x2 matrix-product operator: the generic rule for tuple
+-- operators (4x4 transposed Jacobians, a scan of affine maps of 20 components).
 def mm2 (a0: f64, a1: f64, a2: f64, a3: f64) (b0: f64, b1: f64, b2: f64, b3: f64) =
   (a0 * b0 + a1 * b2, a0 * b1 + a1 * b3, a2 * b0 + a3 * b2, a2 * b1 + a3 * b3)
 def scm (xs: []f64) =
@@ -35,6 +35,7 @@ def scm (xs: []f64) =
   in f64.sum (map (\(a, b, c, d) -> a + b + c + d) ms)
 entry scan_mm2_fwd (n: i64) = scm (inputs n)
 entry scan_mm2_vjp (n: i64) = f64.sum (vjp scm (inputs n) 1)
+entry scan_mm2_jvp (n: i64) = jvp scm (inputs n) (replicate n 1)
 
 -- reduce_by_index with w bins.
 def bins (n: i64) (w: i64) : [n]i64 = map (\i -> (i * 7919) % w) (iota n)

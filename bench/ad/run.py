@@ -32,7 +32,7 @@ ROWS = [
     ("map-reduce", "mapred", None, True, True),
     ("scan (+)", "scan_add", None, True, True),
     ("scan (*) generic rule", "scan_mul", None, True, True),
-    ("scan 2x2 matrix", "scan_mm2", None, False, False),
+    ("scan 2x2 matrix", "scan_mm2", None, True, True),
     ("hist (+) 31 bins", "hist_add", 31, True, True),
     ("hist (+) 1023 bins", "hist_add", 1023, True, True),
     ("hist (+) 1.5M bins", "hist_add", 1_500_000, True, True),

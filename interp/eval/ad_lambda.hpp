@@ -62,7 +62,30 @@ Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
 // jvp_lambda/vjp_lambda can then differentiate; nullopt for anything else.
 std::optional<Value> operator_closure(Evaluator& ev, const Value& f, Prim t);
 
-// Whether a closure's result type is a float scalar (what both support).
+// Whether a closure's result type is a float or a tuple of floats (what
+// both support; tuple parameters of scalars are flattened, so a generated
+// function takes one scalar per variable of the patterns, and a tuple
+// result gives a tuple of tangents, or takes one ybar per component).
 bool scalar_float_result(const Callable& f);
+// The number of components of f's result (1 for a float), 0 if unsupported.
+int result_width(const Callable& f);
+// The number of scalar variables of f's parameters (tuples flattened).
+int param_width(const Callable& f);
+
+// The Jacobian of f with respect to its `active` (flattened) parameters:
+// \p1 .. pk -> (d out_0/d a_0, .., d out_{m-1}/d a_0, d out_0/d a_1, ...),
+// for the generic scan rule of tuple operators (ad_sweep_scan.cpp).
+Value jacobian_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active);
+
+// An operator of two tuples of w scalars as an operator on dual tuples:
+// \(a.., a'..) (b.., b'..) -> (a op b, its tangent) (forward mode of scan).
+Value paired_jvp_operator(Evaluator& ev, const Callable& f);
+
+// \a b -> f b a for an operator f of two parameters (the same body).
+Value flipped_operator(const Callable& f);
+
+// The composition of affine maps x -> v + C x of dimension d, elements
+// (v_0..v_{d-1}, C row-major): (v1, C1) then (v2, C2) = (v2 + C2 v1, C2 C1).
+Value affine_compose_operator(Evaluator& ev, int d, Prim t);
 
 }  // namespace thorn::eval::ad

@@ -356,12 +356,19 @@ AV run_function(Sweep& sw, const Value& f, AV input, const Loc& loc) {
   return sw.call(f, {std::move(input)}, top, loc);
 }
 
-// Floats, arrays of floats and tuples of those, without AD values of an
+// Floats, arrays of floats (or of tuples of floats) and tuples of those, without AD values of an
 // enclosing jvp/vjp. (Integers carry derivatives in Futhark, and wrap; the
 // walk treats integer values as constants, so such inputs go to the tape.)
 bool plain(const Value& v) {
   switch (v.kind) {
-    case Value::Kind::Array: return v.array->elem.kind == ElemShape::Kind::Prim && is_float(v.array->elem.prim);
+    case Value::Kind::Array:
+      // Arrays of tuples of floats too (struct of arrays: one per component).
+      if (v.array->elem.kind == ElemShape::Kind::Tuple) {
+        for (const auto& c : v.array->components)
+          if (!plain(Value::make_array(c))) return false;
+        return true;
+      }
+      return v.array->elem.kind == ElemShape::Kind::Prim && is_float(v.array->elem.prim);
     case Value::Kind::Tuple:
       for (const auto& e : *v.elems)
         if (!plain(e)) return false;

@@ -80,9 +80,19 @@ class Sweep {
   AV reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, const Loc& at);
+  AV scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at);    // ad_sweep_scan.cpp
+  AV reduce_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at);  // ad_sweep_scan.cpp
+  size_t tuple_operator(const std::vector<AV>& args, const char* what);
   AV hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scatter_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV hist_generic_rule(std::vector<AV>& args, Prim p);
+  // ad_sweep_vec.cpp: reduce_by_index with `map2 op` over rows, as one
+  // histogram of the flattened rows; views of [n][m] arrays as [n*m].
+  AV hist_vectorised_rule(const Value& fn, std::vector<AV>& args, const Value& op, int depth, const Loc& at);
+  AV reduce_vectorised_rule(std::vector<AV>& args, const Value& op, int depth, const Loc& at);
+  AV flat_view(const AV& a, Prim p);
+  Value flat_all(const Value& v, Prim p);
+  Value unflat_all(const Value& v, const std::vector<int64_t>& shape, Prim p);
   AV hist_mul_rule(const AV& dest, const Value& is, const AV& vs, Prim p);
   AV hist_arg_rule(bool is_max, const AV& dest, const Value& is, const AV& vs, Prim p);
   AV loop(const ExprPtr& e, Scope& s);
@@ -108,6 +118,15 @@ class Sweep {
 
 // The float type of a scalar or of a 1-D array of floats; throws Unsupported otherwise.
 Prim float_elem(const Value& v, const char* what);
+// An array of tuples of scalars as its component arrays (any other value: itself).
+std::vector<Value> split_components(const Value& v);
+// The array of tuples with these component arrays (one: that array).
+Value tuple_array(const std::vector<Value>& comps);
+// The scalar operator g of a vectorised operator `map2 g`, `map2 (map2 g)`
+// ..., and the number of map2s; nullopt for any other function.
+std::optional<std::pair<Value, int>> vectorised_operator(const Value& op);
+// f of `map2 f`, or nullopt.
+std::optional<Value> map2_operand(const Value& op);
 // The name of a reduction operator: "+", "*", "max", "min", or "".
 std::string operator_name(const Value& op);
 

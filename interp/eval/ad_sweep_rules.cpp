@@ -38,6 +38,29 @@ Value map_of(size_t arrays) {
 
 }  // namespace
 
+std::vector<Value> split_components(const Value& v) {
+  if (v.kind != Value::Kind::Array || v.array->elem.kind != ElemShape::Kind::Tuple) return {v};
+  std::vector<Value> out;
+  for (const auto& c : v.array->components) {
+    if (c->elem.kind != ElemShape::Kind::Prim || c->shape.size() != 1)
+      throw Unsupported("an array of tuples of other than scalars");
+    out.push_back(Value::make_array(c));
+  }
+  return out;
+}
+
+Value tuple_array(const std::vector<Value>& comps) {
+  if (comps.size() == 1) return comps[0];
+  auto a = std::make_shared<ArrayValue>();
+  a->shape = comps.at(0).array->shape;
+  a->elem.kind = ElemShape::Kind::Tuple;
+  for (const auto& c : comps) {
+    a->elem.children.push_back(c.array->elem);
+    a->components.push_back(c.array);
+  }
+  return Value::make_array(a);
+}
+
 Prim float_elem(const Value& v, const char* what) {
   if (v.kind == Value::Kind::Scalar && is_float(v.scalar.type)) return v.scalar.type;
   if (v.kind == Value::Kind::Array && v.array->shape.size() == 1 && v.array->elem.kind == ElemShape::Kind::Prim &&
@@ -79,6 +102,18 @@ Value Sweep::add_values(const Value& a, const Value& b) {
     for (size_t k = 0; k < a.elems->size(); ++k) es.push_back(add_values((*a.elems)[k], (*b.elems)[k]));
     return Value::tuple(std::move(es));
   }
+  if (a.kind == Value::Kind::Array && a.array->elem.kind == ElemShape::Kind::Tuple) {
+    std::vector<Value> as = split_components(a), bs = split_components(b), es;
+    if (as.size() != bs.size()) throw Unsupported("adding adjoints of different structure");
+    for (size_t k = 0; k < as.size(); ++k) es.push_back(add_values(as[k], bs[k]));
+    return tuple_array(es);
+  }
+  if (a.kind == Value::Kind::Array && a.array->shape.size() >= 2 && a.array->elem.kind == ElemShape::Kind::Prim &&
+      is_float(a.array->elem.prim)) {
+    // Rows of floats (vectorised histograms): added as flat arrays.
+    Prim p = a.array->elem.prim;
+    return unflat_all(apply(rule(p, "vadd"), {flat_all(a, p), flat_all(b, p)}), a.array->shape, p);
+  }
   Prim p = float_elem(a, "adding adjoints");
   return apply(rule(p, "vadd"), {a, b});
 }
@@ -100,6 +135,11 @@ Value Sweep::zeros_like(const Value& v) {
         int64_t bytes = a->count() * prim_bytes(a->elem.prim);
         if (bytes > 0) std::memset(a->buffer->host_mut(), 0, size_t(bytes));
         return Value::make_array(a);
+      }
+      if (v.array->elem.kind == ElemShape::Kind::Tuple) {
+        std::vector<Value> zs;
+        for (const auto& c : split_components(v)) zs.push_back(zeros_like(c));
+        return tuple_array(zs);
       }
       break;
     default: break;
@@ -244,15 +284,24 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   if (!c)
     throw Unsupported(fmt::format("mapping {} (lambdas, named functions and operator sections have element derivatives)",
                                   f.kind == Value::Kind::Function ? f.fn->describe() : "a non-function"));
+  // Arrays of tuples are passed to the element derivative as their
+  // component arrays (its tuple parameters are flattened, ad_lambda.hpp).
   std::vector<bool> mask;
-  std::vector<Value> arrays;
+  std::vector<Value> arrays, flat;
   std::vector<int> ids;
+  std::vector<size_t> widths;  // components of each active argument
   for (size_t j = 0; j < k; ++j) {
-    mask.push_back(args[j + 1].active());
     arrays.push_back(args[j + 1].v);
     if (args[j + 1].is_tuple) throw Unsupported("mapping over a tuple of arrays");
-    if (args[j + 1].active()) ids.push_back(args[j + 1].id);
+    std::vector<Value> cs = split_components(args[j + 1].v);
+    for (auto& x : cs) {
+      mask.push_back(args[j + 1].active());
+      flat.push_back(x);
+    }
+    if (args[j + 1].active()) ids.push_back(args[j + 1].id), widths.push_back(cs.size());
   }
+  if (param_width(*c) != int(flat.size()))
+    throw Unsupported("mapping a function whose parameters do not match the arrays' structure");
   // Free variables of the element function that carry a derivative: found
   // in the scopes around the call by their binding's identity.
   std::vector<FreeActive> free;
@@ -286,7 +335,7 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
     std::vector<Value> g_free;
     std::vector<size_t> sites;
     std::vector<int64_t> lengths;
-    std::vector<bool> none(k, false);
+    std::vector<bool> none(flat.size(), false);
     for (const auto& fa : free) {
       std::vector<std::string> site_arrays;
       g_free.push_back(vjp_lambda(ev, *c, none, {fa}, &site_arrays));
@@ -303,17 +352,23 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
     std::vector<int> free_ids;
     for (const auto& a : free_avs) free_ids.push_back(a.id);
     Prim p = float_elem(free.empty() ? Value(Scalar::floating(Prim::F64, 0)) : free_avs[0].v, "a free variable");
-    r.id = new_node([this, g_arrays, g_free, sites, lengths, arrays, ids, free_ids, k, p](const Value& ybars) {
+    r.id = new_node([this, g_arrays, g_free, sites, lengths, flat, ids, widths, free_ids, p](const Value& ybars) {
       auto run = [&](const Value& g) {
         std::vector<Value> margs{g};
-        for (const auto& a : arrays) margs.push_back(a);
-        margs.push_back(ybars);
-        Value mapper = map_of(k + 1);
+        for (const auto& a : flat) margs.push_back(a);
+        for (const auto& y : split_components(ybars)) margs.push_back(y);
+        Value mapper = map_of(margs.size() - 1);
         return apply(mapper, std::move(margs));
       };
       if (g_arrays) {
         Value res = run(*g_arrays);
-        for (size_t d = 0; d < ids.size(); ++d) accumulate(ids[d], ids.size() == 1 ? res : component(res, d));
+        size_t total = 0, at = 0;
+        for (size_t w : widths) total += w;
+        for (size_t d = 0; d < ids.size(); ++d) {
+          std::vector<Value> comps;
+          for (size_t q = 0; q < widths[d]; ++q, ++at) comps.push_back(total == 1 ? res : component(res, at));
+          accumulate(ids[d], tuple_array(comps));
+        }
       }
       for (size_t d = 0; d < g_free.size(); ++d) {
         if (sites[d] == 0) {
@@ -332,9 +387,10 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   // the element function's jvp (both delayed, each fused into its consumer).
   Value g = jvp_lambda(ev, *c, mask, free, true);
   std::vector<Value> margs{g};
-  for (auto& a : arrays) margs.push_back(a);
+  for (auto& a : flat) margs.push_back(a);
   for (size_t j = 0; j < k; ++j)
-    if (mask[j]) margs.push_back(*args[j + 1].dot);
+    if (args[j + 1].active())
+      for (const auto& t : split_components(*args[j + 1].dot)) margs.push_back(t);
   Value mapper = map_of(margs.size() - 1);
   Value ys = ev.apply(fn, primal, at);
   Value dys = apply(mapper, std::move(margs));
@@ -345,6 +401,9 @@ AV Sweep::reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   if (args.size() != 3 || args[0].active() || args[1].active())
     throw Unsupported("a reduction whose operator or neutral element carries a derivative");
   const AV& xs = args[2];
+  if (xs.v.kind == Value::Kind::Array && xs.v.array->elem.kind == ElemShape::Kind::Tuple)
+    return reduce_tuple_rule(fn, args, at);
+  if (auto g = vectorised_operator(args[0].v)) return reduce_vectorised_rule(args, g->first, g->second, at);
   Prim p = float_elem(xs.v, "a reduction");
   if (xs.v.kind != Value::Kind::Array) throw Unsupported("a reduction over a non-array");
   std::string op = operator_name(args[0].v);
@@ -412,6 +471,7 @@ AV Sweep::scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
   if (args.size() != 3 || args[0].active() || args[1].active())
     throw Unsupported("a scan whose operator or neutral element carries a derivative");
   const AV& xs = args[2];
+  if (xs.v.kind == Value::Kind::Array && xs.v.array->elem.kind == ElemShape::Kind::Tuple) return scan_tuple_rule(fn, args, at);
   Prim p = float_elem(xs.v, "a scan");
   std::string op = operator_name(args[0].v);
   double ne = args[1].v.kind == Value::Kind::Scalar ? args[1].v.scalar.as_f64() : NAN;
@@ -490,6 +550,7 @@ AV Sweep::hist_rule(const Value& fn, std::vector<AV>& args, const Loc& at) {
     throw Unsupported("a reduce_by_index whose operator, neutral element or indices carry a derivative");
   const AV& dest = args[0];
   const AV& vs = args[4];
+  if (auto g = vectorised_operator(args[1].v)) return hist_vectorised_rule(fn, args, g->first, g->second, at);
   Prim p = float_elem(vs.v, "a reduce_by_index");
   std::string op = operator_name(args[1].v);
   double ne = args[2].v.kind == Value::Kind::Scalar ? args[2].v.scalar.as_f64() : NAN;
