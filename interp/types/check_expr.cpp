@@ -340,10 +340,9 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
 }
 
 DimRef CheckerImpl::with_tree(DimRef d, const Expr& e) const {
-  // A constant or name written as an expression keeps its syntax too:
-  // `iota (2 * 2) |> unflatten` is [2][2], `a :> [1 * b][b]f32` unflattens.
-  bool written = (d->kind == DimNode::Kind::Constant || d->kind == DimNode::Kind::Name) && e.kind == Expr::Kind::BinOp;
-  if (d->kind == DimNode::Kind::Expr || written)
+  // A constant written as an expression keeps its syntax too: `iota (2 * 2)
+  // |> unflatten` is [2][2].
+  if (d->kind == DimNode::Kind::Expr || (d->kind == DimNode::Kind::Constant && e.kind == Expr::Kind::BinOp))
     d->tree = size_tree_of(e);
   return d;
 }
