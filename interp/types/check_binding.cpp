@@ -474,10 +474,6 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   // needs before: Futhark makes such sizes loop-variant (fresh per
   // iteration), so the causality check must not follow them.
   forget_met(p);
-  // A size still open after the body is loop-variant or unconstrained:
-  // Futhark makes it existential, so no later use (the other branch of an
-  // `if`) may bind it. Unknown leaves it to the run-time check.
-  forget_size_vars(p);
   return p;
 }
 

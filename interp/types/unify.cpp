@@ -320,30 +320,10 @@ std::string show_size(const DimRef& d0) {
   DimRef d = dim_resolve(d0);
   switch (d->kind) {
     case DimNode::Kind::Constant: return std::to_string(d->value);
-    case DimNode::Kind::Name: return d->name;
-    case DimNode::Kind::Expr: {
-      // The name was written when the expression was made, perhaps with
-      // variables solved since.
-      SizePoly p;
-      if (dim_poly(d, p)) return show_poly(p);
-      return d->tree ? show_tree(d->tree) : d->name;
-    }
+    case DimNode::Kind::Name:
+    case DimNode::Kind::Expr: return d->name;
     default: return "?";
   }
-}
-
-bool Unifier::poly_names_in_scope(const SizePoly& p) const {
-  for (const auto& [name, bind] : p.bindings) {
-    DimNode d;
-    d.kind = DimNode::Kind::Name;
-    d.name = name;
-    d.binding = bind;
-    if (!bind || !binding_in_scope || !binding_in_scope(d)) return false;
-  }
-  for (const auto& [mono, c] : p.terms)
-    for (const auto& name : mono)
-      if (!p.bindings.count(name)) return false;
-  return true;
 }
 
 bool Unifier::known_name(const DimRef& d) const {
@@ -361,12 +341,7 @@ bool Unifier::sizes_differ(const DimRef& a, const DimRef& b) const {
     // is still one value here: Futhark would have made both sides distinct
     // unknown sizes, which it rejects as well.
     SizePoly pa, pb;
-    if (!dim_poly(a, pa) || !dim_poly(b, pb)) return false;
-    if (poly_certainly_differ(pa, pb)) return true;
-    // Futhark unifies size expressions syntactically, so `n + m` is not
-    // `10` nor `k`: different polynomials differ when every name is a
-    // binding still in scope (an escaped one may stand for anything).
-    return !poly_same(pa, pb) && poly_names_in_scope(pa) && poly_names_in_scope(pb);
+    return dim_poly(a, pa) && dim_poly(b, pb) && poly_certainly_differ(pa, pb);
   }
   if (a->kind == K::Constant && b->kind == K::Constant) return a->value != b->value;
   if (a->kind == K::Name && b->kind == K::Name) return a->name != b->name && known_name(a) && known_name(b);
@@ -413,22 +388,7 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
     else
       match_size_tree(b->tree, a);
     SizePoly pa, pb;
-    if (dim_poly(a, pa) && dim_poly(b, pb)) {
-      // Solved by the matching: compared below.
-    } else if (strict_sizes > 0 && (pending(a) != pending(b))) {
-      // `[n + m]` (n, m open) against a known size that is not of its
-      // shape (`[10]`): Futhark's unifySizes binds variables only, so
-      // such sizes do not match where sizes are checked statically.
-      const DimRef& other = pending(a) ? b : a;
-      if (other->kind == DimNode::Kind::Constant || known_name(other))
-        throw UnifyFailure{fmt::format("Sizes \"{}\" and \"{}\" do not match.",
-                                       pending(a) ? show_tree(a->tree) : show_size(a),
-                                       pending(b) ? show_tree(b->tree) : show_size(b)),
-                           true};
-      return;
-    } else {
-      return;
-    }
+    if (!dim_poly(a, pa) || !dim_poly(b, pb)) return;
   }
   // An existential size (a function's `[]` result, differing branches)
   // against a known one where sizes are checked statically: Futhark gives

@@ -67,8 +67,6 @@ class Unifier {
   bool occurs(const TyNode* var, const Ty& t);
   void lower_levels(const Ty& t, int level);
   bool known_name(const DimRef& d) const;
-  // Whether every name of p is a local binding still in scope.
-  bool poly_names_in_scope(const SizePoly& p) const;
   bool sizes_differ(const DimRef& a, const DimRef& b) const;
   // Binds the unsolved variables of a size expression's syntax to the
   // matching parts of `target` (same operators, operand by operand).

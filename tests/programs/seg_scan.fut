@@ -41,7 +41,7 @@ entry regular_mul [n] [m] (xss: [n][m]i32) = map (scan (*) 1) xss
 
 -- Affine composition (a, b) then (c, d) = (a*c, b*c + d), segments of 3.
 entry affine_segments [n] (as: [n]i32) (bs: [n]i32) =
-  let segs: [n / 3][3](i32, i32) = unflatten (zip as bs :> [n / 3 * 3](i32, i32))
+  let segs: [n / 3][3](i32, i32) = unflatten (zip as bs)
   let res = map (scan (\(a, b) (c, d) -> (a * c, b * c + d)) (1, 0)) segs
   in (map (map (.0)) res, map (map (.1)) res)
 

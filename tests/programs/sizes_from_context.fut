@@ -29,7 +29,7 @@ entry rows (n: i64) (m: i64) : [n][m]i64 = unflatten (iota (n * m))
 entry row_sums (n: i64) (m: i64) : [n]i64 =
   let a = unflatten (iota (n * m))
   in map (\r -> reduce (+) 0 r) a
-entry halves (xs: [5]i32) : ([2]i32, [3]i32) = split (xs :> [2 + 3]i32)
-entry cube (xs: [8]i32) = unflatten_3d (xs :> [2 * 2 * 2]i32) : [2][2][2]i32
+entry halves (xs: [5]i32) : ([2]i32, [3]i32) = split xs
+entry cube (xs: [8]i32) = unflatten_3d xs : [2][2][2]i32
 entry reps (n: i64) : [n]i32 = rep 7
 entry bad_unflatten (n: i64) (xs: []i32) : [n][2]i32 = unflatten (xs :> [n * 2]i32)
