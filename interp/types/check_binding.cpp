@@ -492,7 +492,6 @@ Ty CheckerImpl::infer_match(Expr& e) {
       result = b;
       continue;
     }
-    CounterGuard joining(u.joining_branches);
     unify_or(c.body->loc, result, b, [&] {
       return fmt::format("match cases have different types: {} (case 1) and {} (case {})", show(result), show(b),
                          i + 1);

@@ -92,11 +92,7 @@ Ty CheckerImpl::bind_pattern(PatternPtr& pp, Frame& frame, bool refutable) {
       break;
     }
     case Pattern::Kind::Ascribed: {
-      Ty declared;
-      {
-        CounterGuard size_vars(anonymous_size_vars);
-        declared = eval_type(p.ascription);
-      }
+      Ty declared = eval_type(p.ascription);
       Ty inner = bind_pattern(p.inner, frame, refutable);
       expect_sized(p.loc, declared, inner, "in pattern");
       t = declared;

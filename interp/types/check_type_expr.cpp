@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <utility>
 
 #include "interp/syntax/print.hpp"
 #include "interp/types/checker_impl.hpp"
@@ -57,12 +56,8 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
         return named_dim(s.name.name);
       return dim_name(s.name.str());
     case SizeExpr::Kind::Anonymous:
-      // `[]` in a pattern's annotation is a size variable, as in Futhark
-      // (checkTypeExpNonrigid): one size that the value and every use of
-      // the name must agree on, generalised to an implicit size parameter
-      // of a function. Elsewhere (a return type, `:>`) it is some size
-      // that the declared type keeps unknown.
-      if (anonymous_size_vars) return dim_var();
+      // `[]` in an annotation means "some size": the declared type keeps it
+      // unknown rather than learning it from the value.
       return dim_unknown();
     case SizeExpr::Kind::Expr:
       // `[n + m]`: n and m are i64; the size is compared structurally
@@ -277,20 +272,8 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
       }
       return ty_sum(std::move(cs));
     }
-    case TypeExpr::Kind::Function: {
-      Ty param = eval_type(te->param);
-      // A `[]` in a function type's result is existential, not a variable.
-      int saved = std::exchange(anonymous_size_vars, 0);
-      Ty result;
-      try {
-        result = eval_type(te->result);
-      } catch (...) {
-        anonymous_size_vars = saved;
-        throw;
-      }
-      anonymous_size_vars = saved;
-      return ty_function(param, result, te->param_name);
-    }
+    case TypeExpr::Kind::Function:
+      return ty_function(eval_type(te->param), eval_type(te->result), te->param_name);
     case TypeExpr::Kind::Unique: return ty_with_unique(eval_type(te->elem), true);
     case TypeExpr::Kind::Existential: {
       // `?[n].t`: n is read from a value at run time, so t must use it as

@@ -167,9 +167,6 @@ class CheckerImpl {
   // ---- type expressions (check_type_expr.cpp)
   Ty eval_type(const TypeExprPtr& te);
   DimRef eval_dim(const SizeExpr& s);
-  // Set while a pattern's annotation is evaluated: `[]` is a size variable
-  // there (see eval_dim).
-  int anonymous_size_vars = 0;
   // Futhark's liftedness of a type expression (0, 1 `~`, 2 `^`; see TypeDef).
   int type_expr_liftedness(const TypeExprPtr& te);
   // Binds type parameters as rigid types (and size parameters as i64
