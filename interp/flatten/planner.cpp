@@ -44,6 +44,15 @@ Value Planner::map() {
       const SymSoac& soac = *probe.soac;
       if (soac.kind == SoacKind::ReduceByIndex) return map_of_hist(soac, n);
       bool regular = soac.arr.kind == Sym::Kind::Array && !Lowerer::dynamic(soac.arr) && soac.arr.arr->dims.size() == 1;
+      // Private arrays the body builds before its SOAC (a costly map's
+      // result, materialised once per row) would be built again by every
+      // element of a segmented step: m times the row's work (finpar/
+      // InterestCalib's quotes of every swaption, per swaption). With as
+      // many private elements as the segment has, one element per row
+      // builds them once and runs the SOAC sequentially.
+      int64_t private_elems = 0;
+      for (const kir::LocalArray& l : f.locals) private_elems += l.count;
+      if (regular && private_elems >= soac.arr.arr->dims[0]) return map_rows(n);
       if (regular) return segmented(soac, n);
       // Over arrays of arrays (a vectorised operator) or a length known
       // only in the element: sequential inside each element; a result

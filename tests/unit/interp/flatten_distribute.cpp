@@ -88,3 +88,20 @@ TEST_CASE("distribution: an if with parallel branches splits the elements") {
   CHECK(has(log, "if with parallel branches: 2 elements take the then branch, 1 the else branch, each one map"));
   CHECK(has(log, "map-scan flattened to one SegScan over [2][2]"));
 }
+
+TEST_CASE("flattening: a row's private arrays before its SOAC are built once per row, not per element") {
+  ForceDistribute never("never");
+  // The inner map has a loop per element, so it is materialised into
+  // private arrays; a segmented step would build them again in each of the
+  // row's elements.
+  std::string log = plans(
+      "map (\\r -> let q = map (\\x -> loop a = x for i < 10 do a * 3 % 1001) r in i64.sum (map (+1) q)) "
+      "(unflatten (iota 600) : [20][30]i64)",
+      "[24709i64, 16710i64, 7710i64, 17729i64, 19740i64, 10740i64, 10749i64, 22770i64, 13770i64, 4770i64, 24799i64, 16800i64, 7800i64, 17819i64, 19830i64, 10830i64, 10839i64, 22860i64, 13860i64, 4860i64]");
+  CHECK(has(log, "rows built once each"));
+  CHECK_FALSE(has(log, "SegRed [20][30]"));
+  // Without private arrays the segmented step stays.
+  log = plans("map (\\r -> i64.sum (map (\\x -> x * 3 % 1001) r)) (unflatten (iota 600) : [20][30]i64)",
+              "[1305i64, 4005i64, 6705i64, 9405i64, 12105i64, 14805i64, 17505i64, 20205i64, 22905i64, 25605i64, 28305i64, 4979i64, 3675i64, 6375i64, 9075i64, 11775i64, 14475i64, 17175i64, 19875i64, 22575i64]");
+  CHECK(has(log, "SegRed [20][30]"));
+}
