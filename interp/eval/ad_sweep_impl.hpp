@@ -120,6 +120,8 @@ class Sweep {
 Prim float_elem(const Value& v, const char* what);
 // An array of tuples of scalars as its component arrays (any other value: itself).
 std::vector<Value> split_components(const Value& v);
+// The map intrinsic over `arrays` arrays (the prelude's map2..map5 stop at 5).
+Value map_of(size_t arrays);
 // The array of tuples with these component arrays (one: that array).
 Value tuple_array(const std::vector<Value>& comps);
 // The scalar operator g of a vectorised operator `map2 g`, `map2 (map2 g)`

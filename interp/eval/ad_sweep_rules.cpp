@@ -27,7 +27,8 @@ Value component(const Value& v, size_t k) {
   return Value::make_array(v.array->components[k]);
 }
 
-// The map intrinsic over `arrays` arrays (the prelude's map2..map5 stop at 5).
+}  // namespace
+
 Value map_of(size_t arrays) {
   auto c = std::make_shared<Callable>();
   c->kind = Callable::Kind::Intrinsic;
@@ -35,8 +36,6 @@ Value map_of(size_t arrays) {
   c->arity = int(arrays) + 1;
   return Value::function(c);
 }
-
-}  // namespace
 
 std::vector<Value> split_components(const Value& v) {
   if (v.kind != Value::Kind::Array || v.array->elem.kind != ElemShape::Kind::Tuple) return {v};

@@ -19,18 +19,6 @@
 
 namespace thorn::eval::ad {
 
-namespace {
-
-Value map_n(size_t arrays) {
-  auto c = std::make_shared<Callable>();
-  c->kind = Callable::Kind::Intrinsic;
-  c->name = "map";
-  c->arity = int(arrays) + 1;
-  return Value::function(c);
-}
-
-}  // namespace
-
 // The checks shared by scan and reduce: an operator on two tuples of d
 // scalars (d the width of xs's elements) with a neutral element of d floats.
 size_t Sweep::tuple_operator(const std::vector<AV>& args, const char* what) {
@@ -81,7 +69,7 @@ AV Sweep::scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at)
     std::vector<Value> margs{jac};
     margs.insert(margs.end(), A.begin(), A.end());
     margs.insert(margs.end(), X.begin(), X.end());
-    std::vector<Value> J = split_components(apply(map_n(2 * d), margs));
+    std::vector<Value> J = split_components(apply(map_of(2 * d), margs));
     // The reversed sequence of (ybar_i, C_{i+1}), and the identity map.
     std::vector<Value> E, ne;
     for (size_t k = 0; k < d; ++k) E.push_back(apply(rule(p, "rev"), {YB[k]}));
@@ -94,7 +82,7 @@ AV Sweep::scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at)
     vargs.insert(vargs.end(), A.begin(), A.end());
     vargs.insert(vargs.end(), X.begin(), X.end());
     for (size_t k = 0; k < d; ++k) vargs.push_back(apply(rule(p, "rev"), {S[k]}));
-    accumulate(xid, tuple_array(split_components(apply(map_n(3 * d), vargs))));
+    accumulate(xid, tuple_array(split_components(apply(map_of(3 * d), vargs))));
   });
   return r;
 }
@@ -154,7 +142,7 @@ AV Sweep::reduce_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& a
       margs.insert(margs.end(), a.begin(), a.end());
       margs.insert(margs.end(), b.begin(), b.end());
       margs.insert(margs.end(), s.begin(), s.end());
-      return split_components(apply(map_n(3 * d), margs));
+      return split_components(apply(map_of(3 * d), margs));
     };
     std::vector<Value> D1 = vjp_map(vjp_left, U, rs, yb);
     accumulate(xid, tuple_array(vjp_map(vjp_right, ls, X, D1)));
