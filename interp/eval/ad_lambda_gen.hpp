@@ -248,22 +248,27 @@ struct Gen {
       case Expr::Kind::Apply: return apply(e);
       case Expr::Kind::Intrinsic: return call_rule(e, e->text, "intrinsic " + e->text);
       case Expr::Kind::If: return cond(e);
-      case Expr::Kind::Let: {
-        const Pattern* id = e->pattern ? param_id(*e->pattern) : nullptr;
-        bool wildcard = e->pattern && e->pattern->kind == Pattern::Kind::Wildcard;
-        if ((!id && !wildcard) || !e->type_params.empty())
-          throw Unsupported(fmt::format("a let with a pattern (at {}) in a mapped function", e->loc.str()));
-        Dual v = go(e->a);
-        if (id) {
-          lets.push_back({id->name, v.p});
-          locals.insert(id->name);
-          tan[id->name] = v.t;
-        }
+      case Expr::Kind::Let:
+        bind_let(*e);
         return go(e->b);
-      }
       default: break;
     }
     throw Unsupported(fmt::format("this kind of expression (at {}) in a mapped function", e->loc.str()));
+  }
+
+  // `let x = a in ...` (or `let _ = a`): a's primal and tangent bound to x
+  // for the rest of the body.
+  void bind_let(const Expr& e) {
+    const Pattern* id = e.pattern ? param_id(*e.pattern) : nullptr;
+    bool wildcard = e.pattern && e.pattern->kind == Pattern::Kind::Wildcard;
+    if ((!id && !wildcard) || !e.type_params.empty())
+      throw Unsupported(fmt::format("a let with a pattern (at {}) in a mapped function", e.loc.str()));
+    Dual v = go(e.a);
+    if (id) {
+      lets.push_back({id->name, v.p});
+      locals.insert(id->name);
+      tan[id->name] = v.t;
+    }
   }
 
   // A body whose result is a tuple of scalars (a tuple literal after
@@ -280,16 +285,7 @@ struct Gen {
       return out;
     }
     if (e->kind == Expr::Kind::Let && e->type && e->type->kind == Type::Kind::Tuple) {
-      const Pattern* id = e->pattern ? param_id(*e->pattern) : nullptr;
-      bool wildcard = e->pattern && e->pattern->kind == Pattern::Kind::Wildcard;
-      if ((!id && !wildcard) || !e->type_params.empty())
-        throw Unsupported(fmt::format("a let with a pattern (at {}) in a mapped function", e->loc.str()));
-      Dual v = go(e->a);
-      if (id) {
-        lets.push_back({id->name, v.p});
-        locals.insert(id->name);
-        tan[id->name] = v.t;
-      }
+      bind_let(*e);
       return go_multi(e->b);
     }
     std::vector<Dual> one{go(e)};
