@@ -169,6 +169,7 @@ bool rebind(const std::vector<CaptureSource>& sources, const std::vector<ReadBin
     const ReadBinding& r = reads[f];
     switch (r.kind) {
       case ReadBinding::Kind::Fixed: out[f] = r.fixed; break;
+      case ReadBinding::Kind::Output: break;
       case ReadBinding::Kind::SourceArray: {
         const auto& arrays = leaves.at(size_t(r.source)).arrays;
         if (size_t(r.leaf) >= arrays.size()) return false;

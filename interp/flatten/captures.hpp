@@ -37,9 +37,11 @@ struct CaptureSource {
   std::string sig;     // signature of the value (signature())
 };
 
-// How one free array of the cached function is bound on each run.
+// How one free array of the cached function is bound on each run. An
+// Output (a row-wise map's result, written by the function) is allocated
+// afresh by the caller on every run: rebind leaves it null.
 struct ReadBinding {
-  enum class Kind : uint8_t { Fixed, SourceArray, Param };
+  enum class Kind : uint8_t { Fixed, SourceArray, Param, Output };
   Kind kind = Kind::Fixed;
   BufferPtr fixed;     // Fixed: a module-level array (immutable)
   int source = -1;     // SourceArray, Param

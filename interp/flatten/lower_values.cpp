@@ -159,6 +159,11 @@ int Lowerer::output_array(const BufferPtr& buf, std::string name) {
   f_.free_arrays[size_t(id)].written = true;
   reads_.push_back(buf);
   array_ids_[buf.get()] = id;
+  if (cap_) {
+    ReadBinding r;
+    r.kind = ReadBinding::Kind::Output;
+    cap_->reads.push_back(r);
+  }
   return id;
 }
 

@@ -2,6 +2,9 @@
 // (choosing among the forms in planner_map.cpp) and their plan-cache keys.
 #include "interp/flatten/planner_impl.hpp"
 
+#include <mutex>
+#include <unordered_set>
+
 namespace thorn::flatten::planning {
 
 Value Planner::run(Builder& pb) {
@@ -24,6 +27,35 @@ Value Planner::map() {
   if (n == 0) throw Fallback("map over an empty array");
   std::string key;
   bool cacheable = plan_cache_enabled() && map_key(key);
+  // A delayed input is fused into the element as code, which a key cannot
+  // hold. A map whose rows are built once each (map_rows) reads each input
+  // row once, so fusing gains nothing there: its call site materialises
+  // delayed inputs first, so that its plan is cached (finpar/InterestCalib
+  // evaluates a population of proposals, a delayed map, at every step).
+  std::string site;
+  if (!cacheable && plan_cache_enabled() && delayed_inputs()) {
+    call_site_key(site);
+    if (!signature(fv, false, site, nullptr, nullptr)) site.clear();
+    if (!site.empty() && rows_site(site, false)) {
+      materialise_inputs();
+      key.clear();
+      cacheable = map_key(key);
+    }
+  }
+  auto rows = [&] {
+    if (!site.empty() && !cacheable) {
+      rows_site(site, true);
+      materialise_inputs();
+      key.clear();
+      cacheable = map_key(key);
+      if (cacheable)
+        if (CachedPlanPtr c = plan_cache().find(key)) {  // counts the miss
+          if (std::optional<Value> v = map_hit(*c, n)) return std::move(*v);
+          plan_cache().stale();
+        }
+    }
+    return map_rows(n, cacheable ? &key : nullptr);
+  };
   if (cacheable)
     if (CachedPlanPtr c = plan_cache().find(key)) {
       if (std::optional<Value> v = map_hit(*c, n)) return std::move(*v);
@@ -52,24 +84,59 @@ Value Planner::map() {
       // builds them once and runs the SOAC sequentially.
       int64_t private_elems = 0;
       for (const kir::LocalArray& l : f.locals) private_elems += l.count;
-      if (regular && private_elems >= soac.arr.arr->dims[0]) return map_rows(n);
+      if (regular && private_elems >= soac.arr.arr->dims[0]) return rows();
       if (regular) return segmented(soac, n);
       // Over arrays of arrays (a vectorised operator) or a length known
       // only in the element: sequential inside each element; a result
       // with arrays in it is written once per row.
-      if (soac.kind == SoacKind::Scan || has_array(soac.ne)) return map_rows(n);
+      if (soac.kind == SoacKind::Scan || has_array(soac.ne)) return rows();
     }
     if (probe.kind == Sym::Kind::Array) {
       if (Lowerer::dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
       std::vector<int64_t> dims = probe.arr->dims;
       // A row built in private arrays is computed once per row, not once per element.
-      if (!f.locals.empty()) return map_rows(n);
+      if (!f.locals.empty()) return rows();
       return map_nested(n, dims, cacheable ? &key : nullptr);
     }
     // A tuple with array components: each row's parts written once per row.
-    if (has_array(probe)) return map_rows(n);
+    if (has_array(probe)) return rows();
   }
   return map_flat(n, {}, cacheable ? &key : nullptr);
+}
+
+bool Planner::delayed_inputs() const {
+  std::function<bool(const ArrayValue&)> delayed = [&](const ArrayValue& a) {
+    if (delayed_producer(a)) return true;
+    for (const ArrayPtr& c : a.components)
+      if (delayed(*c)) return true;
+    return false;
+  };
+  for (size_t k = 1; k < call.args.size(); ++k)
+    if (call.args[k].kind == Value::Kind::Array && delayed(call.args[k].arr())) return true;
+  return false;
+}
+
+void Planner::materialise_inputs() {
+  std::function<void(const ArrayValue&)> go = [&](const ArrayValue& a) {
+    if (a.buffer) a.buffer->materialise_delayed();
+    for (const ArrayPtr& c : a.components) go(*c);
+  };
+  for (size_t k = 1; k < call.args.size(); ++k)
+    if (call.args[k].kind == Value::Kind::Array) go(call.args[k].arr());
+}
+
+// Call sites (with the mapped function's code identity) whose map built
+// rows once each from delayed inputs. Addresses of AST nodes: a freed
+// node's address reused by another call site costs that site only an
+// early materialisation, never a wrong plan.
+bool Planner::rows_site(const std::string& site, bool add) {
+  static std::mutex mu;
+  static std::unordered_set<std::string> sites;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!add) return sites.count(site) > 0;
+  if (sites.size() >= 4096) sites.clear();
+  sites.insert(site);
+  return true;
 }
 
 // The key of a map: call site, the function's code identity and the
@@ -94,9 +161,12 @@ void Planner::call_site_key(std::string& k) const {
 
 // A cached map: its producer with this call's buffers and parameters.
 std::optional<Value> Planner::map_hit(const CachedPlan& c, int64_t n) {
-  if (!c.producer) return std::nullopt;
+  if (!c.producer && !c.rows) return std::nullopt;
   std::vector<BufferPtr> reads;
   if (!rebind(c.sources, c.reads, c.aliases, call.args.at(0), call.args, reads)) return std::nullopt;
+  if (c.rows)
+    return run_rows(c.rows->step, std::move(reads), c.rows->parts, c.rows->skeleton, n,
+                    plan_cache_summary() + " (this call: cached plan)\n");
   auto p = std::make_shared<Producer>(*c.producer);
   p->reads = std::move(reads);
   p->shape.at(0) = n;

@@ -31,8 +31,28 @@
 #include "interp/flatten/captures.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/plan.hpp"
+#include "interp/flatten/sym.hpp"
 
 namespace thorn::flatten {
+
+// One part of a row-wise map's result (planner_map.cpp, map_rows): a
+// scalar (dims empty) or a regular array of each row's result, with its
+// element structure, output buffers and the written free arrays of the
+// element function that hold it.
+struct RowPart {
+  std::vector<int64_t> dims;
+  Sym like;
+  std::vector<BufferPtr> outs;
+  std::vector<int> ids;
+};
+
+// A cached row-wise map: its one SegMap step, lowered with captured
+// scalars lifted into parameters, and how a row's result is laid out.
+struct CachedRows {
+  plan::Step step;              // segments are set from each call
+  std::vector<RowPart> parts;   // outs empty: allocated on every run
+  Sym skeleton;                 // the result's tuples and records, a leaf per part
+};
 
 struct CachedPlan {
   plan::Plan plan;
@@ -45,6 +65,9 @@ struct CachedPlan {
   // arrays is found again from a later call (captures.hpp). `producer`'s
   // reads are empty and its outer size is replaced by the call's.
   ProducerPtr producer;
+  // A row-wise map (plan is then empty): its step and result layout.
+  std::shared_ptr<const CachedRows> rows;
+  // Both: how each free array is found again from a later call.
   std::vector<CaptureSource> sources;
   std::vector<ReadBinding> reads;
   std::vector<std::tuple<int, int, int>> aliases;

@@ -107,6 +107,13 @@ struct Planner {
 
   void call_site_key(std::string& k) const;
 
+  // Whether an input is (or holds) a delayed array; materialises them all.
+  bool delayed_inputs() const;
+  void materialise_inputs();
+  // The set of call sites whose rows are built from materialised inputs:
+  // add one, or ask whether `site` is in it.
+  static bool rows_site(const std::string& site, bool add);
+
   // A cached map: its producer with this call's buffers and parameters.
   std::optional<Value> map_hit(const CachedPlan& c, int64_t n);
 
@@ -121,15 +128,6 @@ struct Planner {
 
   static bool has_array(const Sym& s);
 
-  // One part of a map_rows result: a scalar (dims empty) or a regular array
-  // of each row's result, with its element structure and output buffers.
-  struct RowPart {
-    std::vector<int64_t> dims;
-    Sym like;
-    std::vector<BufferPtr> outs;
-    std::vector<int> ids;  // written free arrays of the element function
-  };
-
   void row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts);
 
   // The result value: parts as arrays with n rows, tuples of them zipped
@@ -141,7 +139,15 @@ struct Planner {
   // array components: a SegMap with one element per row, which computes
   // its row once and writes each part to its outputs (written free
   // arrays), instead of once per element of the row.
-  Value map_rows(int64_t n);
+  // With a key, the step is cached with its captured scalars lifted into
+  // parameters (as map_flat's producers are).
+  Value map_rows(int64_t n, const std::string* key = nullptr);
+  Value map_rows_once(int64_t n, CaptureLog* log, const std::string* key);
+  // Runs a row-wise map's step over n rows: `bound` holds a buffer per
+  // free array of its element, null for the outputs, which are made here.
+  // `remark` (whether it was cached) ends the listing.
+  Value run_rows(plan::Step st, std::vector<BufferPtr> bound, std::vector<RowPart> parts, const Sym& skeleton,
+                 int64_t n, const std::string& remark);
 
   Value map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr);
 

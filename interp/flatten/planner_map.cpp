@@ -129,35 +129,65 @@ Value Planner::row_value(const Sym& r, std::vector<RowPart>& parts, size_t& k, i
   return array_from_leaves(p.like, p.outs, shape);
 }
 
+// The result's tuples and records with a placeholder scalar for each
+// part: what row_value needs of it, and all a cached plan keeps.
+static Sym skeleton(const Sym& r) {
+  if (r.kind != Sym::Kind::Tuple && r.kind != Sym::Kind::Record) return Sym();
+  Sym s;
+  s.kind = r.kind;
+  s.names = r.names;
+  for (const Sym& e : r.elems) s.elems.push_back(skeleton(e));
+  return s;
+}
+
 // map whose function builds its result in private arrays (a scan inside
 // it, in-place updates, a loop over an array) or returns a tuple with
 // array components: a SegMap with one element per row, which computes
 // its row once and writes each part to its outputs (written free
-// arrays), instead of once per element of the row.
-Value Planner::map_rows(int64_t n) {
+// arrays), instead of once per element of the row. With a key, the step
+// is cached with captured scalars lifted into parameters; if the lowering
+// needed one of them as a constant, it is lowered again with constants
+// and not cached (as map_flat does).
+Value Planner::map_rows(int64_t n, const std::string* key) {
+  if (key) {
+    CaptureLog log;
+    try {
+      return map_rows_once(n, &log, key);
+    } catch (const Fallback&) {
+      if (!log.lifted) throw;
+    }
+  }
+  return map_rows_once(n, nullptr, nullptr);
+}
+
+Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key) {
   const Value& fv = call.args.at(0);
   size_t nin = call.args.size() - 1;
-  Builder pb;
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, n, 1);
   Lowerer lw(st.element);
+  lw.set_capture_log(log);
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64);
   b.param(Prim::I64);
+  Sym fs = log ? lw.from_source(fv, log->source(-1, CaptureSource::Step::Fn, "", 0).first) : lw.from_value(fv);
   std::vector<Sym> xs;
-  for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), s, call.loc, false));
-  Sym r = lw.apply(lw.from_value(fv), xs, call.loc);
+  for (size_t k = 1; k <= nin; ++k) {
+    Sym in = log ? lw.from_source(call.args[k], log->source(-1, CaptureSource::Step::Input, "", int(k)).first)
+                 : input(lw, k);
+    xs.push_back(lw.index(in, s, call.loc, false));
+  }
+  Sym r = lw.apply(fs, xs, call.loc);
   std::vector<RowPart> parts;
   row_parts(lw, r, parts);
-  int64_t row_elems = 0;
+  int outs = 0;
   for (RowPart& p : parts) {
     int64_t inner = 1;
     for (int64_t d : p.dims) inner *= d;
-    row_elems += inner;
     std::vector<Prim> types;
     leaf_prims(p.like, types);
     for (Prim t : types) {
       p.outs.push_back(std::make_shared<Buffer>(t, n * inner, Buffer::NoInit{}));
-      p.ids.push_back(lw.output_array(p.outs.back(), fmt::format("out{}", pb.bufs.size() + p.outs.size())));
+      p.ids.push_back(lw.output_array(p.outs.back(), fmt::format("out{}", outs++)));
     }
   }
   // Write each part of the row: scalars at the row, arrays row-major.
@@ -186,7 +216,50 @@ Value Planner::map_rows(int64_t n) {
   write(r);
   b.ret({});
   finish_function(st.element, "map rows");
-  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  Sym skel = skeleton(r);
+  std::string remark;
+  if (log && key) {
+    if (log->cacheable && log->reads.size() == st.element.free_arrays.size()) {
+      auto rows = std::make_shared<CachedRows>();
+      rows->step = st;
+      rows->parts = parts;
+      for (RowPart& p : rows->parts) p.outs.clear();
+      rows->skeleton = skel;
+      auto c = std::make_shared<CachedPlan>();
+      c->rows = std::move(rows);
+      c->sources = log->sources;
+      c->reads = log->reads;
+      c->aliases = log->aliases;
+      plan_cache().insert(*key, std::move(c));
+      size_t params = 0;
+      for (const ReadBinding& rb : log->reads) params += rb.kind == ReadBinding::Kind::Param;
+      remark = plan_cache_summary() + fmt::format(" (this call: planned; {} captured scalar{} as parameters)\n", params,
+                                                  params == 1 ? "" : "s");
+    } else {
+      remark = "not cached: " + log->why_not + "\n";
+    }
+  }
+  return run_rows(std::move(st), lw.reads(), std::move(parts), skel, n, remark);
+}
+
+Value Planner::run_rows(plan::Step st, std::vector<BufferPtr> bound, std::vector<RowPart> parts, const Sym& skeleton,
+                        int64_t n, const std::string& remark) {
+  Builder pb;
+  int64_t row_elems = 0;
+  for (RowPart& p : parts) {
+    int64_t inner = 1;
+    for (int64_t d : p.dims) inner *= d;
+    row_elems += inner;
+    if (!p.outs.empty()) continue;
+    for (int id : p.ids) {
+      p.outs.push_back(std::make_shared<Buffer>(st.element.free_arrays.at(size_t(id)).elem, n * inner, Buffer::NoInit{}));
+      bound.at(size_t(id)) = p.outs.back();
+    }
+  }
+  st.segments = n;
+  st.reads.clear();
+  for (size_t k = 0; k < bound.size(); ++k) st.reads.push_back(pb.add(bound[k], fmt::format("in{}", k)));
   int out_no = 0;
   for (const RowPart& p : parts)
     for (const BufferPtr& o : p.outs) {
@@ -195,15 +268,15 @@ Value Planner::map_rows(int64_t n) {
       d.is_input = false;
       pb.plan.results.push_back(pb.add(o, ""));
     }
-  st.fused = join(lw.fused);
   pb.plan.source = fmt::format("map at {}", call.loc.str());
   pb.plan.loc = call.loc;
   pb.plan.notes.push_back(fmt::format("rows built once each ({} bytes of private arrays per row): one element per row, [{}] rows of {} elements",
                                       st.element.local_bytes(), n, row_elems));
   pb.plan.steps.push_back(std::move(st));
   run(pb);
-  k = 0;
-  return row_value(r, parts, k, n);
+  if (want_listing) out.listing += remark;
+  size_t k = 0;
+  return row_value(skeleton, parts, k, n);
 }
 
 Value Planner::map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key) {
