@@ -91,6 +91,12 @@ inline bool has_effect(Opcode op) {
 // 0..1..<{} is invalid.") is the value, or "n" without it.
 std::string check_message(const std::string& text, const int64_t* index);
 
+// The message of the Check that guards a private array sized by a guessed
+// bound (Lowerer::speculative_bound): the planner catches the error it
+// raises and plans again with a larger bound, so a user never sees it.
+inline constexpr const char* kBoundExceeded =
+    "internal: a private array outgrew the bound the planner guessed for it";
+
 struct Block;
 
 struct Instr {

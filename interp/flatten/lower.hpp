@@ -34,6 +34,13 @@ class Lowerer {
   // Index registers of throw-away lowerings (used to learn an element's
   // shape); never defined, accepted wherever an index is inspected.
   std::vector<kir::Reg> probe_indices;
+  // > 0: a costly map over a length computed per element with no bound
+  // known when the nest starts (`map f (iota k)`, k per element) is
+  // materialised in private storage of this many elements, guarded by a
+  // Check with kir::kBoundExceeded, instead of recomputed at every use. Set
+  // only for plans that run at once (their planner retries with a larger
+  // bound), never for delayed producers, which run later.
+  int64_t speculative_bound = 0;
 
   // ---- values
   Sym lower(const Expr& e, const ScopePtr& sc, bool tail = false);

@@ -16,6 +16,10 @@ using kir::Reg;
 
 namespace {
 
+// Instructions of a map's element from which storing it beats computing it
+// again at each use (for lengths with no bound; see `speculative_bound`).
+constexpr int64_t kHeavyElement = 48;
+
 Sym function_sym(std::shared_ptr<SymFn> fn) {
   Sym s;
   s.kind = Sym::Kind::Function;
@@ -310,6 +314,21 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     // An element with loops or private arrays of its own is computed once
     // per element into private storage, not again at every use of it.
     if (costly && probe.kind != Sym::Kind::Function && fits_private(result, loc)) return materialise(result, loc);
+    // Over a length known only per element, with no bound: an element of
+    // some weight (finpar/InterestCalib's per-swaption schedules, each
+    // element a few date and exponential functions, then read once per
+    // Hermite point and root-finder step) is stored under a guessed bound.
+    if (speculative_bound > 0 && dynamic(result) && arr->dims.at(0) < 0 && probe.kind != Sym::Kind::Function &&
+        (costly || kir::instruction_count(probe_code) >= kHeavyElement)) {
+      auto bounded = std::make_shared<SymArr>(*arr);
+      bounded->dims[0] = speculative_bound;
+      Sym b = array_sym(bounded);
+      if (fits_private(b, loc)) {
+        Reg ok = b_.compare(kir::CmpOp::Le, arr->len, b_.i64(speculative_bound));
+        b_.check(ok, kir::kBoundExceeded, loc);
+        return materialise(b, loc);
+      }
+    }
     return result;
   }
   if (name == "reduce" || name == "reduce_comm") {

@@ -48,7 +48,7 @@ Value Planner::map() {
       materialise_inputs();
       key.clear();
       cacheable = map_key(key);
-      if (cacheable)
+      if (cacheable && !skip_cache)
         if (CachedPlanPtr c = plan_cache().find(key)) {  // counts the miss
           if (std::optional<Value> v = map_hit(*c, n)) return std::move(*v);
           plan_cache().stale();
@@ -56,7 +56,7 @@ Value Planner::map() {
     }
     return map_rows(n, cacheable ? &key : nullptr);
   };
-  if (cacheable)
+  if (cacheable && !skip_cache)
     if (CachedPlanPtr c = plan_cache().find(key)) {
       if (std::optional<Value> v = map_hit(*c, n)) return std::move(*v);
       plan_cache().stale();
@@ -102,6 +102,16 @@ Value Planner::map() {
     if (has_array(probe)) return rows();
   }
   return map_flat(n, {}, cacheable ? &key : nullptr);
+}
+
+void Planner::speculation_note(const kir::Function& f, plan::Plan& p) const {
+  for (const std::string& m : f.messages)
+    if (m == kir::kBoundExceeded) {
+      p.notes.push_back(fmt::format("arrays whose length each element computes are stored under a guessed bound of {} "
+                                    "elements (a run that outgrows it is planned again with a larger one)",
+                                    speculative_bound));
+      return;
+    }
 }
 
 bool Planner::delayed_inputs() const {
@@ -164,9 +174,11 @@ std::optional<Value> Planner::map_hit(const CachedPlan& c, int64_t n) {
   if (!c.producer && !c.rows) return std::nullopt;
   std::vector<BufferPtr> reads;
   if (!rebind(c.sources, c.reads, c.aliases, call.args.at(0), call.args, reads)) return std::nullopt;
-  if (c.rows)
+  if (c.rows) {
+    speculative_bound = c.rows->speculative_bound;  // what a retry grows (run_on_host)
     return run_rows(c.rows->step, std::move(reads), c.rows->parts, c.rows->skeleton, n,
                     plan_cache_summary() + " (this call: cached plan)\n");
+  }
   auto p = std::make_shared<Producer>(*c.producer);
   p->reads = std::move(reads);
   p->shape.at(0) = n;
@@ -199,38 +211,63 @@ std::optional<Value> repeat_each(const Value& xs, int64_t m, const Loc& loc) {
   }
 }
 
+namespace {
+
+// The first bound for private arrays of unbounded length, and the factor
+// each retry grows it by; past kMaxSpeculativeBound none is guessed (the
+// arrays stay recomputed, which needs no bound).
+constexpr int64_t kFirstSpeculativeBound = 16;
+constexpr int64_t kMaxSpeculativeBound = 8192;
+
+bool bound_exceeded(const Error& e) { return e.message.find(kir::kBoundExceeded) != std::string::npos; }
+
+}  // namespace
+
 HostRun run_on_host(exec::SoacCall& call, const PlanExecutor& execute, bool want_listing) {
-  Planner pl{call, execute, {}, want_listing};
-  try {
-    Value v;
-    switch (call.kind) {
-      case SoacKind::Map: v = pl.map(); break;
-      case SoacKind::Reduce:
-      case SoacKind::ReduceComm: v = pl.reduce_or_scan(false); break;
-      case SoacKind::Scan: v = pl.reduce_or_scan(true); break;
-      case SoacKind::ReduceByIndex: v = pl.hist_or_scatter(true); break;
-      case SoacKind::Scatter: v = pl.hist_or_scatter(false); break;
-      case SoacKind::Iota: v = pl.iota(); break;
-      case SoacKind::Replicate: v = pl.replicate(); break;
-      case SoacKind::Transpose: v = pl.transpose(); break;
-      default: return pl.out;  // not a nest we flatten: the reference runs it, no remark
+  int64_t bound = kFirstSpeculativeBound;
+  bool retry = false;
+  for (;;) {
+    Planner pl{call, execute, {}, want_listing};
+    pl.speculative_bound = bound;
+    pl.skip_cache = retry;
+    try {
+      Value v;
+      switch (call.kind) {
+        case SoacKind::Map: v = pl.map(); break;
+        case SoacKind::Reduce:
+        case SoacKind::ReduceComm: v = pl.reduce_or_scan(false); break;
+        case SoacKind::Scan: v = pl.reduce_or_scan(true); break;
+        case SoacKind::ReduceByIndex: v = pl.hist_or_scatter(true); break;
+        case SoacKind::Scatter: v = pl.hist_or_scatter(false); break;
+        case SoacKind::Iota: v = pl.iota(); break;
+        case SoacKind::Replicate: v = pl.replicate(); break;
+        case SoacKind::Transpose: v = pl.transpose(); break;
+        default: return pl.out;  // not a nest we flatten: the reference runs it, no remark
+      }
+      pl.out.value = std::move(v);
+    } catch (const Fallback& f) {
+      pl.out.fallback = f.what();
+      pl.out.value.reset();
+    } catch (const Planner::Internal&) {
+      pl.out.fallback = "internal: the plan's structure changed between two lowerings";
+      pl.out.value.reset();
+    } catch (const Error& e) {
+      // A private array outgrew its guessed bound: plan again with a larger
+      // one (the plan ran nothing else: its outputs are fresh buffers).
+      if (bound_exceeded(e) && pl.speculative_bound > 0) {
+        bound = pl.speculative_bound * 8 > kMaxSpeculativeBound ? 0 : pl.speculative_bound * 8;
+        retry = true;
+        continue;
+      }
+      throw;  // a run-time error of the program (a failed Check): the program's error
+    } catch (const std::exception& e) {
+      // A gap in the lowering (not a Fallback it anticipated): the reference
+      // backend still runs the call correctly; the log shows what happened.
+      pl.out.fallback = std::string("internal: ") + e.what();
+      pl.out.value.reset();
     }
-    pl.out.value = std::move(v);
-  } catch (const Fallback& f) {
-    pl.out.fallback = f.what();
-    pl.out.value.reset();
-  } catch (const Planner::Internal&) {
-    pl.out.fallback = "internal: the plan's structure changed between two lowerings";
-    pl.out.value.reset();
-  } catch (const Error&) {
-    throw;  // a run-time error of the program (a failed Check): the program's error
-  } catch (const std::exception& e) {
-    // A gap in the lowering (not a Fallback it anticipated): the reference
-    // backend still runs the call correctly; the log shows what happened.
-    pl.out.fallback = std::string("internal: ") + e.what();
-    pl.out.value.reset();
+    return pl.out;
   }
-  return pl.out;
 }
 
 

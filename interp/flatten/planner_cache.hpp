@@ -52,6 +52,7 @@ struct CachedRows {
   plan::Step step;              // segments are set from each call
   std::vector<RowPart> parts;   // outs empty: allocated on every run
   Sym skeleton;                 // the result's tuples and records, a leaf per part
+  int64_t speculative_bound = 0;  // what the step was lowered with (Lowerer::speculative_bound)
 };
 
 struct CachedPlan {

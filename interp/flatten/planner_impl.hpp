@@ -92,6 +92,14 @@ struct Planner {
   HostRun out;
   // Listings cost a formatted plan per call: made only when someone reads them.
   bool want_listing = true;
+  // The bound given to private arrays whose length has none
+  // (Lowerer::speculative_bound) in plans that run at once; run_on_host
+  // plans again with a larger one when a run outgrows it, skipping the
+  // cache (whose entry, with the bound too small, is then replaced).
+  int64_t speculative_bound = 0;
+  bool skip_cache = false;
+  // Says in the plan's notes when f stores arrays under a guessed bound.
+  void speculation_note(const kir::Function& f, plan::Plan& p) const;
 
   Sym input(Lowerer& lw, size_t k) { return lw.array_of(call.args.at(k)); }
 

@@ -166,6 +166,7 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, n, 1);
   Lowerer lw(st.element);
   lw.set_capture_log(log);
+  lw.speculative_bound = speculative_bound;
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64);
   b.param(Prim::I64);
@@ -226,6 +227,7 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
       rows->parts = parts;
       for (RowPart& p : rows->parts) p.outs.clear();
       rows->skeleton = skel;
+      rows->speculative_bound = speculative_bound;
       auto c = std::make_shared<CachedPlan>();
       c->rows = std::move(rows);
       c->sources = log->sources;
@@ -272,6 +274,7 @@ Value Planner::run_rows(plan::Step st, std::vector<BufferPtr> bound, std::vector
   pb.plan.loc = call.loc;
   pb.plan.notes.push_back(fmt::format("rows built once each ({} bytes of private arrays per row): one element per row, [{}] rows of {} elements",
                                       st.element.local_bytes(), n, row_elems));
+  speculation_note(st.element, pb.plan);
   pb.plan.steps.push_back(std::move(st));
   run(pb);
   if (want_listing) out.listing += remark;
@@ -303,6 +306,7 @@ Value Planner::segmented(const SymSoac& probe_soac, int64_t n) {
   Builder pb;
   plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, n, m);
   Lowerer lw(st.element);
+  lw.speculative_bound = speculative_bound;
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
   const SymSoac soac = tail_soac(lw, s);
@@ -335,6 +339,7 @@ Value Planner::segmented(const SymSoac& probe_soac, int64_t n) {
   pb.plan.loc = call.loc;
   pb.plan.notes.push_back(fmt::format("map-{} flattened to one {} over [{}][{}]", scan ? "scan" : "reduce",
                                       scan ? "SegScan" : "SegRed", n, m));
+  speculation_note(st.element, pb.plan);
   pb.plan.steps.push_back(std::move(st));
   for (size_t k = 0; k < outs.size(); ++k) pb.plan.results.push_back(pb.plan.steps[0].writes[k]);
   run(pb);
