@@ -104,14 +104,20 @@ Value Planner::map() {
   return map_flat(n, {}, cacheable ? &key : nullptr);
 }
 
-void Planner::speculation_note(const kir::Function& f, plan::Plan& p) const {
+bool Planner::speculates(const kir::Function& f) {
   for (const std::string& m : f.messages)
-    if (m == kir::kBoundExceeded) {
-      p.notes.push_back(fmt::format("arrays whose length each element computes are stored under a guessed bound of {} "
-                                    "elements (a run that outgrows it is planned again with a larger one)",
-                                    speculative_bound));
-      return;
-    }
+    if (m == kir::kBoundExceeded) return true;
+  return false;
+}
+
+std::string Planner::speculation_text() const {
+  return fmt::format("arrays whose length each element computes are stored under a guessed bound of {} elements "
+                     "(a run that outgrows it is planned again with a larger one)",
+                     speculative_bound);
+}
+
+void Planner::speculation_note(const kir::Function& f, plan::Plan& p) const {
+  if (speculates(f)) p.notes.push_back(speculation_text());
 }
 
 bool Planner::delayed_inputs() const {
@@ -174,8 +180,8 @@ std::optional<Value> Planner::map_hit(const CachedPlan& c, int64_t n) {
   if (!c.producer && !c.rows) return std::nullopt;
   std::vector<BufferPtr> reads;
   if (!rebind(c.sources, c.reads, c.aliases, call.args.at(0), call.args, reads)) return std::nullopt;
+  speculative_bound = c.speculative_bound;  // what a retry grows (run_on_host)
   if (c.rows) {
-    speculative_bound = c.rows->speculative_bound;  // what a retry grows (run_on_host)
     return run_rows(c.rows->step, std::move(reads), c.rows->parts, c.rows->skeleton, n,
                     plan_cache_summary() + " (this call: cached plan)\n");
   }
@@ -185,7 +191,7 @@ std::optional<Value> Planner::map_hit(const CachedPlan& c, int64_t n) {
   if (want_listing)
     out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}{} (this call: cached plan)\n",
                               p->what, call.loc.str(), p->count(), kir::to_string(p->elem), plan_cache_summary());
-  return make_delayed_array(p);
+  return delayed_or_now(p);
 }
 
 }  // namespace thorn::flatten::planning

@@ -52,7 +52,6 @@ struct CachedRows {
   plan::Step step;              // segments are set from each call
   std::vector<RowPart> parts;   // outs empty: allocated on every run
   Sym skeleton;                 // the result's tuples and records, a leaf per part
-  int64_t speculative_bound = 0;  // what the step was lowered with (Lowerer::speculative_bound)
 };
 
 struct CachedPlan {
@@ -72,6 +71,8 @@ struct CachedPlan {
   std::vector<CaptureSource> sources;
   std::vector<ReadBinding> reads;
   std::vector<std::tuple<int, int, int>> aliases;
+  // What a producer's or rows' function was lowered with (Lowerer::speculative_bound).
+  int64_t speculative_bound = 0;
 };
 using CachedPlanPtr = std::shared_ptr<const CachedPlan>;
 

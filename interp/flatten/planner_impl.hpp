@@ -98,8 +98,12 @@ struct Planner {
   // cache (whose entry, with the bound too small, is then replaced).
   int64_t speculative_bound = 0;
   bool skip_cache = false;
-  // Says in the plan's notes when f stores arrays under a guessed bound.
+  // Whether f stores arrays under a guessed bound; the plan note saying so.
+  static bool speculates(const kir::Function& f);
+  std::string speculation_text() const;
   void speculation_note(const kir::Function& f, plan::Plan& p) const;
+  // A map's producer as a delayed array, or run at once when it speculates.
+  Value delayed_or_now(const ProducerPtr& p);
 
   Sym input(Lowerer& lw, size_t k) { return lw.array_of(call.args.at(k)); }
 

@@ -29,6 +29,7 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
   p->elem.name = "map";
   Lowerer lw(p->elem);
   lw.set_capture_log(log);
+  lw.speculative_bound = speculative_bound;
   kir::Builder& b = lw.b();
   Reg flat = b.param(Prim::I64);
   int64_t inner = 1;
@@ -67,6 +68,7 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
       auto proto = std::make_shared<Producer>(*p);
       proto->reads.clear();
       c->producer = proto;
+      c->speculative_bound = speculative_bound;
       c->sources = log->sources;
       c->reads = log->reads;
       c->aliases = log->aliases;
@@ -82,7 +84,22 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
       out.listing += "not cached: " + log->why_not + "\n";
     }
   }
-  return make_delayed_array(p);
+  return delayed_or_now(p);
+}
+
+// A producer whose element stores arrays under a guessed bound runs now,
+// where run_on_host can plan again if a run outgrows it, not when (and
+// wherever) its array is consumed.
+Value Planner::delayed_or_now(const ProducerPtr& p) {
+  Value v = make_delayed_array(p);
+  if (!speculates(p->elem)) return v;
+  std::function<void(const ArrayValue&)> go = [&](const ArrayValue& a) {
+    if (a.buffer) a.buffer->materialise_delayed();
+    for (const ArrayPtr& c : a.components) go(*c);
+  };
+  go(v.arr());
+  if (want_listing) out.listing += fmt::format("computed now: {}\n", speculation_text());
+  return v;
 }
 
 bool Planner::has_array(const Sym& s) {
@@ -227,9 +244,9 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
       rows->parts = parts;
       for (RowPart& p : rows->parts) p.outs.clear();
       rows->skeleton = skel;
-      rows->speculative_bound = speculative_bound;
       auto c = std::make_shared<CachedPlan>();
       c->rows = std::move(rows);
+      c->speculative_bound = speculative_bound;
       c->sources = log->sources;
       c->reads = log->reads;
       c->aliases = log->aliases;

@@ -26,4 +26,13 @@ def row (x: f32) : (f32, [2]f32) =
   let m = reduce f32.max (-f32.inf) ys
   in (s + m + f32.sum (map (\y -> f32.sqrt y) ys) / 100, [ys[0], ys[k - 1]])
 
-def main (xs: []f32) = unzip (map row xs)
+entry main (xs: []f32) = unzip (map row xs)
+
+-- The same with a scalar result: the map is a delayed producer, which runs
+-- at once when it stores such arrays (so that a retry is still possible).
+-- ==
+-- entry: sums
+-- input { [1.0f32, 2.5f32, 40.0f32, 0.3f32, 100.0f32] }
+-- output { [5.061463f32, 11.763061f32, 868.02625f32, 1.11f32, 4880.999f32] }
+
+entry sums (xs: []f32) = map (\x -> (row x).0) xs
