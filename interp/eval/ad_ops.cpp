@@ -288,6 +288,23 @@ Value negate(const Value& a) {
               [](int, const Value* p, const Value&) { return konst(prim_of(p[0]), -1); });
 }
 
+Value logical_not(const Value& a) {
+  if (!is_ad(a)) return Value(scalar_not(a.scalar));
+  if (a.ad->prim == Prim::Bool) {
+    // Forward mode only (booleans get no tape nodes): Futhark's pdUnOp
+    // gives `!x` the derivative x, so the tangent is x' && x.
+    if (a.ad->tape) return Value(scalar_neg(ad_scalar(a)));
+    auto out = std::make_shared<ADValue>();
+    out->level = a.ad->level;
+    out->prim = Prim::Bool;
+    out->primal = negate(a.ad->primal);
+    out->tangent = binop(BuiltinOp::LogAnd, a.ad->tangent, a.ad->primal);
+    return Value::differentiable(out);
+  }
+  return lift(&a, 1, [](const Value* p) { return logical_not(p[0]); },
+              [](int, const Value* p, const Value&) { return logical_not(p[0]); });
+}
+
 std::optional<Value> function(std::string_view name, const Value* args, int nargs) {
   bool any = false;
   for (int k = 0; k < nargs; ++k) any = any || is_ad(args[k]);
