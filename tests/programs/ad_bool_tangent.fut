@@ -56,3 +56,24 @@ entry complement (x: i32) (t: i32) = jvp (\v -> !v) x t
 def fresh [n] (xs: [n]f32) : *[n]f32 = map (* 2) xs
 
 entry unique_seed [n] (xs: [n]f32) bar = vjp fresh xs bar
+
+-- ==
+-- entry: nested
+-- input { true } output { true }
+-- input { false } output { true }
+
+-- ==
+-- entry: op_values
+-- input { true true } output { true false }
+-- input { true false } output { false false }
+-- input { false true } output { true false }
+
+-- The inner tangent of `!c` is c' && c; its tangent with respect to the
+-- outer x (c = x, c' = true) is that of true && x: x' && true, whatever x.
+entry nested (b: bool) = jvp (\x -> jvp (\c -> !c) x true) b true
+
+-- `(&&)` and `(||)` as function values do not short-circuit: Futhark's
+-- partials of LogAnd are (b, a), of LogOr (true, false).
+entry op_values (a: bool) (b: bool) =
+  ( jvp (\(x, y) -> (&&) x y) (a, b) (true, false)
+  , jvp (\(x, y) -> (||) x y) (a, b) (false, true) )
