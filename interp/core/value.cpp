@@ -207,6 +207,14 @@ Value Value::sum(std::string constructor, std::vector<Value> payload) {
 Value Value::differentiable(ADPtr a) {
   Value v;
   v.kind = Kind::AD;
+  if (a->prim == Prim::Bool) {
+    // A boolean with a tangent (forward mode: Futhark gives booleans
+    // tangents too) still decides branches: `scalar` holds its innermost
+    // primal, so code that reads a condition's `scalar.b` needs no change.
+    const Value* p = &a->primal;
+    while (p->kind == Kind::AD) p = &p->ad->primal;
+    v.scalar = p->scalar;
+  }
   v.ad = std::move(a);
   return v;
 }

@@ -205,7 +205,9 @@ Value tape_jvp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_ta
   Value input = map_leaves(
       x, &x_tangent,
       [&](const Value& p, const Value* t) {
-        if (!differentiable(p)) return p;
+        // Forward mode gives booleans tangents as well (Futhark's Fwd.hs:
+        // `!x` has the derivative x; comparisons give false).
+        if (!differentiable(p) && ad_scalar(p).type != Prim::Bool) return p;
         auto d = std::make_shared<ADValue>();
         d->level = level;
         d->prim = ad_scalar(p).type;

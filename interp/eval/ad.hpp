@@ -34,6 +34,9 @@ namespace thorn::eval::ad {
 // AD). Comparisons and logical operators compare the plain values.
 Value binop(BuiltinOp op, const Value& a, const Value& b);
 Value negate(const Value& a);
+// `!a`: a boolean's tangent is a' && a, an integer's complement has the
+// derivative !a (Futhark's pdUnOp for Neg Bool and Complement).
+Value logical_not(const Value& a);
 // A scalar function of the prelude's intrinsics (sqrt, exp, min, fma, ...);
 // nullopt for a name that is not one.
 std::optional<Value> function(std::string_view name, const Value* args, int nargs);

@@ -116,6 +116,19 @@ std::shared_ptr<Generated> memoised(const std::string& key, const Callable* f,
   return gen;
 }
 
+int seed_params(Gen& g, Generated& gen, const std::vector<const Pattern*>& ps, const std::vector<bool>& active,
+                const Loc& loc) {
+  int d = 0;
+  for (size_t j = 0; j < ps.size(); ++j) {
+    gen.params.push_back(id_pattern(ps[j]->name, ps[j]->type, loc));
+    g.locals.insert(ps[j]->name);
+    Tans t = g.zeros();
+    if (active[j]) t[size_t(d++)] = g.lit(1, ps[j]->type);
+    g.tan[ps[j]->name] = t;
+  }
+  return d;
+}
+
 std::string variant_key(const char* mode, const Callable& f, const std::vector<bool>& active,
                         const std::vector<FreeActive>& free, bool tangent_only) {
   std::string k = fmt::format("{}|{}|{}|", mode, static_cast<const void*>(f.body), tangent_only);
@@ -239,14 +252,7 @@ Value vjp_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
     for (const auto& fa : free) ndirs += fa.array ? 0 : 1;
     Gen g(ev, f.env, ndirs, f.loc);
     auto gen = std::make_shared<Generated>();
-    int d = 0;
-    for (size_t j = 0; j < ps.size(); ++j) {
-      gen->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
-      g.locals.insert(ps[j]->name);
-      Tans t = g.zeros();
-      if (active[j]) t[size_t(d++)] = g.lit(1, ps[j]->type);
-      g.tan[ps[j]->name] = t;
-    }
+    int d = seed_params(g, *gen, ps, active, f.loc);
     for (const auto& fa : free) {
       if (fa.array) {
         g.free_arrays.insert(fa.name);

@@ -492,6 +492,12 @@ std::vector<const Pattern*> scalar_params(const Callable& f);
 // f's body as a shared pointer that generated nodes can point at.
 ExprPtr body_ptr(const Callable& f);
 ExprPtr tuple_of(Gen& g, std::vector<ExprPtr> elems);
+// Gives the generated function f's scalar parameters ps (appended to
+// gen.params) and seeds their tangents for reverse mode: active parameter j
+// is the next direction, with tangent 1 there and zero elsewhere. Returns
+// the number of directions used.
+int seed_params(Gen& g, Generated& gen, const std::vector<const Pattern*>& ps, const std::vector<bool>& active,
+                const Loc& loc);
 // Generated code, memoised per source function and variant (ad_lambda.cpp).
 std::shared_ptr<Generated> memoised(const std::string& key, const Callable* f,
                                     const std::function<std::shared_ptr<Generated>()>& make);

@@ -29,14 +29,7 @@ Value jacobian_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>&
     for (bool a : active) ndirs += a ? 1 : 0;
     Gen g(ev, f.env, ndirs, f.loc);
     auto gen = std::make_shared<Generated>();
-    int d = 0;
-    for (size_t j = 0; j < ps.size(); ++j) {
-      gen->params.push_back(id_pattern(ps[j]->name, ps[j]->type, f.loc));
-      g.locals.insert(ps[j]->name);
-      Tans t = g.zeros();
-      if (active[j]) t[size_t(d++)] = g.lit(1, ps[j]->type);
-      g.tan[ps[j]->name] = t;
-    }
+    seed_params(g, *gen, ps, active, f.loc);
     std::vector<Dual> rs = g.go_multi(body_ptr(f));
     if (g.ndirs != ndirs) throw Unsupported("a gather from a captured array in an operator");
     std::vector<ExprPtr> results;

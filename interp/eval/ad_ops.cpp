@@ -276,6 +276,29 @@ Value binop(BuiltinOp op, const Value& a, const Value& b) {
         if (is_float(prim_of(p[0]))) return neg(fn1("trunc", div(p[0], p[1])));
         return neg(op2(op == BuiltinOp::Mod ? BuiltinOp::Div : BuiltinOp::Quot, p[0], p[1]));
       });
+    case BuiltinOp::LogAnd:
+    case BuiltinOp::LogOr: {
+      // Booleans with tangents (forward mode only; ad.cpp): Futhark's
+      // pdBinOp gives a && b the partials (b, a) and a || b (true, false),
+      // so (a && b)' = a' && b || b' && a and (a || b)' = a'. Reached by the
+      // operator as a function value and by generated derivative code (a
+      // nested jvp of `!x`); the source's && and || short-circuit instead.
+      uint64_t level = top_level(args, 2);
+      const ADValue* va = is_ad(a) && a.ad->level == level ? a.ad.get() : nullptr;
+      const ADValue* vb = is_ad(b) && b.ad->level == level ? b.ad.get() : nullptr;
+      if ((va && va->tape) || (vb && vb->tape)) return Value(scalar_binop(op, ad_scalar(a), ad_scalar(b)));
+      Value pa = va ? va->primal : a, pb = vb ? vb->primal : b;
+      Value no = Value(Scalar::boolean(false));
+      Value ta = va ? va->tangent : no, tb = vb ? vb->tangent : no;
+      auto out = std::make_shared<ADValue>();
+      out->level = level;
+      out->prim = Prim::Bool;
+      out->primal = binop(op, pa, pb);
+      out->tangent = op == BuiltinOp::LogAnd
+                         ? binop(BuiltinOp::LogOr, binop(BuiltinOp::LogAnd, ta, pb), binop(BuiltinOp::LogAnd, tb, pa))
+                         : ta;
+      return Value::differentiable(out);
+    }
     default:
       // Comparisons, logical and bitwise operators: on the plain values.
       return Value(scalar_binop(op, ad_scalar(a), ad_scalar(b)));
@@ -286,6 +309,23 @@ Value negate(const Value& a) {
   if (!is_ad(a)) return Value(scalar_neg(a.scalar));
   return lift(&a, 1, [](const Value* p) { return neg(p[0]); },
               [](int, const Value* p, const Value&) { return konst(prim_of(p[0]), -1); });
+}
+
+Value logical_not(const Value& a) {
+  if (!is_ad(a)) return Value(scalar_not(a.scalar));
+  if (a.ad->prim == Prim::Bool) {
+    // Forward mode only (booleans get no tape nodes): Futhark's pdUnOp
+    // gives `!x` the derivative x, so the tangent is x' && x.
+    if (a.ad->tape) return Value(scalar_not(ad_scalar(a)));
+    auto out = std::make_shared<ADValue>();
+    out->level = a.ad->level;
+    out->prim = Prim::Bool;
+    out->primal = logical_not(a.ad->primal);
+    out->tangent = binop(BuiltinOp::LogAnd, a.ad->tangent, a.ad->primal);
+    return Value::differentiable(out);
+  }
+  return lift(&a, 1, [](const Value* p) { return logical_not(p[0]); },
+              [](int, const Value* p, const Value&) { return logical_not(p[0]); });
 }
 
 std::optional<Value> function(std::string_view name, const Value* args, int nargs) {

@@ -19,6 +19,30 @@
 
 namespace thorn::eval::ad {
 
+namespace {
+
+// The map of g over the concatenation of groups of component arrays (one
+// group per tuple parameter of g): the tuple's component arrays.
+std::vector<Value> map_components(Sweep& sw, const Value& g, std::initializer_list<const std::vector<Value>*> groups) {
+  std::vector<Value> margs{g};
+  for (const auto* grp : groups) margs.insert(margs.end(), grp->begin(), grp->end());
+  return split_components(sw.apply(map_of(margs.size() - 1), margs));
+}
+
+// Forward mode of a scan or reduce (`fn`) of tuples: dual tuples (a.., a'..)
+// under the operator's generated jvp, from (ne.., 0..). The d primal
+// components come first in the result, then the d tangents.
+Value dual_tuples(Sweep& sw, const Value& fn, const Callable& op, const Value& nev, const std::vector<Value>& X,
+                  const Value& xs_dot, size_t d, Prim p, const Loc& at) {
+  Value jop = paired_jvp_operator(sw.ev, op);
+  std::vector<Value> comps = X, ne2 = *nev.elems;
+  for (const auto& t : split_components(xs_dot)) comps.push_back(t);
+  for (size_t k = 0; k < d; ++k) ne2.push_back(Value(Scalar::floating(p, 0)));
+  return sw.ev.apply(fn, {jop, Value::tuple(ne2), tuple_array(comps)}, at);
+}
+
+}  // namespace
+
 // The checks shared by scan and reduce: an operator on two tuples of d
 // scalars (d the width of xs's elements) with a neutral element of d floats.
 size_t Sweep::tuple_operator(const std::vector<AV>& args, const char* what) {
@@ -44,12 +68,7 @@ AV Sweep::scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at)
   Prim p = float_elem(X[0], "a scan of tuples");
   const Callable& op = *opv.fn;
   if (!reverse) {
-    // Dual tuples (a.., a'..) scanned under the operator's jvp.
-    Value jop = paired_jvp_operator(ev, op);
-    std::vector<Value> comps = X, ne2 = *nev.elems;
-    for (const auto& t : split_components(*xs.dot)) comps.push_back(t);
-    for (size_t k = 0; k < d; ++k) ne2.push_back(Value(Scalar::floating(p, 0)));
-    std::vector<Value> r = split_components(ev.apply(fn, {jop, Value::tuple(ne2), tuple_array(comps)}, at));
+    std::vector<Value> r = split_components(dual_tuples(*this, fn, op, nev, X, *xs.dot, d, p, at));
     return dual(tuple_array({r.begin(), r.begin() + long(d)}), tuple_array({r.begin() + long(d), r.end()}));
   }
   // The derivative code is generated now, so that an unsupported operator
@@ -66,10 +85,7 @@ AV Sweep::scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at)
     std::vector<Value> Y = split_components(y), YB = split_components(ybars), A;
     if (X[0].array->shape.at(0) == 0) return;
     for (size_t k = 0; k < d; ++k) A.push_back(apply(rule(p, "scan_prev"), {(*nev.elems)[k], Y[k]}));
-    std::vector<Value> margs{jac};
-    margs.insert(margs.end(), A.begin(), A.end());
-    margs.insert(margs.end(), X.begin(), X.end());
-    std::vector<Value> J = split_components(apply(map_of(2 * d), margs));
+    std::vector<Value> J = map_components(*this, jac, {&A, &X});
     // The reversed sequence of (ybar_i, C_{i+1}), and the identity map.
     std::vector<Value> E, ne;
     for (size_t k = 0; k < d; ++k) E.push_back(apply(rule(p, "rev"), {YB[k]}));
@@ -78,11 +94,9 @@ AV Sweep::scan_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& at)
     for (size_t k = 0; k < d; ++k)
       for (size_t j = 0; j < d; ++j) ne.push_back(Value(Scalar::floating(p, k == j ? 1 : 0)));
     std::vector<Value> S = split_components(ev.apply(fn, {lin, Value::tuple(ne), tuple_array(E)}, at));
-    std::vector<Value> vargs{vjp_right};
-    vargs.insert(vargs.end(), A.begin(), A.end());
-    vargs.insert(vargs.end(), X.begin(), X.end());
-    for (size_t k = 0; k < d; ++k) vargs.push_back(apply(rule(p, "rev"), {S[k]}));
-    accumulate(xid, tuple_array(split_components(apply(map_of(3 * d), vargs))));
+    std::vector<Value> R;
+    for (size_t k = 0; k < d; ++k) R.push_back(apply(rule(p, "rev"), {S[k]}));
+    accumulate(xid, tuple_array(map_components(*this, vjp_right, {&A, &X, &R})));
   });
   return r;
 }
@@ -98,11 +112,7 @@ AV Sweep::reduce_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& a
   AV r;
   r.is_tuple = true;
   if (!reverse) {
-    Value jop = paired_jvp_operator(ev, op);
-    std::vector<Value> comps = X, ne2 = *nev.elems;
-    for (const auto& t : split_components(*xs.dot)) comps.push_back(t);
-    for (size_t k = 0; k < d; ++k) ne2.push_back(Value(Scalar::floating(p, 0)));
-    Value y2 = ev.apply(fn, {jop, Value::tuple(ne2), tuple_array(comps)}, at);
+    Value y2 = dual_tuples(*this, fn, op, nev, X, *xs.dot, d, p, at);
     std::vector<Value> ys;
     for (size_t k = 0; k < d; ++k) {
       ys.push_back((*y2.elems)[k]);
@@ -136,16 +146,8 @@ AV Sweep::reduce_tuple_rule(const Value& fn, std::vector<AV>& args, const Loc& a
     }
     // d1 = ybar * d(u op r)/du at u = l op x; then d1 * d(l op x)/dx.
     std::vector<Value> U = split_components(apply(map, {opv, tuple_array(ls), tuple_array(X)}));
-    auto vjp_map = [&](const Value& g, const std::vector<Value>& a, const std::vector<Value>& b,
-                       const std::vector<Value>& s) {
-      std::vector<Value> margs{g};
-      margs.insert(margs.end(), a.begin(), a.end());
-      margs.insert(margs.end(), b.begin(), b.end());
-      margs.insert(margs.end(), s.begin(), s.end());
-      return split_components(apply(map_of(3 * d), margs));
-    };
-    std::vector<Value> D1 = vjp_map(vjp_left, U, rs, yb);
-    accumulate(xid, tuple_array(vjp_map(vjp_right, ls, X, D1)));
+    std::vector<Value> D1 = map_components(*this, vjp_left, {&U, &rs, &yb});
+    accumulate(xid, tuple_array(map_components(*this, vjp_right, {&ls, &X, &D1})));
   });
   for (size_t k = 0; k < d; ++k) {
     AV part = constant((*y.elems)[k]);

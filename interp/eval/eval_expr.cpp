@@ -119,7 +119,7 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
       }
       case Expr::Kind::Not: {
         Value v = eval(*e->a, ctx);
-        return with_loc(e->loc, [&] { return Value(scalar_not(ad_scalar(v))); });
+        return with_loc(e->loc, [&] { return v.kind == Value::Kind::AD ? ad::logical_not(v) : Value(scalar_not(v.scalar)); });
       }
       case Expr::Kind::OpSection: return eval_op_section(*e, ctx);
       case Expr::Kind::ProjSection: {
@@ -426,7 +426,9 @@ Value Evaluator::eval_binop(const Expr& e, const Ctx& ctx) {
     if (*op == BuiltinOp::LogAnd || *op == BuiltinOp::LogOr) {
       Value x = eval(*e.a, ctx);
       bool lhs = x.scalar.b;
-      if (*op == BuiltinOp::LogAnd ? !lhs : lhs) return x;
+      // `a && b` is `if a then b else false` (and `||` likewise): the
+      // short-circuited result is a constant, without a tangent.
+      if (*op == BuiltinOp::LogAnd ? !lhs : lhs) return x.kind == Value::Kind::AD ? Value(Scalar::boolean(lhs)) : x;
       return eval(*e.b, ctx);
     }
     Value x = eval(*e.a, ctx);

@@ -334,8 +334,31 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
       for (const auto& [n, b] : p.bindings) local = local && is_local_value(n);
       if (local) return with_tree(dim_of_poly(std::move(p)), arg);
     }
+    // `replicate (i64.sum ks + n) x`: Futhark keeps the expression as the
+    // size, and `split` unifies its `[n + m]` with it operator for operator
+    // (tests/ad/flatmap0.fut). The parts that are not size expressions of
+    // local names are unknown sizes of their own (solved at run time).
+    if (arg.kind == Expr::Kind::BinOp)
+      if (SizeTreePtr t = opaque_size_tree_of(arg); t && t->op != SizeTree::Op::Leaf) return dim_of_tree(t);
   }
   return dim_var();
+}
+
+SizeTreePtr CheckerImpl::opaque_size_tree_of(const Expr& e) const {
+  SizePoly p;
+  if (size_poly_of(e, p)) {
+    bool local = true;
+    for (const auto& [n, b] : p.bindings) local = local && is_local_value(n);
+    if (local) return size_tree_of(e);
+  }
+  if (e.kind == Expr::Kind::BinOp && e.name.qualifiers.empty() && e.a && e.b && !is_local_value(e.name.name)) {
+    const std::string& op = e.name.name;
+    if (op == "+" || op == "-" || op == "*") {
+      SizeTree::Op o = op == "*" ? SizeTree::Op::Mul : op == "+" ? SizeTree::Op::Add : SizeTree::Op::Sub;
+      return tree_node(o, opaque_size_tree_of(*e.a), opaque_size_tree_of(*e.b));
+    }
+  }
+  return tree_leaf(dim_var());
 }
 
 DimRef CheckerImpl::with_tree(DimRef d, const Expr& e) const {

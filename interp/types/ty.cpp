@@ -154,6 +154,29 @@ Ty ty_with_unique(const Ty& t0, bool unique) {
   return c;
 }
 
+Ty ty_nonunique(const Ty& t0) {
+  Ty t = ty_with_unique(t0, false);
+  switch (t->kind) {
+    case TyNode::Kind::Record: {
+      bool any = false;
+      for (const auto& [n, ft] : t->fields)
+        if (resolve(ft)->unique || resolve(ft)->kind == TyNode::Kind::Record || resolve(ft)->kind == TyNode::Kind::Sum)
+          any = true;
+      if (!any) return t;
+      auto c = std::make_shared<TyNode>(*t);
+      for (auto& [n, ft] : c->fields) ft = ty_nonunique(ft);
+      return c;
+    }
+    case TyNode::Kind::Sum: {
+      auto c = std::make_shared<TyNode>(*t);
+      for (auto& [n, ts] : c->constrs)
+        for (auto& pt : ts) pt = ty_nonunique(pt);
+      return c;
+    }
+    default: return t;
+  }
+}
+
 Ty resolve(Ty t) {
   if (t->kind != TyNode::Kind::Var || !t->link) return t;
   Ty root = resolve(t->link);

@@ -168,6 +168,9 @@ Ty ty_sum(Constrs constrs);                        // sorts
 Ty ty_function(Ty param, Ty result, std::string param_name = "");
 Ty ty_param(int id, std::string name);
 Ty ty_with_unique(const Ty& t, bool unique);       // copy with the flag set
+// t without uniqueness at the top and in its tuple/record/sum components
+// (Futhark's StructType: what a type variable stands for).
+Ty ty_nonunique(const Ty& t);
 
 // Follows Var links (with path compression).
 Ty resolve(Ty t);

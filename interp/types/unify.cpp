@@ -241,7 +241,7 @@ void Unifier::bind(const Ty& var, const Ty& t) {
   // A type variable stands for a type without uniqueness: instantiating
   // map's `a` from a lambda `\(r: *[]f64) -> ...` must not make map's
   // parameter consuming (the consumption checker compares the two).
-  var->link = ty_with_unique(t, false);
+  var->link = ty_nonunique(t);
   try {
     apply_constraint(constraint_holder, t);
   } catch (const UnifyFailure&) {
