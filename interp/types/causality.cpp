@@ -102,7 +102,8 @@ struct Causality {
   void find_origins(const ExprPtr& e) {
     if (!e) return;
     for_children(*e, [&](const ExprPtr& c) { find_origins(c); });
-    if (e->kind == Expr::Kind::Apply || e->kind == Expr::Kind::BinOp) {
+    if (e->kind == Expr::Kind::Apply || e->kind == Expr::Kind::BinOp || e->kind == Expr::Kind::Loop ||
+        e->kind == Expr::Kind::Range) {
       std::vector<const DimNode*> made;
       needed(type_of(*e), false, true, made, 0);
       for (const DimNode* d : made) origin.emplace(d, e->loc);
@@ -212,6 +213,11 @@ struct Causality {
         walk(e.a);
         walk(e.c);
         walk(e.b);
+        mark_known(e);  // its loop-variant sizes (infer_loop)
+        return;
+      case Expr::Kind::Range:
+        for_children(e, [&](const ExprPtr& c) { walk(c); });
+        mark_known(e);  // a strided range's length
         return;
       case Expr::Kind::Constructor:
         // The payload first: `#Some (gen ())` computes its own size. A

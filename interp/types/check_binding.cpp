@@ -214,6 +214,8 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
   {
     FrameGuard g(*this);
     std::vector<int> ids = bind_type_params(tparams, g.frame());
+    for (size_t i = 0; i < tparams.size(); ++i)
+      if (!tparams[i].is_size && i < ids.size()) u.param_levels[ids[i]] = u.level;
     std::vector<Ty> ptys;
     for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
     Ty declared = ret_type ? eval_type(ret_type) : nullptr;
@@ -249,8 +251,19 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       error(loc, fmt::format("A size-polymorphic value binding may not have a type with an existential size.\n"
                              "Type of this binding is:\n  {}",
                              show(declared ? declared : bt)));
-    if (declared)
+    if (declared) {
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
+      // Futhark's unification of function types (Unify.hs, Arrow): a
+      // function that consumes its argument is not one that only observes
+      // it (`entry g : []f32 -> f32 = f` with `f (xs: *[]f32)`).
+      for (Ty d = resolve(declared), a = resolve(bt); d->kind == TyNode::Kind::Function && a->kind == TyNode::Kind::Function;
+           d = resolve(d->result), a = resolve(a->result))
+        if (!resolve(d->param)->unique && resolve(a->param)->unique)
+          error(body->loc, fmt::format("Function body does not have expected type (the declared return type).\n"
+                                       "Expected: {}\nActual:   {}\nParameters\n  {}\nand\n  {}\n"
+                                       "are incompatible regarding consuming their arguments.",
+                                       show(declared), show(bt), show(d->param), show(a->param)));
+    }
     else if (self_result)
       expect(body->loc, self_result, bt, "Function body does not have the type of its recursive uses");
     fn = curry(params, ptys, declared ? declared : ty_with_unique(bt, false));
@@ -424,8 +437,17 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   FrameGuard g(*this);
   bind_type_params(e.type_params, g.frame());
   loosen_sizes(e.type_params, g.frame());
-  Ty p = bind_pattern(e.params.at(0), g.frame(), false);
+  // `[]` in a loop parameter's ascription is a size to infer (Futhark's
+  // checkTypeExpNonrigid), like the size of an unannotated parameter.
+  Ty p;
+  {
+    CounterGuard anon(anonymous_as_vars_);
+    p = bind_pattern(e.params.at(0), g.frame(), false);
+  }
   if (init) {
+    // Sizes the pattern names must be the initial value's (shapes/loop2).
+    if (ascribed_pattern(*e.params.at(0)))
+      expect_sized(e.a->loc, open_dims_fresh(p), init, "Initial loop values do not have expected type.");
     expect(e.a->loc, p, fresh_dims(init), "in loop initial value");
   } else {
     for (size_t i = 0; i < names.size(); ++i)
@@ -458,23 +480,149 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   // statically. A parameter without an ascription takes whatever the body
   // gives, existential sizes included (accelerate/pagerank's `loop ranks =
   // ranks_in` whose body returns a `*[]f32`): checked at run time.
-  std::function<bool(const Pattern&)> ascribed = [&](const Pattern& q) {
-    if (q.kind == Pattern::Kind::Ascribed) return true;
-    for (const auto& x : q.elems)
-      if (x && ascribed(*x)) return true;
-    for (const auto& [f, x] : q.fields)
-      if (x && ascribed(*x)) return true;
-    return false;
-  };
-  if (ascribed(*e.params.at(0)))
+  if (ascribed_pattern(*e.params.at(0)))
     expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
   else
     expect(e.b->loc, p, body, "Loop body does not have expected type");
+  // The loop's result (Futhark's checkLoop): a parameter size the body
+  // left alone is the initial value's; one the body changed is
+  // loop-variant, a fresh existential size computed by the loop.
+  Ty result = p;
+  const Pattern& pat = *e.params.at(0);
+  Ty init_type = init ? init : names.size() == 1 && pat.kind == Pattern::Kind::Id ? outer[0] : nullptr;
+  if (init_type) {
+    // Parameters the body exchanges (`(b, a)`) share a size variable: it is
+    // invariant only if all their initial sizes are the same.
+    std::map<const DimNode*, std::vector<DimRef>> initial;
+    loop_initial_sizes(p, init_type, initial);
+    result = loop_result(p, init_type, e.loc, initial);
+  }
   // A size the body computes is the parameter's next size, not one it
   // needs before: Futhark makes such sizes loop-variant (fresh per
   // iteration), so the causality check must not follow them.
   forget_met(p);
-  return p;
+  return result;
+}
+
+// A copy of t's array/record structure whose open size variables are
+// fresh ones (other sizes kept): compares the sizes a pattern names without
+// binding those it leaves to inference.
+Ty CheckerImpl::open_dims_fresh(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      return ty_with_unique(ty_array(d->kind == DimNode::Kind::Var ? dim_var() : d, open_dims_fresh(t->elem)), t->unique);
+    }
+    case TyNode::Kind::Record: {
+      Fields fs;
+      for (const auto& [n, f] : t->fields) fs.emplace_back(n, open_dims_fresh(f));
+      return ty_with_unique(ty_record(std::move(fs)), t->unique);
+    }
+    default: return t;
+  }
+}
+
+bool CheckerImpl::ascribed_pattern(const Pattern& q) {
+  if (q.kind == Pattern::Kind::Ascribed) return true;
+  for (const auto& x : q.elems)
+    if (x && ascribed_pattern(*x)) return true;
+  for (const auto& [f, x] : q.fields)
+    if (x && ascribed_pattern(*x)) return true;
+  return false;
+}
+
+// The loop's result type: p's structure, each size a loop parameter's
+// inferred size decided against the initial value's (`init`) as Futhark
+// does: a size variable the body left open keeps the initial size
+// (shapes/loop1); one the body bound to the initial size too; one the body
+// bound to a different known size, or that met a size computed in the body
+// (an existential, `xs ++ xs`), is loop-variant: a fresh existential
+// (shapes/loop3, loop8). A size thorn does not know on either side stays
+// unknown (checked at run time).
+void CheckerImpl::loop_initial_sizes(const Ty& p0, const Ty& i0, std::map<const DimNode*, std::vector<DimRef>>& out) {
+  Ty p = resolve(p0), i = resolve(i0);
+  if (p->kind == TyNode::Kind::Array && i->kind == TyNode::Kind::Array) {
+    if (p->dim && p->dim->kind == DimNode::Kind::Var) out[dim_resolve(p->dim).get()].push_back(dim_resolve(i->dim));
+    loop_initial_sizes(p->elem, i->elem, out);
+  } else if (p->kind == TyNode::Kind::Record && i->kind == TyNode::Kind::Record && p->fields.size() == i->fields.size()) {
+    for (size_t k = 0; k < p->fields.size(); ++k) loop_initial_sizes(p->fields[k].second, i->fields[k].second, out);
+  }
+}
+
+Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
+                            const std::map<const DimNode*, std::vector<DimRef>>& initial) {
+  Ty p = resolve(p0), i = resolve(i0);
+  switch (p->kind) {
+    case TyNode::Kind::Array: {
+      if (i->kind != TyNode::Kind::Array) return p;
+      Ty elem = loop_result(p->elem, i->elem, loc, initial);
+      DimRef raw = p->dim;
+      if (!raw || raw->kind != DimNode::Kind::Var) {
+        if (elem == p->elem) return p;
+        return ty_with_unique(ty_array(raw, elem), p->unique);
+      }
+      bool met_new = false, met_unknown = false;
+      for (DimRef d = raw; d; d = d->kind == DimNode::Kind::Var ? d->link : nullptr) {
+        met_new = met_new || d->met || d->met_self;
+        met_unknown = met_unknown || d->met_unknown;
+      }
+      DimRef r = dim_resolve(raw), id = dim_resolve(i->dim);
+      auto known = [&](const DimRef& d) {
+        return d->kind == DimNode::Kind::Constant || (d->kind == DimNode::Kind::Name && d->binding && u.binding_in_scope(*d)) ||
+               (d->kind == DimNode::Kind::Expr && d->poly);
+      };
+      auto same = [&](const DimRef& a, const DimRef& b) {
+        if (a == b) return true;
+        if (a->kind == DimNode::Kind::Constant && b->kind == DimNode::Kind::Constant) return a->value == b->value;
+        if (a->kind == DimNode::Kind::Name && b->kind == DimNode::Kind::Name)
+          return a->name == b->name && a->binding == b->binding;
+        SizePoly pa, pb;
+        return a->kind == DimNode::Kind::Expr && b->kind == DimNode::Kind::Expr && dim_poly(a, pa) && dim_poly(b, pb) &&
+               poly_same(pa, pb);
+      };
+      auto variant = [&] {
+        DimRef d = dim_existential();
+        d->origin = loc.end_col > loc.col ? fmt::format("is unknown size of value returned at {}:{}-{}.", loc.line, loc.col, loc.end_col)
+                                          : fmt::format("is unknown size of value returned at {}:{}.", loc.line, loc.col);
+        pending_.existentials.push_back(d);
+        return d;
+      };
+      DimRef out;
+      bool exchanged = false;  // with a parameter of another initial size
+      if (auto it = initial.find(r.get()); it != initial.end())
+        for (const DimRef& other : it->second) exchanged = exchanged || !same(other, id);
+      if (r->kind == DimNode::Kind::Var) {
+        if (met_new || exchanged)
+          out = variant();
+        else if (met_unknown)
+          out = dim_unknown();
+        else
+          out = id;  // invariant
+      } else if (same(r, id)) {
+        out = id;
+      } else if (known(r) && known(id)) {
+        out = variant();
+      } else {
+        out = dim_unknown();
+      }
+      return ty_with_unique(ty_array(out, elem), p->unique);
+    }
+    case TyNode::Kind::Record: {
+      if (i->kind != TyNode::Kind::Record || i->fields.size() != p->fields.size()) return p;
+      Fields fs;
+      bool changed = false;
+      for (size_t k = 0; k < p->fields.size(); ++k) {
+        if (p->fields[k].first != i->fields[k].first) return p;
+        Ty f = loop_result(p->fields[k].second, i->fields[k].second, loc, initial);
+        changed = changed || f != p->fields[k].second;
+        fs.emplace_back(p->fields[k].first, f);
+      }
+      if (!changed) return p;
+      return ty_with_unique(ty_record(std::move(fs)), p->unique);
+    }
+    default: return p;
+  }
 }
 
 Ty CheckerImpl::infer_match(Expr& e) {

@@ -276,8 +276,17 @@ Ty CheckerImpl::infer_range(Expr& e) {
     v = static_cast<int64_t>(x->int_value);
     return true;
   };
-  int64_t start = 0, end = 0;
-  if (!e.b && lit(e.a, start) && lit(e.c, end)) {
+  int64_t start = 0, end = 0, step = 0;
+  // Futhark (Terms.hs, Range): a range with a stride has an unknown,
+  // existential size ("range_dim"), except `0..1..<e` and `1..2...e`.
+  if (e.b && !(lit(e.a, start) && lit(e.b, step) &&
+               ((start == 0 && step == 1 && e.range_kind == Expr::RangeKind::UpToExclusive) ||
+                (start == 1 && step == 2 && e.range_kind == Expr::RangeKind::Inclusive)))) {
+    dim = dim_existential();
+    dim->origin = e.loc.end_col > e.loc.col ? fmt::format("is unknown length of range at {}:{}-{}.", e.loc.line, e.loc.col, e.loc.end_col)
+                                           : fmt::format("is unknown length of range at {}:{}.", e.loc.line, e.loc.col);
+    pending_.existentials.push_back(dim);
+  } else if (!e.b && lit(e.a, start) && lit(e.c, end)) {
     int64_t n = 0;
     switch (e.range_kind) {
       case Expr::RangeKind::Inclusive: n = end - start + 1; break;

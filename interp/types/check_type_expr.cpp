@@ -58,7 +58,7 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
     case SizeExpr::Kind::Anonymous:
       // `[]` in an annotation means "some size": the declared type keeps it
       // unknown rather than learning it from the value.
-      return dim_unknown();
+      return anonymous_as_vars_ > 0 ? dim_var() : dim_unknown();
     case SizeExpr::Kind::Expr:
       // `[n + m]`: n and m are i64; the size is compared structurally
       // (size_poly.cpp). Other expressions stay a variable.

@@ -198,6 +198,15 @@ class CheckerImpl {
   void check_type_decl(Decl& d, ModScope& scope, bool local);
   // fn (a function of `arity` parameters) with its result's uniqueness set.
   Ty with_result_uniqueness(const Ty& fn, size_t arity, const ResultUniqueness& u);
+  // Loops (check_binding.cpp, infer_loop).
+  static bool ascribed_pattern(const Pattern& q);
+  // > 0: `[]` in a type expression is a size variable, not an unknown
+  // size (a loop parameter's ascription).
+  int anonymous_as_vars_ = 0;
+  static Ty open_dims_fresh(const Ty& t);
+  Ty loop_result(const Ty& p, const Ty& init, const Loc& loc,
+                 const std::map<const DimNode*, std::vector<DimRef>>& initial);
+  static void loop_initial_sizes(const Ty& p, const Ty& init, std::map<const DimNode*, std::vector<DimRef>>& out);
   // Checks a function (LetFun or top-level def): returns the function type.
   struct FunResult {
     Ty type;
