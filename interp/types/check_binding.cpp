@@ -410,7 +410,13 @@ Ty CheckerImpl::infer_lambda(Expr& e) {
   FrameGuard g(*this);
   std::vector<Ty> ptys;
   for (auto& p : e.params) ptys.push_back(bind_pattern(p, g.frame(), false));
-  Ty declared = e.ret_type ? eval_type(e.ret_type) : nullptr;
+  // A lambda's return sizes are "absorbable" in Futhark (Terms.hs, Lambda:
+  // checkTypeExpNonrigid): `\n : []i64 -> iota (n + 1)` returns [n + 1].
+  Ty declared;
+  if (e.ret_type) {
+    CounterGuard anon(anonymous_as_vars_);
+    declared = eval_type(e.ret_type);
+  }
   Ty bt = infer(e.a);
   if (declared)
     expect_sized(e.a->loc, declared, bt, "Lambda body does not have expected type (the declared return type)");
@@ -476,6 +482,32 @@ Ty CheckerImpl::infer_loop(Expr& e) {
     }
   }
   Ty body = infer(e.b);
+  const Pattern& pat = *e.params.at(0);
+  Ty init_type = init ? init : names.size() == 1 && pat.kind == Pattern::Kind::Id ? outer[0] : nullptr;
+  if (init_type) {
+    // Sizes of two parameters that the body made one (issue869:
+    // `matmult x[1:, :] x[:, 1:]` makes x square) cannot both be their
+    // initial sizes when those certainly differ (Futhark's "dim handling
+    // (4)": the parameter type must admit the initial value).
+    std::map<const DimNode*, std::vector<DimRef>> shared;
+    loop_initial_sizes(p, init_type, shared);
+    auto rigid = [&](const DimRef& d) {
+      return d->kind == DimNode::Kind::Constant || (d->kind == DimNode::Kind::Name && d->binding && u.binding_in_scope(*d));
+    };
+    for (const auto& [r, ids] : shared)
+      for (size_t i = 0; i < ids.size(); ++i)
+        for (size_t j = i + 1; j < ids.size(); ++j) {
+          const DimRef &x = ids[i], &y = ids[j];
+          bool differ = rigid(x) && rigid(y) &&
+                        (x->kind == DimNode::Kind::Constant && y->kind == DimNode::Kind::Constant ? x->value != y->value
+                                                                                                 : x->kind != y->kind || x->name != y->name);
+          if (differ)
+            error(e.a ? e.a->loc : e.loc,
+                  fmt::format("Initial loop values do not have expected type.\nExpected: {}\nActual:   {}\n"
+                              "Sizes \"{}\" and \"{}\" do not match: the loop body requires them to be equal.",
+                              show(p), show(init_type), show_size(x), show_size(y)));
+        }
+  }
   // Sizes the pattern declares (`loop (xs: [n]t) = ...`) are checked
   // statically. A parameter without an ascription takes whatever the body
   // gives, existential sizes included (accelerate/pagerank's `loop ranks =
@@ -488,8 +520,6 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   // left alone is the initial value's; one the body changed is
   // loop-variant, a fresh existential size computed by the loop.
   Ty result = p;
-  const Pattern& pat = *e.params.at(0);
-  Ty init_type = init ? init : names.size() == 1 && pat.kind == Pattern::Kind::Id ? outer[0] : nullptr;
   if (init_type) {
     // Parameters the body exchanges (`(b, a)`) share a size variable: it is
     // invariant only if all their initial sizes are the same.

@@ -140,7 +140,13 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     }
     case Expr::Kind::RecordUpdate: t = infer_record_update(e); break;
     case Expr::Kind::Ascribe: {
-      Ty declared = eval_type(e.ret_type);
+      // `[]` in an ascription is a size to infer (Futhark's
+      // checkTypeExpNonrigid): `[] : [][]i32` has the literal's sizes.
+      Ty declared;
+      {
+        CounterGuard anon(anonymous_as_vars_);
+        declared = eval_type(e.ret_type);
+      }
       Ty a = infer(e.a);
       expect_sized(e.a->loc, declared, a, "Expression does not have expected type (type ascription)");
       t = declared;
