@@ -2,6 +2,7 @@
 // checking of a function definition shared by top-level and local ones.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "interp/types/checker_impl.hpp"
@@ -264,7 +265,8 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
                                        "are incompatible regarding consuming their arguments.",
                                        show(declared), show(bt), show(d->param), show(a->param)));
     }
-    else if (self_result)
+    if (!declared) check_unknown_param_sizes(bt, self ? *self : std::string(), curry(params, ptys, bt), loc);
+    if (!declared && self_result)
       expect(body->loc, self_result, bt, "Function body does not have the type of its recursive uses");
     fn = curry(params, ptys, declared ? declared : ty_with_unique(bt, false));
     for (size_t i = 0; i < tparams.size(); ++i) {
@@ -372,10 +374,18 @@ Ty CheckerImpl::infer_let(Expr& e) {
   loosen_sizes(e.type_params, g.frame());
   Ty p = bind_pattern(e.pattern, g.frame(), false);
   // `let [n] xs: [n]t = e` binds n to e's size: no static check then.
-  if (e.type_params.empty())
+  if (e.type_params.empty()) {
     expect_sized(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
-  else
+  } else {
+    // Each size parameter is one size, whatever its uses: Futhark makes it a
+    // size variable that the value's sizes must agree on (shapes/letshape2:
+    // `[k][k]` against `[n][m]`).
+    Substitution sub;
+    for (const auto& tp : e.type_params)
+      if (tp.is_size) sub.dims[tp.name] = dim_var();
+    expect_sized(e.a->loc, substitute(p, sub), v, "in let binding (the pattern cannot match the value)");
     expect(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
+  }
   // A let-bound function value is not generalised; its still-open sizes
   // become unknown so that uses at different sizes are not errors.
   if (resolve(v)->kind == TyNode::Kind::Function) forget_size_vars(v);
@@ -550,6 +560,57 @@ Ty CheckerImpl::open_dims_fresh(const Ty& t0) {
       return ty_with_unique(ty_record(std::move(fs)), t->unique);
     }
     default: return t;
+  }
+}
+
+// Futhark's letGeneralise (closeOver, "unknown-param-def"): a size that
+// went out of scope inside the body (`let (n, _) = ... in \(_: [n]bool) ->
+// true`) is unknown to callers; it may appear in a parameter of the
+// inferred result only where the result also produces it as an array size.
+void CheckerImpl::check_unknown_param_sizes(const Ty& result, const std::string& name, const Ty& whole, Loc loc) {
+  std::set<const DimNode*> produced;
+  std::vector<DimRef> in_params;
+  std::vector<std::string> bound;  // named parameters of enclosing function types
+  std::function<void(const Ty&, bool, int)> walk = [&](const Ty& t0, bool in_param, int depth) {
+    if (depth > 64) return;
+    Ty t = resolve(t0);
+    switch (t->kind) {
+      case TyNode::Kind::Array: {
+        DimRef d = dim_resolve(t->dim);
+        if (d->kind == DimNode::Kind::Name && escaped_size_ && escaped_size_(*d) &&
+            std::find(bound.begin(), bound.end(), d->name) == bound.end()) {
+          if (in_param)
+            in_params.push_back(d);
+          else
+            produced.insert(d.get());
+        }
+        walk(t->elem, in_param, depth + 1);
+        return;
+      }
+      case TyNode::Kind::Record:
+        for (const auto& [n, f] : t->fields) walk(f, in_param, depth + 1);
+        return;
+      case TyNode::Kind::Sum:
+        for (const auto& [n, ps] : t->constrs)
+          for (const auto& q : ps) walk(q, in_param, depth + 1);
+        return;
+      case TyNode::Kind::Function:
+        walk(t->param, true, depth + 1);
+        if (!t->param_name.empty()) bound.push_back(t->param_name);
+        walk(t->result, in_param, depth + 1);
+        if (!t->param_name.empty()) bound.pop_back();
+        return;
+      default: return;
+    }
+  };
+  walk(result, false, 0);
+  for (const DimRef& d : in_params) {
+    bool made = false;
+    for (const DimNode* p : produced) made = made || (p->name == d->name && p->binding == d->binding) || p == d.get();
+    if (!made)
+      error(loc, fmt::format("Unknown size \"{}\" in parameter of \"{}\", which is inferred as:\n  {}\n\n"
+                             "For more information, see:\n  https://futhark.readthedocs.io/en/latest/error-index.html#unknown-param-def",
+                             d->name, name, show(whole)));
   }
 }
 

@@ -198,6 +198,7 @@ class CheckerImpl {
   void check_type_decl(Decl& d, ModScope& scope, bool local);
   // fn (a function of `arity` parameters) with its result's uniqueness set.
   Ty with_result_uniqueness(const Ty& fn, size_t arity, const ResultUniqueness& u);
+  void check_unknown_param_sizes(const Ty& result, const std::string& name, const Ty& whole, Loc loc);
   // Loops (check_binding.cpp, infer_loop).
   static bool ascribed_pattern(const Pattern& q);
   // > 0: `[]` in a type expression is a size variable, not an unknown
