@@ -215,6 +215,20 @@ struct Causality {
         walk(e.b);
         mark_known(e);  // its loop-variant sizes (infer_loop)
         return;
+      case Expr::Kind::If: {
+        // Sizes computed in one branch are not known in the other.
+        walk(e.a);
+        std::set<const DimNode*> before = known;
+        walk(e.b);
+        std::set<const DimNode*> after_then = std::move(known);
+        known = std::move(before);
+        walk(e.c);
+        known.insert(after_then.begin(), after_then.end());
+        return;
+      }
+      case Expr::Kind::Intrinsic:
+        if (e.text == "hole") check(type_of(e), "hole", e.loc);
+        break;
       case Expr::Kind::Range:
         for_children(e, [&](const ExprPtr& c) { walk(c); });
         mark_known(e);  // a strided range's length
