@@ -207,7 +207,13 @@ struct Causality {
           auto it = pattern_types.find(p.get());
           if (it != pattern_types.end()) check(it->second, source_text(p->loc, "parameter"), p->loc);
         }
-        break;
+        {
+          // Sizes computed in a lambda's body are not known outside it.
+          std::set<const DimNode*> before = known;
+          for_children(e, [&](const ExprPtr& c) { walk(c); });
+          known = std::move(before);
+        }
+        return;
       case Expr::Kind::Loop:
         // The initial value, then what the loop runs over, then the body.
         walk(e.a);

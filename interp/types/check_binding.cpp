@@ -522,6 +522,29 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   // statically. A parameter without an ascription takes whatever the body
   // gives, existential sizes included (accelerate/pagerank's `loop ranks =
   // ranks_in` whose body returns a `*[]f32`): checked at run time.
+  {
+    // One parameter size shared by several parameters (the body made them
+    // equal) that the body returns as itself in one place and as a new
+    // size in another cannot be loop-variant in one and not the other
+    // (Futhark's "dim handling (3)": shapes/loop12).
+    std::map<const DimNode*, std::vector<DimRef>> returned;
+    loop_initial_sizes(p, body, returned);
+    for (const auto& [r, bds] : returned) {
+      if (bds.size() < 2) continue;
+      bool itself = false, other = false;
+      for (const DimRef& bd : bds) {
+        if (bd.get() == r) itself = true;
+        else if ((bd->kind == DimNode::Kind::Unknown && bd->existential) || bd->kind == DimNode::Kind::Constant ||
+                 (bd->kind == DimNode::Kind::Name && bd->binding && u.binding_in_scope(*bd)))
+          other = true;
+      }
+      if (itself && other)
+        error(e.b->loc, fmt::format("Loop body does not have expected type.\nExpected: {}\nActual:   {}\n"
+                                    "The body returns a parameter's size unchanged and a new size for another "
+                                    "parameter of the same size.",
+                                    show(p), show(body)));
+    }
+  }
   if (ascribed_pattern(*e.params.at(0)))
     expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
   else
