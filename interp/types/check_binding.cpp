@@ -10,6 +10,18 @@
 namespace thorn::types {
 
 namespace {
+bool mentions_dim(const Ty& t0, const std::string& name);
+}  // namespace
+
+// Whether size n of a scheme's type is mentioned by a function-typed
+// parameter (`f [n] (g: [n]i64 -> i64)`).
+bool mentioned_in_function_param(const Ty& t0, const std::string& n) {
+  for (Ty t = resolve(t0); t->kind == TyNode::Kind::Function; t = resolve(t->result))
+    if (resolve(t->param)->kind == TyNode::Kind::Function && mentions_dim(t->param, n)) return true;
+  return false;
+}
+
+namespace {
 
 bool mentions_dim(const Ty& t0, const std::string& name) {
   Ty t = resolve(t0);
@@ -382,7 +394,9 @@ Ty CheckerImpl::infer_let(Expr& e) {
     // `[k][k]` against `[n][m]`).
     Substitution sub;
     for (const auto& tp : e.type_params)
-      if (tp.is_size) sub.dims[tp.name] = dim_var();
+      if (tp.is_size) {
+        sub.dims[tp.name] = dim_var();
+      }
     expect_sized(e.a->loc, substitute(p, sub), v, "in let binding (the pattern cannot match the value)");
     expect(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
   }

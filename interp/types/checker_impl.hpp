@@ -45,7 +45,18 @@ struct Pending {
   // Existential result sizes of the functions referenced in this
   // definition (freshen_result_sizes): the sizes the causality check follows.
   std::vector<DimRef> existentials;
+  // Size variables that must be determined by the end of the definition
+  // (Futhark's detectAmbiguousSizes), where thorn can tell: a `let [m]`
+  // size, a size parameter only function-typed parameters mention.
+  struct Ambiguous {
+    DimRef var;
+    std::string name, why;
+    Loc loc;
+  };
+  std::vector<Ambiguous> ambiguous;
 };
+
+bool mentioned_in_function_param(const Ty& t, const std::string& n);
 
 struct CheckerState {
   ModScope top;
