@@ -230,7 +230,13 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     for (size_t i = 0; i < tparams.size(); ++i)
       if (!tparams[i].is_size && i < ids.size()) u.param_levels[ids[i]] = u.level;
     std::vector<Ty> ptys;
-    for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
+    {
+      // `[]` in a parameter's type is a size to infer (Futhark's
+      // checkTypeExpNonrigid; generalised into a size parameter), so both
+      // uses of `xs: []i32` in `(xs, xs) : ([1]i32, [2]i32)` are one size.
+      CounterGuard anon(anonymous_as_vars_);
+      for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
+    }
     Ty declared = ret_type ? eval_type(ret_type) : nullptr;
     // `[]` in a declared return type is existential in Futhark: each
     // application computes it (causality.cpp). thorn's prelude writes `[]`
@@ -768,6 +774,7 @@ Ty CheckerImpl::infer_match(Expr& e) {
       result = b;
       continue;
     }
+    CounterGuard joining(u.joining_branches);
     unify_or(c.body->loc, result, b, [&] {
       return fmt::format("match cases have different types: {} (case 1) and {} (case {})", show(result), show(b),
                          i + 1);

@@ -74,6 +74,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
       expect(e.a->loc, ty_prim(Prim::Bool), c, "in if condition");
       Ty then_t = infer(e.b);
       Ty else_t = infer(e.c);
+      CounterGuard joining(u.joining_branches);
       unify_or(e.loc, then_t, else_t, [&] {
         return fmt::format("if branches have types {} and {}", show(then_t), show(else_t));
       });

@@ -405,9 +405,9 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
   // decides), but remembers the first existential one it met, which
   // Futhark would have bound it to (for the causality check). A variable
   // bound to another passes that on.
-  auto link = [](const DimRef& var, const DimRef& to) {
+  auto link = [this](const DimRef& var, const DimRef& to) {
     if (to->kind == DimNode::Kind::Unknown) {
-      if (to->existential && !var->met) var->met = to;
+      if (to->existential && !var->met && joining_branches == 0) var->met = to;
       var->met_unknown = true;
       return;
     }

@@ -38,6 +38,11 @@ class Unifier {
   int level = 0;  // the current let-nesting level for new variables
   int strict_sizes = 0;  // > 0: two sizes known to differ make unification fail
   int ignore_dims = 0;   // > 0: sizes are neither compared nor bound (`e :> t`)
+  // > 0 while the results of branches (`if`, `match`) are unified: a size
+  // that differs between them becomes existential (Futhark's
+  // unifyMostCommon), so a variable meeting a size computed inside a branch
+  // is not one Futhark would have bound (DimNode::met stays unset).
+  int joining_branches = 0;
   // Whether a Name size's binding is still the one its name refers to.
   std::function<bool(const DimNode&)> binding_in_scope;
 
