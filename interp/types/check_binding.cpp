@@ -554,9 +554,8 @@ Ty CheckerImpl::infer_loop(Expr& e) {
       bool itself = false, other = false;
       for (const DimRef& bd : bds) {
         if (bd.get() == r) itself = true;
-        else if ((bd->kind == DimNode::Kind::Unknown && bd->existential) || bd->kind == DimNode::Kind::Constant ||
-                 (bd->kind == DimNode::Kind::Name && bd->binding && u.binding_in_scope(*bd)))
-          other = true;
+        else if (bd->kind == DimNode::Kind::Unknown && bd->existential)
+          other = true;  // computed in the body (a known size may be the initial one)
       }
       if (itself && other)
         error(e.b->loc, fmt::format("Loop body does not have expected type.\nExpected: {}\nActual:   {}\n"
