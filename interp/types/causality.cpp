@@ -102,7 +102,8 @@ struct Causality {
   void find_origins(const ExprPtr& e) {
     if (!e) return;
     for_children(*e, [&](const ExprPtr& c) { find_origins(c); });
-    if (e->kind == Expr::Kind::Apply || e->kind == Expr::Kind::BinOp) {
+    if (e->kind == Expr::Kind::Apply || e->kind == Expr::Kind::BinOp || e->kind == Expr::Kind::Loop ||
+        e->kind == Expr::Kind::Range) {
       std::vector<const DimNode*> made;
       needed(type_of(*e), false, true, made, 0);
       for (const DimNode* d : made) origin.emplace(d, e->loc);
@@ -206,12 +207,37 @@ struct Causality {
           auto it = pattern_types.find(p.get());
           if (it != pattern_types.end()) check(it->second, source_text(p->loc, "parameter"), p->loc);
         }
-        break;
+        {
+          // Sizes computed in a lambda's body are not known outside it.
+          std::set<const DimNode*> before = known;
+          for_children(e, [&](const ExprPtr& c) { walk(c); });
+          known = std::move(before);
+        }
+        return;
       case Expr::Kind::Loop:
         // The initial value, then what the loop runs over, then the body.
         walk(e.a);
         walk(e.c);
         walk(e.b);
+        mark_known(e);  // its loop-variant sizes (infer_loop)
+        return;
+      case Expr::Kind::If: {
+        // Sizes computed in one branch are not known in the other.
+        walk(e.a);
+        std::set<const DimNode*> before = known;
+        walk(e.b);
+        std::set<const DimNode*> after_then = std::move(known);
+        known = std::move(before);
+        walk(e.c);
+        known.insert(after_then.begin(), after_then.end());
+        return;
+      }
+      case Expr::Kind::Intrinsic:
+        if (e.text == "hole") check(type_of(e), "hole", e.loc);
+        break;
+      case Expr::Kind::Range:
+        for_children(e, [&](const ExprPtr& c) { walk(c); });
+        mark_known(e);  // a strided range's length
         return;
       case Expr::Kind::Constructor:
         // The payload first: `#Some (gen ())` computes its own size. A

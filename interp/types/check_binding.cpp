@@ -2,11 +2,24 @@
 // checking of a function definition shared by top-level and local ones.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "interp/types/checker_impl.hpp"
 
 namespace thorn::types {
+
+namespace {
+bool mentions_dim(const Ty& t0, const std::string& name);
+}  // namespace
+
+// Whether size n of a scheme's type is mentioned by a function-typed
+// parameter (`f [n] (g: [n]i64 -> i64)`).
+bool mentioned_in_function_param(const Ty& t0, const std::string& n) {
+  for (Ty t = resolve(t0); t->kind == TyNode::Kind::Function; t = resolve(t->result))
+    if (resolve(t->param)->kind == TyNode::Kind::Function && mentions_dim(t->param, n)) return true;
+  return false;
+}
 
 namespace {
 
@@ -214,8 +227,16 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
   {
     FrameGuard g(*this);
     std::vector<int> ids = bind_type_params(tparams, g.frame());
+    for (size_t i = 0; i < tparams.size(); ++i)
+      if (!tparams[i].is_size && i < ids.size()) u.param_levels[ids[i]] = u.level;
     std::vector<Ty> ptys;
-    for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
+    {
+      // `[]` in a parameter's type is a size to infer (Futhark's
+      // checkTypeExpNonrigid; generalised into a size parameter), so both
+      // uses of `xs: []i32` in `(xs, xs) : ([1]i32, [2]i32)` are one size.
+      CounterGuard anon(anonymous_as_vars_);
+      for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
+    }
     Ty declared = ret_type ? eval_type(ret_type) : nullptr;
     // `[]` in a declared return type is existential in Futhark: each
     // application computes it (causality.cpp). thorn's prelude writes `[]`
@@ -249,9 +270,21 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       error(loc, fmt::format("A size-polymorphic value binding may not have a type with an existential size.\n"
                              "Type of this binding is:\n  {}",
                              show(declared ? declared : bt)));
-    if (declared)
+    if (declared) {
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
-    else if (self_result)
+      // Futhark's unification of function types (Unify.hs, Arrow): a
+      // function that consumes its argument is not one that only observes
+      // it (`entry g : []f32 -> f32 = f` with `f (xs: *[]f32)`).
+      for (Ty d = resolve(declared), a = resolve(bt); d->kind == TyNode::Kind::Function && a->kind == TyNode::Kind::Function;
+           d = resolve(d->result), a = resolve(a->result))
+        if (!resolve(d->param)->unique && resolve(a->param)->unique)
+          error(body->loc, fmt::format("Function body does not have expected type (the declared return type).\n"
+                                       "Expected: {}\nActual:   {}\nParameters\n  {}\nand\n  {}\n"
+                                       "are incompatible regarding consuming their arguments.",
+                                       show(declared), show(bt), show(d->param), show(a->param)));
+    }
+    if (!declared) check_unknown_param_sizes(bt, self ? *self : std::string(), curry(params, ptys, bt), loc);
+    if (!declared && self_result)
       expect(body->loc, self_result, bt, "Function body does not have the type of its recursive uses");
     fn = curry(params, ptys, declared ? declared : ty_with_unique(bt, false));
     for (size_t i = 0; i < tparams.size(); ++i) {
@@ -359,10 +392,20 @@ Ty CheckerImpl::infer_let(Expr& e) {
   loosen_sizes(e.type_params, g.frame());
   Ty p = bind_pattern(e.pattern, g.frame(), false);
   // `let [n] xs: [n]t = e` binds n to e's size: no static check then.
-  if (e.type_params.empty())
+  if (e.type_params.empty()) {
     expect_sized(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
-  else
+  } else {
+    // Each size parameter is one size, whatever its uses: Futhark makes it a
+    // size variable that the value's sizes must agree on (shapes/letshape2:
+    // `[k][k]` against `[n][m]`).
+    Substitution sub;
+    for (const auto& tp : e.type_params)
+      if (tp.is_size) {
+        sub.dims[tp.name] = dim_var();
+      }
+    expect_sized(e.a->loc, substitute(p, sub), v, "in let binding (the pattern cannot match the value)");
     expect(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
+  }
   // A let-bound function value is not generalised; its still-open sizes
   // become unknown so that uses at different sizes are not errors.
   if (resolve(v)->kind == TyNode::Kind::Function) forget_size_vars(v);
@@ -397,7 +440,13 @@ Ty CheckerImpl::infer_lambda(Expr& e) {
   FrameGuard g(*this);
   std::vector<Ty> ptys;
   for (auto& p : e.params) ptys.push_back(bind_pattern(p, g.frame(), false));
-  Ty declared = e.ret_type ? eval_type(e.ret_type) : nullptr;
+  // A lambda's return sizes are "absorbable" in Futhark (Terms.hs, Lambda:
+  // checkTypeExpNonrigid): `\n : []i64 -> iota (n + 1)` returns [n + 1].
+  Ty declared;
+  if (e.ret_type) {
+    CounterGuard anon(anonymous_as_vars_);
+    declared = eval_type(e.ret_type);
+  }
   Ty bt = infer(e.a);
   if (declared)
     expect_sized(e.a->loc, declared, bt, "Lambda body does not have expected type (the declared return type)");
@@ -424,8 +473,17 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   FrameGuard g(*this);
   bind_type_params(e.type_params, g.frame());
   loosen_sizes(e.type_params, g.frame());
-  Ty p = bind_pattern(e.params.at(0), g.frame(), false);
+  // `[]` in a loop parameter's ascription is a size to infer (Futhark's
+  // checkTypeExpNonrigid), like the size of an unannotated parameter.
+  Ty p;
+  {
+    CounterGuard anon(anonymous_as_vars_);
+    p = bind_pattern(e.params.at(0), g.frame(), false);
+  }
   if (init) {
+    // Sizes the pattern names must be the initial value's (shapes/loop2).
+    if (ascribed_pattern(*e.params.at(0)))
+      expect_sized(e.a->loc, open_dims_fresh(p), init, "Initial loop values do not have expected type.");
     expect(e.a->loc, p, fresh_dims(init), "in loop initial value");
   } else {
     for (size_t i = 0; i < names.size(); ++i)
@@ -454,27 +512,250 @@ Ty CheckerImpl::infer_loop(Expr& e) {
     }
   }
   Ty body = infer(e.b);
+  const Pattern& pat = *e.params.at(0);
+  Ty init_type = init ? init : names.size() == 1 && pat.kind == Pattern::Kind::Id ? outer[0] : nullptr;
+  if (init_type) {
+    // Sizes of two parameters that the body made one (issue869:
+    // `matmult x[1:, :] x[:, 1:]` makes x square) cannot both be their
+    // initial sizes when those certainly differ (Futhark's "dim handling
+    // (4)": the parameter type must admit the initial value).
+    std::map<const DimNode*, std::vector<DimRef>> shared;
+    loop_initial_sizes(p, init_type, shared);
+    auto rigid = [&](const DimRef& d) {
+      return d->kind == DimNode::Kind::Constant || (d->kind == DimNode::Kind::Name && d->binding && u.binding_in_scope(*d));
+    };
+    for (const auto& [r, ids] : shared)
+      for (size_t i = 0; i < ids.size(); ++i)
+        for (size_t j = i + 1; j < ids.size(); ++j) {
+          const DimRef &x = ids[i], &y = ids[j];
+          bool differ = rigid(x) && rigid(y) &&
+                        (x->kind == DimNode::Kind::Constant && y->kind == DimNode::Kind::Constant ? x->value != y->value
+                                                                                                 : x->kind != y->kind || x->name != y->name);
+          if (differ)
+            error(e.a ? e.a->loc : e.loc,
+                  fmt::format("Initial loop values do not have expected type.\nExpected: {}\nActual:   {}\n"
+                              "Sizes \"{}\" and \"{}\" do not match: the loop body requires them to be equal.",
+                              show(p), show(init_type), show_size(x), show_size(y)));
+        }
+  }
   // Sizes the pattern declares (`loop (xs: [n]t) = ...`) are checked
   // statically. A parameter without an ascription takes whatever the body
   // gives, existential sizes included (accelerate/pagerank's `loop ranks =
   // ranks_in` whose body returns a `*[]f32`): checked at run time.
-  std::function<bool(const Pattern&)> ascribed = [&](const Pattern& q) {
-    if (q.kind == Pattern::Kind::Ascribed) return true;
-    for (const auto& x : q.elems)
-      if (x && ascribed(*x)) return true;
-    for (const auto& [f, x] : q.fields)
-      if (x && ascribed(*x)) return true;
-    return false;
-  };
-  if (ascribed(*e.params.at(0)))
+  {
+    // One parameter size shared by several parameters (the body made them
+    // equal) that the body returns as itself in one place and as a new
+    // size in another cannot be loop-variant in one and not the other
+    // (Futhark's "dim handling (3)": shapes/loop12).
+    std::map<const DimNode*, std::vector<DimRef>> returned;
+    loop_initial_sizes(p, body, returned);
+    for (const auto& [r, bds] : returned) {
+      if (bds.size() < 2) continue;
+      bool itself = false, other = false;
+      for (const DimRef& bd : bds) {
+        if (bd.get() == r) itself = true;
+        else if (bd->kind == DimNode::Kind::Unknown && bd->existential)
+          other = true;  // computed in the body (a known size may be the initial one)
+      }
+      if (itself && other)
+        error(e.b->loc, fmt::format("Loop body does not have expected type.\nExpected: {}\nActual:   {}\n"
+                                    "The body returns a parameter's size unchanged and a new size for another "
+                                    "parameter of the same size.",
+                                    show(p), show(body)));
+    }
+  }
+  if (ascribed_pattern(*e.params.at(0)))
     expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
   else
     expect(e.b->loc, p, body, "Loop body does not have expected type");
+  // The loop's result (Futhark's checkLoop): a parameter size the body
+  // left alone is the initial value's; one the body changed is
+  // loop-variant, a fresh existential size computed by the loop.
+  Ty result = p;
+  if (init_type) {
+    // Parameters the body exchanges (`(b, a)`) share a size variable: it is
+    // invariant only if all their initial sizes are the same.
+    std::map<const DimNode*, std::vector<DimRef>> initial;
+    loop_initial_sizes(p, init_type, initial);
+    result = loop_result(p, init_type, e.loc, initial);
+  }
   // A size the body computes is the parameter's next size, not one it
   // needs before: Futhark makes such sizes loop-variant (fresh per
   // iteration), so the causality check must not follow them.
   forget_met(p);
-  return p;
+  return result;
+}
+
+// A copy of t's array/record structure whose open size variables are
+// fresh ones (other sizes kept): compares the sizes a pattern names without
+// binding those it leaves to inference.
+Ty CheckerImpl::open_dims_fresh(const Ty& t0) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      return ty_with_unique(ty_array(d->kind == DimNode::Kind::Var ? dim_var() : d, open_dims_fresh(t->elem)), t->unique);
+    }
+    case TyNode::Kind::Record: {
+      Fields fs;
+      for (const auto& [n, f] : t->fields) fs.emplace_back(n, open_dims_fresh(f));
+      return ty_with_unique(ty_record(std::move(fs)), t->unique);
+    }
+    default: return t;
+  }
+}
+
+// Futhark's letGeneralise (closeOver, "unknown-param-def"): a size that
+// went out of scope inside the body (`let (n, _) = ... in \(_: [n]bool) ->
+// true`) is unknown to callers; it may appear in a parameter of the
+// inferred result only where the result also produces it as an array size.
+void CheckerImpl::check_unknown_param_sizes(const Ty& result, const std::string& name, const Ty& whole, Loc loc) {
+  std::set<const DimNode*> produced;
+  std::vector<DimRef> in_params;
+  std::vector<std::string> bound;  // named parameters of enclosing function types
+  std::function<void(const Ty&, bool, int)> walk = [&](const Ty& t0, bool in_param, int depth) {
+    if (depth > 64) return;
+    Ty t = resolve(t0);
+    switch (t->kind) {
+      case TyNode::Kind::Array: {
+        DimRef d = dim_resolve(t->dim);
+        if (d->kind == DimNode::Kind::Name && escaped_size_ && escaped_size_(*d) &&
+            std::find(bound.begin(), bound.end(), d->name) == bound.end()) {
+          if (in_param)
+            in_params.push_back(d);
+          else
+            produced.insert(d.get());
+        }
+        walk(t->elem, in_param, depth + 1);
+        return;
+      }
+      case TyNode::Kind::Record:
+        for (const auto& [n, f] : t->fields) walk(f, in_param, depth + 1);
+        return;
+      case TyNode::Kind::Sum:
+        for (const auto& [n, ps] : t->constrs)
+          for (const auto& q : ps) walk(q, in_param, depth + 1);
+        return;
+      case TyNode::Kind::Function:
+        walk(t->param, true, depth + 1);
+        if (!t->param_name.empty()) bound.push_back(t->param_name);
+        walk(t->result, in_param, depth + 1);
+        if (!t->param_name.empty()) bound.pop_back();
+        return;
+      default: return;
+    }
+  };
+  walk(result, false, 0);
+  for (const DimRef& d : in_params) {
+    bool made = false;
+    for (const DimNode* p : produced) made = made || (p->name == d->name && p->binding == d->binding) || p == d.get();
+    if (!made)
+      error(loc, fmt::format("Unknown size \"{}\" in parameter of \"{}\", which is inferred as:\n  {}\n\n"
+                             "For more information, see:\n  https://futhark.readthedocs.io/en/latest/error-index.html#unknown-param-def",
+                             d->name, name, show(whole)));
+  }
+}
+
+bool CheckerImpl::ascribed_pattern(const Pattern& q) {
+  if (q.kind == Pattern::Kind::Ascribed) return true;
+  for (const auto& x : q.elems)
+    if (x && ascribed_pattern(*x)) return true;
+  for (const auto& [f, x] : q.fields)
+    if (x && ascribed_pattern(*x)) return true;
+  return false;
+}
+
+// The loop's result type: p's structure, each size a loop parameter's
+// inferred size decided against the initial value's (`init`) as Futhark
+// does: a size variable the body left open keeps the initial size
+// (shapes/loop1); one the body bound to the initial size too; one the body
+// bound to a different known size, or that met a size computed in the body
+// (an existential, `xs ++ xs`), is loop-variant: a fresh existential
+// (shapes/loop3, loop8). A size thorn does not know on either side stays
+// unknown (checked at run time).
+void CheckerImpl::loop_initial_sizes(const Ty& p0, const Ty& i0, std::map<const DimNode*, std::vector<DimRef>>& out) {
+  Ty p = resolve(p0), i = resolve(i0);
+  if (p->kind == TyNode::Kind::Array && i->kind == TyNode::Kind::Array) {
+    if (p->dim && p->dim->kind == DimNode::Kind::Var) out[dim_resolve(p->dim).get()].push_back(dim_resolve(i->dim));
+    loop_initial_sizes(p->elem, i->elem, out);
+  } else if (p->kind == TyNode::Kind::Record && i->kind == TyNode::Kind::Record && p->fields.size() == i->fields.size()) {
+    for (size_t k = 0; k < p->fields.size(); ++k) loop_initial_sizes(p->fields[k].second, i->fields[k].second, out);
+  }
+}
+
+Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
+                            const std::map<const DimNode*, std::vector<DimRef>>& initial) {
+  Ty p = resolve(p0), i = resolve(i0);
+  switch (p->kind) {
+    case TyNode::Kind::Array: {
+      if (i->kind != TyNode::Kind::Array) return p;
+      Ty elem = loop_result(p->elem, i->elem, loc, initial);
+      DimRef raw = p->dim;
+      if (!raw || raw->kind != DimNode::Kind::Var) {
+        if (elem == p->elem) return p;
+        return ty_with_unique(ty_array(raw, elem), p->unique);
+      }
+      bool met_new = false, met_unknown = false;
+      for (DimRef d = raw; d; d = d->kind == DimNode::Kind::Var ? d->link : nullptr) {
+        met_new = met_new || d->met || d->met_self;
+        met_unknown = met_unknown || d->met_unknown;
+      }
+      DimRef r = dim_resolve(raw), id = dim_resolve(i->dim);
+      auto known = [&](const DimRef& d) {
+        return d->kind == DimNode::Kind::Constant || (d->kind == DimNode::Kind::Name && d->binding && u.binding_in_scope(*d)) ||
+               (d->kind == DimNode::Kind::Expr && d->poly);
+      };
+      auto same = [&](const DimRef& a, const DimRef& b) {
+        if (a == b) return true;
+        if (a->kind == DimNode::Kind::Constant && b->kind == DimNode::Kind::Constant) return a->value == b->value;
+        if (a->kind == DimNode::Kind::Name && b->kind == DimNode::Kind::Name)
+          return a->name == b->name && a->binding == b->binding;
+        SizePoly pa, pb;
+        return a->kind == DimNode::Kind::Expr && b->kind == DimNode::Kind::Expr && dim_poly(a, pa) && dim_poly(b, pb) &&
+               poly_same(pa, pb);
+      };
+      auto variant = [&] {
+        DimRef d = dim_existential();
+        d->origin = loc.end_col > loc.col ? fmt::format("is unknown size of value returned at {}:{}-{}.", loc.line, loc.col, loc.end_col)
+                                          : fmt::format("is unknown size of value returned at {}:{}.", loc.line, loc.col);
+        pending_.existentials.push_back(d);
+        return d;
+      };
+      DimRef out;
+      bool exchanged = false;  // with a parameter of another initial size
+      if (auto it = initial.find(r.get()); it != initial.end())
+        for (const DimRef& other : it->second) exchanged = exchanged || !same(other, id);
+      if (r->kind == DimNode::Kind::Var) {
+        if (met_new || exchanged)
+          out = variant();
+        else if (met_unknown)
+          out = dim_unknown();
+        else
+          out = id;  // invariant
+      } else if (same(r, id)) {
+        out = id;
+      } else if (known(r) && known(id)) {
+        out = variant();
+      } else {
+        out = dim_unknown();
+      }
+      return ty_with_unique(ty_array(out, elem), p->unique);
+    }
+    case TyNode::Kind::Record: {
+      if (i->kind != TyNode::Kind::Record || i->fields.size() != p->fields.size()) return p;
+      Fields fs;
+      bool changed = false;
+      for (size_t k = 0; k < p->fields.size(); ++k) {
+        if (p->fields[k].first != i->fields[k].first) return p;
+        Ty f = loop_result(p->fields[k].second, i->fields[k].second, loc, initial);
+        changed = changed || f != p->fields[k].second;
+        fs.emplace_back(p->fields[k].first, f);
+      }
+      if (!changed) return p;
+      return ty_with_unique(ty_record(std::move(fs)), p->unique);
+    }
+    default: return p;
+  }
 }
 
 Ty CheckerImpl::infer_match(Expr& e) {
@@ -492,6 +773,7 @@ Ty CheckerImpl::infer_match(Expr& e) {
       result = b;
       continue;
     }
+    CounterGuard joining(u.joining_branches);
     unify_or(c.body->loc, result, b, [&] {
       return fmt::format("match cases have different types: {} (case 1) and {} (case {})", show(result), show(b),
                          i + 1);

@@ -74,6 +74,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
       expect(e.a->loc, ty_prim(Prim::Bool), c, "in if condition");
       Ty then_t = infer(e.b);
       Ty else_t = infer(e.c);
+      CounterGuard joining(u.joining_branches);
       unify_or(e.loc, then_t, else_t, [&] {
         return fmt::format("if branches have types {} and {}", show(then_t), show(else_t));
       });
@@ -140,7 +141,13 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     }
     case Expr::Kind::RecordUpdate: t = infer_record_update(e); break;
     case Expr::Kind::Ascribe: {
-      Ty declared = eval_type(e.ret_type);
+      // `[]` in an ascription is a size to infer (Futhark's
+      // checkTypeExpNonrigid): `[] : [][]i32` has the literal's sizes.
+      Ty declared;
+      {
+        CounterGuard anon(anonymous_as_vars_);
+        declared = eval_type(e.ret_type);
+      }
       Ty a = infer(e.a);
       expect_sized(e.a->loc, declared, a, "Expression does not have expected type (type ascription)");
       t = declared;
@@ -276,8 +283,17 @@ Ty CheckerImpl::infer_range(Expr& e) {
     v = static_cast<int64_t>(x->int_value);
     return true;
   };
-  int64_t start = 0, end = 0;
-  if (!e.b && lit(e.a, start) && lit(e.c, end)) {
+  int64_t start = 0, end = 0, step = 0;
+  // Futhark (Terms.hs, Range): a range with a stride has an unknown,
+  // existential size ("range_dim"), except `0..1..<e` and `1..2...e`.
+  if (e.b && !(lit(e.a, start) && lit(e.b, step) &&
+               ((start == 0 && step == 1 && e.range_kind == Expr::RangeKind::UpToExclusive) ||
+                (start == 1 && step == 2 && e.range_kind == Expr::RangeKind::Inclusive)))) {
+    dim = dim_existential();
+    dim->origin = e.loc.end_col > e.loc.col ? fmt::format("is unknown length of range at {}:{}-{}.", e.loc.line, e.loc.col, e.loc.end_col)
+                                           : fmt::format("is unknown length of range at {}:{}.", e.loc.line, e.loc.col);
+    pending_.existentials.push_back(dim);
+  } else if (!e.b && lit(e.a, start) && lit(e.c, end)) {
     int64_t n = 0;
     switch (e.range_kind) {
       case Expr::RangeKind::Inclusive: n = end - start + 1; break;

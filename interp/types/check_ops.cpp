@@ -133,6 +133,9 @@ Ty CheckerImpl::infer_var(ExprPtr& ep) {
     std::set<std::string> given;
     plain_param_sizes(s->type, false, given);
     std::erase_if(sizes, [&](const auto& sz) { return given.count(sz.first) > 0; });
+    for (const auto& [n, d] : sizes)
+      if (mentioned_in_function_param(s->type, n))
+        pending_.ambiguous.push_back({d, n, fmt::format("instantiated size parameter of \"{}\"", v.name.str()), v.loc});
     if (!sizes.empty()) pending_.size_instantiations.emplace_back(&v, std::move(sizes));
   }
   return t;

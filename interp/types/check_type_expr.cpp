@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "interp/syntax/print.hpp"
 #include "interp/types/checker_impl.hpp"
@@ -58,7 +59,7 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
     case SizeExpr::Kind::Anonymous:
       // `[]` in an annotation means "some size": the declared type keeps it
       // unknown rather than learning it from the value.
-      return dim_unknown();
+      return anonymous_as_vars_ > 0 ? dim_var() : dim_unknown();
     case SizeExpr::Kind::Expr:
       // `[n + m]`: n and m are i64; the size is compared structurally
       // (size_poly.cpp). Other expressions stay a variable.
@@ -272,8 +273,20 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
       }
       return ty_sum(std::move(cs));
     }
-    case TypeExpr::Kind::Function:
-      return ty_function(eval_type(te->param), eval_type(te->result), te->param_name);
+    case TypeExpr::Kind::Function: {
+      Ty param = eval_type(te->param);
+      // A `[]` in a function type's result is existential, not a variable.
+      int saved = std::exchange(anonymous_as_vars_, 0);
+      Ty result;
+      try {
+        result = eval_type(te->result);
+      } catch (...) {
+        anonymous_as_vars_ = saved;
+        throw;
+      }
+      anonymous_as_vars_ = saved;
+      return ty_function(param, result, te->param_name);
+    }
     case TypeExpr::Kind::Unique: return ty_with_unique(eval_type(te->elem), true);
     case TypeExpr::Kind::Existential: {
       // `?[n].t`: n is read from a value at run time, so t must use it as

@@ -166,6 +166,7 @@ void CheckerImpl::expect(Loc loc, const Ty& expected, const Ty& actual, const st
   try {
     u.unify(expected, actual);
   } catch (const UnifyFailure& f) {
+    if (f.whole) throw Error(ErrorKind::Type, loc, f.detail);
     bool described = !expected_text.empty();
     if (!described) expected_text = show(expected);
     std::string msg = fmt::format("expected {}, got {}", expected_text, show(actual));
@@ -193,6 +194,7 @@ void CheckerImpl::unify_or(Loc loc, const Ty& a, const Ty& b, const std::functio
   try {
     u.unify(a, b);
   } catch (const UnifyFailure& f) {
+    if (f.whole) throw Error(ErrorKind::Type, loc, f.detail);
     std::vector<std::string> notes;
     if (f.detail.find("do not match") == std::string::npos) notes.push_back("note: " + f.detail);
     throw Error(ErrorKind::Type, loc, message(), notes);

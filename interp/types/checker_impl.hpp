@@ -45,7 +45,18 @@ struct Pending {
   // Existential result sizes of the functions referenced in this
   // definition (freshen_result_sizes): the sizes the causality check follows.
   std::vector<DimRef> existentials;
+  // Size variables that must be determined by the end of the definition
+  // (Futhark's detectAmbiguousSizes), where thorn can tell: a `let [m]`
+  // size, a size parameter only function-typed parameters mention.
+  struct Ambiguous {
+    DimRef var;
+    std::string name, why;
+    Loc loc;
+  };
+  std::vector<Ambiguous> ambiguous;
 };
+
+bool mentioned_in_function_param(const Ty& t, const std::string& n);
 
 struct CheckerState {
   ModScope top;
@@ -199,6 +210,16 @@ class CheckerImpl {
   void check_type_decl(Decl& d, ModScope& scope, bool local);
   // fn (a function of `arity` parameters) with its result's uniqueness set.
   Ty with_result_uniqueness(const Ty& fn, size_t arity, const ResultUniqueness& u);
+  void check_unknown_param_sizes(const Ty& result, const std::string& name, const Ty& whole, Loc loc);
+  // Loops (check_binding.cpp, infer_loop).
+  static bool ascribed_pattern(const Pattern& q);
+  // > 0: `[]` in a type expression is a size variable, not an unknown
+  // size (a loop parameter's ascription).
+  int anonymous_as_vars_ = 0;
+  static Ty open_dims_fresh(const Ty& t);
+  Ty loop_result(const Ty& p, const Ty& init, const Loc& loc,
+                 const std::map<const DimNode*, std::vector<DimRef>>& initial);
+  static void loop_initial_sizes(const Ty& p, const Ty& init, std::map<const DimNode*, std::vector<DimRef>>& out);
   // Checks a function (LetFun or top-level def): returns the function type.
   struct FunResult {
     Ty type;

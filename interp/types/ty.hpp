@@ -74,6 +74,12 @@ struct DimNode {
   // not bind a variable to an unknown size (that is left to run time), but
   // Futhark would have: the causality check (causality.cpp) follows this.
   DimRef met;
+  // Var: it met a size it was not bound to: an unknown one (`met_unknown`,
+  // existential or not) or a size expression mentioning itself (`met_self`,
+  // `acc ++ x` as a loop's next `acc`). A loop parameter's size that met
+  // either is loop-variant (infer_loop).
+  bool met_unknown = false;
+  bool met_self = false;
   // Var: stands for a named parameter's argument (`(n: i64) -> [n]t`
   // unified with an unnamed function type): a size bound inside an argument's
   // type, which may not become a parameter size of an application's result.

@@ -164,6 +164,52 @@ bool Unifier::occurs(const TyNode* var, const Ty& t0) {
   }
 }
 
+// Futhark's scopeCheck (TySolve.hs): a type variable may not stand for a
+// type that mentions a type parameter bound in a deeper scope than the
+// variable (`def f x = let g 'b (y: b) = if true then y else x in g`).
+void Unifier::scope_check(const Ty& var, const Ty& t) {
+  if (param_levels.empty()) return;
+  std::function<const TyNode*(const Ty&)> deeper = [&](const Ty& t0) -> const TyNode* {
+    Ty x = resolve(t0);
+    switch (x->kind) {
+      case TyNode::Kind::Param: {
+        auto it = param_levels.find(x->param_id);
+        return it != param_levels.end() && it->second > var->level ? x.get() : nullptr;
+      }
+      case TyNode::Kind::Var:
+        for (const auto& [n, f] : x->fields)
+          if (const TyNode* b = deeper(f)) return b;
+        for (const auto& [n, ps] : x->constrs)
+          for (const auto& q : ps)
+            if (const TyNode* b = deeper(q)) return b;
+        return nullptr;
+      case TyNode::Kind::Array: return deeper(x->elem);
+      case TyNode::Kind::Record:
+        for (const auto& [n, f] : x->fields)
+          if (const TyNode* b = deeper(f)) return b;
+        return nullptr;
+      case TyNode::Kind::Sum:
+        for (const auto& [n, ps] : x->constrs)
+          for (const auto& q : ps)
+            if (const TyNode* b = deeper(q)) return b;
+        return nullptr;
+      case TyNode::Kind::Function: {
+        if (const TyNode* b = deeper(x->param)) return b;
+        return deeper(x->result);
+      }
+      default: return nullptr;
+    }
+  };
+  if (const TyNode* b = deeper(t)) {
+    UnifyFailure f{fmt::format("Cannot unify type\n  {}\nwith \"{}\" (scope violation).\nThis is because \"{}\" is rigidly "
+                               "bound in a deeper scope.\n\nFor more information, see:\n  "
+                               "https://futhark.readthedocs.io/en/latest/error-index.html#scope-violation",
+                               show(t), show(var), b->param_var_name)};
+    f.whole = true;
+    throw f;
+  }
+}
+
 void Unifier::lower_levels(const Ty& t0, int lvl) {
   Ty t = resolve(t0);
   switch (t->kind) {
@@ -235,6 +281,7 @@ void Unifier::apply_constraint(const Ty& var, const Ty& t) {
 void Unifier::bind(const Ty& var, const Ty& t) {
   if (occurs(var.get(), t))
     fail(fmt::format("Occurs check: cannot instantiate {} with {}: it would be an infinite type", show(var), show(t)));
+  scope_check(var, t);
   lower_levels(t, var->level);
   // Bind first, so that recursive unification of constraint payloads sees it.
   auto constraint_holder = std::make_shared<TyNode>(*var);
@@ -358,15 +405,23 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
   // decides), but remembers the first existential one it met, which
   // Futhark would have bound it to (for the causality check). A variable
   // bound to another passes that on.
-  auto link = [](const DimRef& var, const DimRef& to) {
+  auto link = [this](const DimRef& var, const DimRef& to) {
     if (to->kind == DimNode::Kind::Unknown) {
-      if (to->existential && !var->met) var->met = to;
+      if (to->existential && !var->met && joining_branches == 0) var->met = to;
+      var->met_unknown = true;
       return;
     }
-    if (to->kind == DimNode::Kind::Var && var->met && !to->met) to->met = var->met;
+    if (to->kind == DimNode::Kind::Var) {
+      if (var->met && !to->met) to->met = var->met;
+      to->met_unknown = to->met_unknown || var->met_unknown;
+      to->met_self = to->met_self || var->met_self;
+    }
     // Occurs check: `acc ++ x` as a loop's next `acc` would make the size
     // of acc `acc + m`. Such a size is left to the run-time check.
-    if (to->kind == DimNode::Kind::Expr && tree_mentions(to->tree, var)) return;
+    if (to->kind == DimNode::Kind::Expr && tree_mentions(to->tree, var)) {
+      var->met_self = true;
+      return;
+    }
     var->link = to;
   };
   if (a->kind == DimNode::Kind::Var) {
@@ -486,7 +541,18 @@ void Unifier::unify(const Ty& expected0, const Ty& actual0) {
       // A named parameter's size in the result means "whatever the argument
       // is"; compared against another function it is just some size.
       Ty ra = a->result, rb = b->result;
-      if (!a->param_name.empty() || !b->param_name.empty()) {
+      if (!a->param_name.empty() && !b->param_name.empty()) {
+        // Both parameters named (`(n: i64) -> [n]i64` against the lambda
+        // `\n -> iota (n + 1)`): one rigid size for both, so that their
+        // results must agree on it as in Futhark (shapes/error6: Sizes "n"
+        // and "n + 1" do not match).
+        DimRef d = dim_name(a->param_name, std::make_shared<int>(0));
+        Substitution sa, sb;
+        sa.dims[a->param_name] = d;
+        sb.dims[b->param_name] = d;
+        ra = substitute(ra, sa);
+        rb = substitute(rb, sb);
+      } else if (!a->param_name.empty() || !b->param_name.empty()) {
         DimRef d = dim_var();
         d->bound_inside = true;
         Substitution sa, sb;

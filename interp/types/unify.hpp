@@ -10,6 +10,7 @@
 // local bindings still in scope); anywhere else the evaluator's run-time
 // checks decide. Branches of `if`/`match` and array elements may differ.
 #include <functional>
+#include <map>
 #include <string>
 
 #include "interp/types/ty.hpp"
@@ -20,6 +21,7 @@ namespace thorn::types {
 struct UnifyFailure {
   std::string detail;  // the innermost mismatch, e.g. "i32 is not a floating-point type"
   bool sizes = false;  // a static size mismatch: detail is `Sizes "n" and "m" do not match.`
+  bool whole = false;  // detail is the whole message (a scope violation)
 };
 
 // Increments a counter for its lifetime (Unifier::strict_sizes, ignore_dims).
@@ -36,6 +38,11 @@ class Unifier {
   int level = 0;  // the current let-nesting level for new variables
   int strict_sizes = 0;  // > 0: two sizes known to differ make unification fail
   int ignore_dims = 0;   // > 0: sizes are neither compared nor bound (`e :> t`)
+  // > 0 while the results of branches (`if`, `match`) are unified: a size
+  // that differs between them becomes existential (Futhark's
+  // unifyMostCommon), so a variable meeting a size computed inside a branch
+  // is not one Futhark would have bound (DimNode::met stays unset).
+  int joining_branches = 0;
   // Whether a Name size's binding is still the one its name refers to.
   std::function<bool(const DimNode&)> binding_in_scope;
 
@@ -55,12 +62,18 @@ class Unifier {
 
   int next_var_id() { return ++vars_; }
 
+  // The level at which a local function's type parameter was bound
+  // (Futhark's Param level): a type variable of a lower level, bound
+  // outside that function, may not be unified with a type mentioning it.
+  std::map<int, int> param_levels;
+
  private:
   void bind(const Ty& var, const Ty& t);
   void merge_vars(const Ty& a, const Ty& b);
   void apply_constraint(const Ty& var, const Ty& t);
   bool occurs(const TyNode* var, const Ty& t);
   void lower_levels(const Ty& t, int level);
+  void scope_check(const Ty& var, const Ty& t);
   bool known_name(const DimRef& d) const;
   bool sizes_differ(const DimRef& a, const DimRef& b) const;
   // Binds the unsolved variables of a size expression's syntax to the

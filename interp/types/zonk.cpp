@@ -70,6 +70,13 @@ int CheckerImpl::lifted_var_in(const Ty& t0) const {
 void CheckerImpl::finish_definition() {
   Pending p;
   std::swap(p, pending_);
+  for (const auto& a : p.ambiguous) {
+    DimRef r = dim_resolve(a.var);
+    if (r->kind == DimNode::Kind::Var && !r->met && !r->met_unknown && !r->met_self)
+      error(a.loc, fmt::format("Ambiguous size \"{}\" arising from {}.\n\nFor more information, see:\n  "
+                               "https://futhark.readthedocs.io/en/latest/error-index.html#ambiguous-size",
+                               a.name, a.why));
+  }
   for (auto& [d, t] : p.decls)
     if (d->body) check_causality(*d->body, p);
   // Futhark's defaulting happens when leaving a top-level definition: every
