@@ -120,6 +120,8 @@ class Lowerer {
   Sym binop(std::string_view op, const Sym& a, const Sym& b, const Loc& loc);
   Sym unop(std::string_view name, const Sym& a, const Loc& loc);
   Sym convert(const Sym& a, Prim to);
+  // Futhark's mul_hi: the upper half of a * b (both of one integer type).
+  Sym mul_hi(const Sym& a, const Sym& b, const Loc& loc);
   // A select when both sides are cheap scalars, else an if.
   Sym select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
   Sym intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail);

@@ -228,6 +228,41 @@ static Sym soac_sym(exec::SoacKind kind, const std::vector<Sym>& args, const Loc
   return r;
 }
 
+// The upper half of the full product of two integers of type t (Futhark's
+// mul_hi, as scalar_ops.cpp computes it with 128-bit arithmetic). Up to 32
+// bits: the product in 64 bits, shifted. 64 bits: from 32-bit halves,
+// unsigned, then corrected for signs (hi_s = hi_u - (a < 0 ? b : 0) -
+// (b < 0 ? a : 0), modulo 2^64).
+Sym Lowerer::mul_hi(const Sym& a, const Sym& b, const Loc& loc) {
+  const Prim t = a.prim;
+  const bool sign = is_signed_int(t);
+  const int w = int(prim_bytes(t)) * 8;
+  auto u64 = [&](uint64_t v) { return constant(Scalar::unsigned_int(Prim::U64, v)); };
+  if (w < 64) {
+    const Prim wide = sign ? Prim::I64 : Prim::U64;
+    Sym p = binop("*", convert(a, wide), convert(b, wide), loc);
+    return convert(binop(">>", p, convert(constant(Scalar::i64(w)), wide), loc), t);
+  }
+  Sym x = convert(a, Prim::U64), y = convert(b, Prim::U64);
+  Sym mask = u64(0xffffffffu), k32 = u64(32);
+  Sym x0 = binop("&", x, mask, loc), x1 = binop(">>>", x, k32, loc);
+  Sym y0 = binop("&", y, mask, loc), y1 = binop(">>>", y, k32, loc);
+  Sym p00 = binop("*", x0, y0, loc), p01 = binop("*", x0, y1, loc);
+  Sym p10 = binop("*", x1, y0, loc), p11 = binop("*", x1, y1, loc);
+  Sym mid = binop("+", binop("+", binop(">>>", p00, k32, loc), binop("&", p01, mask, loc), loc),
+                  binop("&", p10, mask, loc), loc);
+  Sym hi = binop("+", binop("+", p11, binop(">>>", p01, k32, loc), loc),
+                 binop("+", binop(">>>", p10, k32, loc), binop(">>>", mid, k32, loc), loc), loc);
+  if (sign) {
+    Sym zero = constant(Scalar::signed_int(t, 0));
+    Sym none = u64(0);
+    Sym fix_a = select_or_if(binop("<", a, zero, loc), [&] { return y; }, [&] { return none; });
+    Sym fix_b = select_or_if(binop("<", b, zero, loc), [&] { return x; }, [&] { return none; });
+    hi = binop("-", binop("-", hi, fix_a, loc), fix_b, loc);
+  }
+  return convert(hi, t);
+}
+
 Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail) {
   auto need = [&](size_t n) {
     if (args.size() != n) throw Fallback(fmt::format("intrinsic {} with {} arguments", name, args.size()));
@@ -244,6 +279,13 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   if (name == "fma" || name == "mad") {
     need(3);
     return binop("+", binop("*", args[0], args[1], loc), args[2], loc);
+  }
+  if (name == "mul_hi" || name == "mad_hi") {
+    need(name == "mul_hi" ? 2 : 3);
+    if (!args[0].is_scalar() || !is_integral(args[0].prim) || !args[1].is_scalar() || args[1].prim != args[0].prim)
+      throw Fallback(fmt::format("{} on non-integers", name));
+    Sym hi = mul_hi(args[0], args[1], loc);
+    return name == "mul_hi" ? hi : binop("+", hi, args[2], loc);
   }
   if ((name == "get_bit" || name == "set_bit") && args.size() == (name == "get_bit" ? 2u : 3u) &&
       args[0].is_scalar() && args[1].is_scalar() && is_integral(args[1].prim)) {
