@@ -2,7 +2,9 @@
 // (choosing among the forms in planner_map.cpp) and their plan-cache keys.
 #include "interp/flatten/planner_impl.hpp"
 
+#include <map>
 #include <mutex>
+#include <tuple>
 #include <unordered_set>
 
 namespace thorn::flatten::planning {
@@ -227,10 +229,28 @@ constexpr int64_t kMaxSpeculativeBound = 8192;
 
 bool bound_exceeded(const Error& e) { return e.message.find(kir::kBoundExceeded) != std::string::npos; }
 
+// The bound a call site last needed (keyed by its source location), so
+// that a call the plan cache does not hold starts there, not at the first
+// guess, on its next run. A larger bound than needed costs only memory.
+// set: records `bound` and returns it.
+int64_t site_bound(const Loc& loc, std::optional<int64_t> set = std::nullopt) {
+  static std::mutex mu;
+  static std::map<std::tuple<const void*, uint32_t, uint32_t>, int64_t> bounds;
+  std::lock_guard<std::mutex> lock(mu);
+  auto key = std::make_tuple(static_cast<const void*>(loc.file), loc.line, loc.col);
+  if (set) {
+    if (bounds.size() >= 4096) bounds.clear();
+    bounds[key] = *set;
+    return *set;
+  }
+  auto it = bounds.find(key);
+  return it == bounds.end() ? kFirstSpeculativeBound : it->second;
+}
+
 }  // namespace
 
 HostRun run_on_host(exec::SoacCall& call, const PlanExecutor& execute, bool want_listing) {
-  int64_t bound = kFirstSpeculativeBound;
+  int64_t bound = site_bound(call.loc);
   bool retry = false;
   for (;;) {
     Planner pl{call, execute, {}, want_listing};
@@ -262,6 +282,7 @@ HostRun run_on_host(exec::SoacCall& call, const PlanExecutor& execute, bool want
       // one (the plan ran nothing else: its outputs are fresh buffers).
       if (bound_exceeded(e) && pl.speculative_bound > 0) {
         bound = pl.speculative_bound * 8 > kMaxSpeculativeBound ? 0 : pl.speculative_bound * 8;
+        site_bound(call.loc, bound);
         retry = true;
         continue;
       }
