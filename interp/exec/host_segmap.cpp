@@ -14,14 +14,25 @@ namespace {
 
 constexpr int64_t kNativePiece = int64_t(kLanes) * 64;
 
+// An element function with a loop or much code: each element is work
+// enough to be worth a thread, however few the elements (a row-wise map of
+// 256 rows, each a loop over 192 swaptions: finpar/InterestCalib).
+constexpr int64_t kHeavyInstructions = 256;
+
+bool heavy_elements(const kir::Function& f) {
+  return kir::has_loop(f, f.body) || kir::instruction_count(f.body) >= kHeavyInstructions;
+}
+
 // Splits [0, total) into chunks of whole tiles, about 4 per thread so that
 // uneven progress balances out, and runs fn(begin, end, worker) on each.
+// Heavy elements are split finer than a tile when there are few of them.
 template <class Fn>
 void for_chunks(StepEnv& env, int64_t total, Fn&& fn) {
   if (total <= 0) return;
-  int64_t tasks = env.parallel(total) ? int64_t(env.threads) * 4 : 1;
+  bool heavy = env.threads > 1 && total > 1 && !env.parallel(total) && heavy_elements(env.step.element);
+  int64_t tasks = env.parallel(total) || heavy ? int64_t(env.threads) * 4 : 1;
   int64_t chunk = (total + tasks - 1) / tasks;
-  chunk = (chunk + kLanes - 1) / kLanes * kLanes;
+  if (!heavy || chunk >= kLanes) chunk = (chunk + kLanes - 1) / kLanes * kLanes;
   tasks = (total + chunk - 1) / chunk;
   ThreadPool::instance().parallel_for(tasks, [&](int64_t t, int worker) {
     int64_t begin = t * chunk, end = std::min(total, begin + chunk);
