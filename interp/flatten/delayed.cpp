@@ -131,6 +131,12 @@ bool on_materialise(const ArrayValue& a, std::function<void(const std::vector<Bu
   return true;
 }
 
+void materialise_leaves(const ArrayValue& a) {
+  if (a.buffer) a.buffer->materialise_delayed();
+  for (const ArrayPtr& c : a.components)
+    if (c) materialise_leaves(*c);
+}
+
 void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
   int64_t n = p.count();
   if (n == 0) return;

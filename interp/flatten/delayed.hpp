@@ -49,6 +49,10 @@ Value make_delayed_array(ProducerPtr p);
 // (offset 0, the producer's full shape); null otherwise.
 ProducerPtr delayed_producer(const ArrayValue& a);
 
+// Runs the producers of a's delayed leaf buffers now, on this thread (a
+// GPU-resident buffer stays there), components included.
+void materialise_leaves(const ArrayValue& a);
+
 // Leaf prim types of an element shape of Prim or Tuple/Record of Prim;
 // false when the shape has other structure.
 bool prim_leaves(const ElemShape& e, std::vector<Prim>& out);

@@ -34,35 +34,28 @@ Value Planner::map() {
   // row once, so fusing gains nothing there: its call site materialises
   // delayed inputs first, so that its plan is cached (finpar/InterestCalib
   // evaluates a population of proposals, a delayed map, at every step).
+  auto materialise_and_key = [&] {
+    materialise_inputs();
+    key.clear();
+    cacheable = map_key(key);
+  };
   std::string site;
   if (!cacheable && plan_cache_enabled() && delayed_inputs()) {
     call_site_key(site);
     if (!signature(fv, false, site, nullptr, nullptr)) site.clear();
-    if (!site.empty() && rows_site(site, false)) {
-      materialise_inputs();
-      key.clear();
-      cacheable = map_key(key);
-    }
+    if (!site.empty() && rows_site(site, false)) materialise_and_key();
   }
   auto rows = [&] {
     if (!site.empty() && !cacheable) {
       rows_site(site, true);
-      materialise_inputs();
-      key.clear();
-      cacheable = map_key(key);
-      if (cacheable && !skip_cache)
-        if (CachedPlanPtr c = plan_cache().find(key)) {  // counts the miss
-          if (std::optional<Value> v = map_hit(*c, n)) return std::move(*v);
-          plan_cache().stale();
-        }
+      materialise_and_key();
+      if (cacheable)
+        if (std::optional<Value> v = cached_map(key, n)) return std::move(*v);  // else counts the miss
     }
     return map_rows(n, cacheable ? &key : nullptr);
   };
-  if (cacheable && !skip_cache)
-    if (CachedPlanPtr c = plan_cache().find(key)) {
-      if (std::optional<Value> v = map_hit(*c, n)) return std::move(*v);
-      plan_cache().stale();
-    }
+  if (cacheable)
+    if (std::optional<Value> v = cached_map(key, n)) return std::move(*v);
   // A first lowering to see what the function returns.
   Sym probe;
   {
@@ -135,12 +128,8 @@ bool Planner::delayed_inputs() const {
 }
 
 void Planner::materialise_inputs() {
-  std::function<void(const ArrayValue&)> go = [&](const ArrayValue& a) {
-    if (a.buffer) a.buffer->materialise_delayed();
-    for (const ArrayPtr& c : a.components) go(*c);
-  };
   for (size_t k = 1; k < call.args.size(); ++k)
-    if (call.args[k].kind == Value::Kind::Array) go(call.args[k].arr());
+    if (call.args[k].kind == Value::Kind::Array) materialise_leaves(call.args[k].arr());
 }
 
 // Call sites (with the mapped function's code identity) whose map built
@@ -175,6 +164,15 @@ void Planner::call_site_key(std::string& k) const {
   num(uint64_t(reinterpret_cast<uintptr_t>(call.loc.file)));
   num(call.loc.line);
   num(uint64_t(call.loc.col) << 32 | call.loc.end_col);
+}
+
+std::optional<Value> Planner::cached_map(const std::string& key, int64_t n) {
+  if (skip_cache) return std::nullopt;
+  CachedPlanPtr c = plan_cache().find(key);
+  if (!c) return std::nullopt;
+  if (std::optional<Value> v = map_hit(*c, n)) return v;
+  plan_cache().stale();
+  return std::nullopt;
 }
 
 // A cached map: its producer with this call's buffers and parameters.

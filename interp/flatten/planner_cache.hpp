@@ -44,6 +44,12 @@ struct RowPart {
   Sym like;
   std::vector<BufferPtr> outs;
   std::vector<int> ids;
+  // Elements of one row's part (1 for a scalar).
+  int64_t elems() const {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return n;
+  }
 };
 
 // A cached row-wise map: its one SegMap step, lowered with captured

@@ -128,6 +128,9 @@ struct Planner {
 
   // A cached map: its producer with this call's buffers and parameters.
   std::optional<Value> map_hit(const CachedPlan& c, int64_t n);
+  // The plan cache's entry for `key` run on this call (a hit), or nullopt
+  // (a miss, or skip_cache); a hit whose captures no longer fit is stale.
+  std::optional<Value> cached_map(const std::string& key, int64_t n);
 
   // map whose element is a scalar (dims empty) or an array of constant dims:
   // a delayed array over the flattened domain. With a key, the producer is
@@ -137,6 +140,12 @@ struct Planner {
   Value map_flat(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr);
 
   Value map_flat_once(int64_t n, const std::vector<int64_t>& dims, CaptureLog* log, const std::string* key);
+
+  // Caches a map's lowering under `key` when every free array of f can be
+  // found again from a later call (`fill` adds the producer or the rows);
+  // returns the listing's remark on it.
+  std::string cache_map(const std::string& key, const CaptureLog& log, const kir::Function& f,
+                        const std::function<void(CachedPlan&)>& fill);
 
   static bool has_array(const Sym& s);
 

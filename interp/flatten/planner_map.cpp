@@ -63,28 +63,31 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
   if (want_listing) out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}", p->what,
                             call.loc.str(), p->count(), kir::to_string(p->elem));
   if (log && key) {
-    if (log->cacheable && log->reads.size() == p->elem.free_arrays.size()) {
-      auto c = std::make_shared<CachedPlan>();
+    std::string remark = cache_map(*key, *log, p->elem, [&](CachedPlan& c) {
       auto proto = std::make_shared<Producer>(*p);
       proto->reads.clear();
-      c->producer = proto;
-      c->speculative_bound = speculative_bound;
-      c->sources = log->sources;
-      c->reads = log->reads;
-      c->aliases = log->aliases;
-      plan_cache().insert(*key, std::move(c));
-      if (want_listing)
-      {
-        size_t params = 0;
-        for (const ReadBinding& r : log->reads) params += r.kind == ReadBinding::Kind::Param;
-        out.listing += plan_cache_summary() + fmt::format(" (this call: planned; {} captured scalar{} as parameters)\n",
-                                                          params, params == 1 ? "" : "s");
-      }
-    } else if (want_listing) {
-      out.listing += "not cached: " + log->why_not + "\n";
-    }
+      c.producer = proto;
+    });
+    if (want_listing) out.listing += remark;
   }
   return delayed_or_now(p);
+}
+
+// (planner_impl.hpp)
+std::string Planner::cache_map(const std::string& key, const CaptureLog& log, const kir::Function& f,
+                               const std::function<void(CachedPlan&)>& fill) {
+  if (!log.cacheable || log.reads.size() != f.free_arrays.size()) return "not cached: " + log.why_not + "\n";
+  auto c = std::make_shared<CachedPlan>();
+  fill(*c);
+  c->speculative_bound = speculative_bound;
+  c->sources = log.sources;
+  c->reads = log.reads;
+  c->aliases = log.aliases;
+  plan_cache().insert(key, std::move(c));
+  size_t params = 0;
+  for (const ReadBinding& r : log.reads) params += r.kind == ReadBinding::Kind::Param;
+  return plan_cache_summary() +
+         fmt::format(" (this call: planned; {} captured scalar{} as parameters)\n", params, params == 1 ? "" : "s");
 }
 
 // A producer whose element stores arrays under a guessed bound runs now,
@@ -93,11 +96,7 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
 Value Planner::delayed_or_now(const ProducerPtr& p) {
   Value v = make_delayed_array(p);
   if (!speculates(p->elem)) return v;
-  std::function<void(const ArrayValue&)> go = [&](const ArrayValue& a) {
-    if (a.buffer) a.buffer->materialise_delayed();
-    for (const ArrayPtr& c : a.components) go(*c);
-  };
-  go(v.arr());
+  materialise_leaves(v.arr());
   if (want_listing) out.listing += fmt::format("computed now: {}\n", speculation_text());
   return v;
 }
@@ -199,12 +198,10 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
   row_parts(lw, r, parts);
   int outs = 0;
   for (RowPart& p : parts) {
-    int64_t inner = 1;
-    for (int64_t d : p.dims) inner *= d;
     std::vector<Prim> types;
     leaf_prims(p.like, types);
     for (Prim t : types) {
-      p.outs.push_back(std::make_shared<Buffer>(t, n * inner, Buffer::NoInit{}));
+      p.outs.push_back(std::make_shared<Buffer>(t, n * p.elems(), Buffer::NoInit{}));
       p.ids.push_back(lw.output_array(p.outs.back(), fmt::format("out{}", outs++)));
     }
   }
@@ -221,8 +218,7 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
       for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], s, regs[l]);
       return;
     }
-    int64_t inner = 1;
-    for (int64_t d : p.dims) inner *= d;
+    const int64_t inner = p.elems();
     Reg base = b.binary(kir::BinOp::Mul, s, b.i64(inner));
     b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
       std::vector<Reg> regs = lw.leaves(index_row_major(lw, v, j, inner, p.dims, call.loc));
@@ -237,28 +233,15 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
   st.fused = join(lw.fused);
   Sym skel = skeleton(r);
   std::string remark;
-  if (log && key) {
-    if (log->cacheable && log->reads.size() == st.element.free_arrays.size()) {
+  if (log && key)
+    remark = cache_map(*key, *log, st.element, [&](CachedPlan& c) {
       auto rows = std::make_shared<CachedRows>();
       rows->step = st;
       rows->parts = parts;
       for (RowPart& p : rows->parts) p.outs.clear();
       rows->skeleton = skel;
-      auto c = std::make_shared<CachedPlan>();
-      c->rows = std::move(rows);
-      c->speculative_bound = speculative_bound;
-      c->sources = log->sources;
-      c->reads = log->reads;
-      c->aliases = log->aliases;
-      plan_cache().insert(*key, std::move(c));
-      size_t params = 0;
-      for (const ReadBinding& rb : log->reads) params += rb.kind == ReadBinding::Kind::Param;
-      remark = plan_cache_summary() + fmt::format(" (this call: planned; {} captured scalar{} as parameters)\n", params,
-                                                  params == 1 ? "" : "s");
-    } else {
-      remark = "not cached: " + log->why_not + "\n";
-    }
-  }
+      c.rows = std::move(rows);
+    });
   return run_rows(std::move(st), lw.reads(), std::move(parts), skel, n, remark);
 }
 
@@ -267,12 +250,10 @@ Value Planner::run_rows(plan::Step st, std::vector<BufferPtr> bound, std::vector
   Builder pb;
   int64_t row_elems = 0;
   for (RowPart& p : parts) {
-    int64_t inner = 1;
-    for (int64_t d : p.dims) inner *= d;
-    row_elems += inner;
+    row_elems += p.elems();
     if (!p.outs.empty()) continue;
     for (int id : p.ids) {
-      p.outs.push_back(std::make_shared<Buffer>(st.element.free_arrays.at(size_t(id)).elem, n * inner, Buffer::NoInit{}));
+      p.outs.push_back(std::make_shared<Buffer>(st.element.free_arrays.at(size_t(id)).elem, n * p.elems(), Buffer::NoInit{}));
       bound.at(size_t(id)) = p.outs.back();
     }
   }
