@@ -113,6 +113,17 @@ TEST_CASE("plan cache: a map building rows once each is cached, also over a dela
   CHECK(d.hits == 8);
 }
 
+TEST_CASE("guessed bounds: a costly map over a length each element computes is stored, and the bound grows") {
+  // ys has x elements, x per element with no bound known when the nest
+  // starts; its element is a loop (costly). The first guess (16) is
+  // outgrown by x = 40 and x = 100: the planner retries with 128, which
+  // holds them, and says so. ys[i] = 8i + 7x.
+  same("map (\\x -> let ys = map (\\i -> loop acc = i for _j < 3 do acc * 2 + x) (iota x) "
+       "in (i64.sum ys, [ys[0], ys[x - 1]])) [1i64, 40, 100]",
+       "[(7i64, [7i64, 7i64]), (17440i64, [280i64, 592i64]), (109600i64, [700i64, 1492i64])]");
+  CHECK(testutil::backend_pair().log.find("guessed bound of 128 elements") != std::string::npos);
+}
+
 TEST_CASE("plan cache: captures found through partial applications and local functions") {
   // A top-level-style function partially applied to the changing value.
   Delta d = same("let f (k: i64) (x: i64) = x * k + 1 in let xs = [1i64, 2] in "
