@@ -573,8 +573,9 @@ class Emitter {
         if (to == Prim::F16) return from == Prim::F64 ? fmt::format("thorn_rhd({})", x) : fmt::format("thorn_rh({})", x);
         return fmt::format("({}){}", T, x);  // widening is exact; f64 -> f32 rounds once
       }
-      if (is_unsigned_int(to)) return fmt::format("({})thorn_f2u64((f64){})", T, x);
-      return fmt::format("({})thorn_f2i64((f64){})", T, x);
+      if (to == Prim::U64) return fmt::format("({})thorn_f2u64((f64){})", T, x);
+      if (to == Prim::I64 || to == Prim::U32) return fmt::format("({})thorn_f2i64((f64){})", T, x);
+      return fmt::format("({})thorn_f2i32((f64){})", T, x);
     }
     // from an integer
     if (is_float(to)) {

@@ -70,16 +70,22 @@ THORN_DEV f64 thorn_fsignum64(f64 x) { return x != x ? x : (f64)((x > 0) - (x < 
 THORN_DEV bool thorn_isinf32(f32 x) { return x == __int_as_float(0x7f800000) || x == __int_as_float(0xff800000); }
 THORN_DEV bool thorn_isinf64(f64 x) { return x == __longlong_as_double(0x7ff0000000000000ll) || x == __longlong_as_double((i64)0xfff0000000000000ull); }
 
-// -- float to integer as the host backends convert (interp/exec/
-// host_semantics.hpp, agreeing with the reference Scalar::convert_to): NaN
-// and the infinities are 0 (as in Futhark), finite values beyond i64
-// saturate, then the result wraps to the target width. Explicit bounds,
-// not the conversion instruction's saturation, so the host emulator agrees.
+// -- float to integer as the host backends convert (interp/core/
+// float_to_int.hpp): NaN and the infinities are 0 (as in Futhark); i8..i32,
+// u8 and u16 go through i32, i64 and u32 through i64, saturating there, then
+// the result wraps to the target width. Explicit bounds, not the conversion
+// instruction's saturation, so the host emulator agrees.
 THORN_DEV i64 thorn_f2i64(f64 d) {
   if (d != d || thorn_isinf64(d)) return 0;
   if (d >= 9.2233720368547758e18) return 0x7fffffffffffffffll;
   if (d <= -9.2233720368547758e18) return (i64)0x8000000000000000ull;
   return (i64)d;
+}
+THORN_DEV i32 thorn_f2i32(f64 d) {
+  if (d != d || thorn_isinf64(d)) return 0;
+  if (d >= 2147483647.0) return 0x7fffffff;
+  if (d <= -2147483648.0) return (i32)0x80000000u;
+  return (i32)d;
 }
 THORN_DEV u64 thorn_f2u64(f64 d) {
   if (d != d || thorn_isinf64(d)) return 0ull;

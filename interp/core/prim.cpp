@@ -1,5 +1,7 @@
 #include "interp/core/prim.hpp"
 
+#include "interp/core/float_to_int.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -29,22 +31,6 @@ uint64_t wrap_unsigned(uint64_t v, int bits) {
   return v & ((uint64_t(1) << bits) - 1);
 }
 
-// Float to integer as Futhark does it (its rts/c/scalar.h): truncation
-// toward zero, NaN and the infinities give 0; finite values outside the
-// target's range give whatever the hardware gives in C, which we pin down
-// as saturation to avoid undefined behaviour.
-int64_t float_to_i64(double v) {
-  if (std::isnan(v) || std::isinf(v)) return 0;
-  if (v >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
-  if (v <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
-  return int64_t(v);
-}
-uint64_t float_to_u64(double v) {
-  if (std::isnan(v) || std::isinf(v)) return 0;
-  if (v <= -1.0) return uint64_t(float_to_i64(v));
-  if (v >= 1.8446744073709552e19) return std::numeric_limits<uint64_t>::max();
-  return uint64_t(v);
-}
 }  // namespace
 
 std::string_view prim_name(Prim p) { return kNames[int(p)]; }
@@ -160,8 +146,9 @@ Scalar Scalar::convert_to(Prim target) const {
   }
   if (is_float(type)) {
     if (is_float(target)) return floating(target, f);
-    if (is_unsigned_int(target)) return unsigned_int(target, float_to_u64(f));
-    return signed_int(target, float_to_i64(f));
+    uint64_t bits = float_to_int_bits(f, prim_bytes(target), is_unsigned_int(target));
+    if (is_unsigned_int(target)) return unsigned_int(target, bits);
+    return signed_int(target, int64_t(bits));
   }
   // Futhark sign-extends only into signed types: `u32.i16 (-32768)` is
   // 32768, the i16's bits zero-extended.
@@ -173,7 +160,7 @@ Scalar Scalar::convert_to(Prim target) const {
 
 int64_t Scalar::as_i64() const {
   if (type == Prim::Bool) return b ? 1 : 0;
-  if (is_float(type)) return float_to_i64(f);
+  if (is_float(type)) return float_to_i64_sat(f);
   return i;  // unsigned values reinterpret; u64 above 2^63 wraps like Futhark's i64.u64
 }
 

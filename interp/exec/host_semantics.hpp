@@ -13,6 +13,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "interp/core/float_to_int.hpp"
 #include "interp/core/prim.hpp"
 
 namespace thorn::host {
@@ -241,23 +242,8 @@ template <class T> inline int32_t ctz(T a) {
 }
 
 // Futhark's conversions, exactly as the reference does them
-// (eval::scalar_convert, Scalar::convert_to): float -> integer truncates
-// toward zero through 64 bits, saturating out-of-range finite values, then
-// wraps; NaN and the infinities become 0, as in Futhark (Scalar::convert_to
-// in interp/core/prim.cpp is the reference).
-inline int64_t float_to_i64(double v) {
-  if (std::isnan(v) || std::isinf(v)) return 0;
-  if (v >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
-  if (v <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
-  return int64_t(v);
-}
-inline uint64_t float_to_u64(double v) {
-  if (std::isnan(v) || std::isinf(v)) return 0;
-  if (v <= -1.0) return uint64_t(float_to_i64(v));
-  if (v >= 1.8446744073709552e19) return std::numeric_limits<uint64_t>::max();
-  return uint64_t(v);
-}
-
+// (Scalar::convert_to): float -> integer as interp/core/float_to_int.hpp
+// defines it; integers sign-extend or zero-extend, then wrap.
 template <Prim From, Prim To>
 inline RegT<To> convert(RegT<From> v) {
   using T = RegT<To>;
@@ -268,8 +254,7 @@ inline RegT<To> convert(RegT<From> v) {
     return T(v != 0);
   } else if constexpr (kFloat<From>) {
     if constexpr (kFloat<To>) return fix<To>(T(double(v)));
-    else if constexpr (kUnsigned<To>) return T(float_to_u64(double(v)));
-    else return T(float_to_i64(double(v)));
+    else return T(float_to_int_bits(double(v), int(sizeof(T)), kUnsigned<To>));
   } else if constexpr (kFloat<To>) {
     // Through double, as the reference does (Scalar::floating(double(i))).
     if constexpr (kSigned<From>) return fix<To>(T(double(int64_t(v))));
