@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "interp/exec/host_step.hpp"
+#include "interp/flatten/delayed.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::host {
@@ -122,6 +123,13 @@ void execute_step(const plan::Step& step, std::vector<BufferPtr>& buffers, const
     case plan::StepKind::Scatter: run_scatter(env); break;
   }
 }
+
+// Delayed arrays (interp/flatten/delayed.hpp) materialise through this
+// executor when something reads their data; the planner never runs plans.
+const bool kRunsDelayedArrays = [] {
+  flatten::set_plan_runner([](const plan::Plan& p, std::vector<BufferPtr>& b) { execute(p, b); });
+  return true;
+}();
 
 void execute(const plan::Plan& p, std::vector<BufferPtr>& buffers, const ExecOptions& options) {
   if (!p.fallback.empty())

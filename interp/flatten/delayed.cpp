@@ -1,8 +1,9 @@
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
 
-#include "interp/exec/host_executor.hpp"
 #include "interp/flatten/kernel_ir_builder.hpp"
+
+#include <stdexcept>
 
 namespace thorn::flatten {
 
@@ -137,9 +138,17 @@ void materialise_leaves(const ArrayValue& a) {
     if (c) materialise_leaves(*c);
 }
 
-void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
+namespace {
+PlanRunner& plan_runner() {
+  static PlanRunner runner;
+  return runner;
+}
+}  // namespace
+
+void set_plan_runner(PlanRunner run) { plan_runner() = std::move(run); }
+
+plan::Plan producer_plan(const Producer& p, const std::vector<BufferPtr>& outs, std::vector<BufferPtr>& bufs) {
   int64_t n = p.count();
-  if (n == 0) return;
   plan::Plan pl;
   pl.source = p.what;
   pl.loc = p.loc;
@@ -159,7 +168,7 @@ void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
     st.reads.push_back(int(k));
   }
   b.ret(b.inline_call(p.elem, {j}, arrays));
-  std::vector<BufferPtr> bufs;
+  bufs.clear();
   for (size_t k = 0; k < p.reads.size(); ++k) {
     pl.buffers.push_back({p.reads[k]->elem(), p.reads[k]->count(), p.elem.free_arrays[k].name, true});
     bufs.push_back(p.reads[k]);
@@ -170,7 +179,15 @@ void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
     bufs.push_back(outs[k]);
   }
   pl.steps.push_back(std::move(st));
-  host::execute(pl, bufs);
+  return pl;
+}
+
+void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
+  if (p.count() == 0) return;
+  if (!plan_runner()) throw std::logic_error("delayed arrays: no plan runner installed (exec's host backend installs it)");
+  std::vector<BufferPtr> bufs;
+  plan::Plan pl = producer_plan(p, outs, bufs);
+  plan_runner()(pl, bufs);
 }
 
 }  // namespace thorn::flatten

@@ -26,6 +26,7 @@
 
 #include "interp/core/value.hpp"
 #include "interp/flatten/kernel_ir.hpp"
+#include "interp/flatten/plan.hpp"
 #include "interp/util/source.hpp"
 
 namespace thorn::flatten {
@@ -63,7 +64,16 @@ bool prim_leaves(const ElemShape& e, std::vector<Prim>& out);
 // Returns false when `a` is not a pending delayed array.
 bool on_materialise(const ArrayValue& a, std::function<void(const std::vector<BufferPtr>&)> check);
 
-// Runs a producer into the given leaf buffers (one per leaf, count() each).
+// The plan that writes a producer's elements into `outs` (one buffer per
+// leaf, count() each): one SegMap. `bufs` receives the plan's buffers, the
+// producer's reads and then `outs`.
+plan::Plan producer_plan(const Producer& p, const std::vector<BufferPtr>& outs, std::vector<BufferPtr>& bufs);
+
+// Runs a producer into the given leaf buffers: producer_plan, run by the
+// plan runner. The runner is the host executor, installed by exec
+// (host_backend.cpp), so that interp/flatten never calls an executor.
+using PlanRunner = std::function<void(const plan::Plan&, std::vector<BufferPtr>&)>;
+void set_plan_runner(PlanRunner run);
 void run_producer(const Producer& p, const std::vector<BufferPtr>& outs);
 
 }  // namespace thorn::flatten

@@ -17,7 +17,6 @@
 
 #include "interp/eval/callable.hpp"
 #include "interp/eval/value_ops.hpp"
-#include "interp/exec/host_executor.hpp"
 #include "interp/flatten/captures.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
