@@ -155,11 +155,30 @@ static bool bound_locally(const eval::EnvPtr& env, const std::string& name) {
   return false;
 }
 
+// A polymorphic constant that only names another value (`def stdreplicate =
+// replicate`, as the vector library has it) is that value under any
+// instantiation: follow it, so the alias lowers like the function it names.
+// Other polymorphic constants are evaluated per instantiation, which the
+// lowering does not do.
+static const eval::Binding& follow_aliases(const eval::Binding& b) {
+  const eval::Binding* at = &b;
+  for (int depth = 0; at->lazy && depth < 16; ++depth) {
+    const Decl& d = *at->lazy;
+    bool sized = std::any_of(d.type_params.begin(), d.type_params.end(), [](const TypeParam& tp) { return tp.is_size; });
+    if (sized || !d.params.empty() || !d.body || d.body->kind != Expr::Kind::Var) break;
+    const eval::Binding* next = eval::lookup_value(at->lazy_env, d.body->name);
+    if (!next) break;
+    at = next;
+  }
+  return *at;
+}
+
 Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
   const Scope* s = sc.get();
   // A module-level binding (of the closure's environment or of a module
   // opened by `M.(e)`) as a symbolic value.
-  auto module_level = [&](const eval::Binding& b) {
+  auto module_level = [&](const eval::Binding& bound) {
+    const eval::Binding& b = follow_aliases(bound);
     if (b.lazy) throw Fallback(fmt::format("`{}` is a polymorphic constant", name.str()));
     if (b.consumed) throw Fallback(fmt::format("`{}` was consumed", name.str()));
     return from_value(b.value);
@@ -197,6 +216,7 @@ Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
     while (s && s->parent) s = s->parent.get();
   }
   const eval::Binding* bnd = s ? eval::lookup_value(s->env, name) : nullptr;
+  if (bnd) bnd = &follow_aliases(*bnd);
   if (bnd) {
     if (bnd->lazy) throw Fallback(fmt::format("`{}` is a polymorphic constant", name.str()));
     if (bnd->consumed) throw Fallback(fmt::format("`{}` was consumed", name.str()));

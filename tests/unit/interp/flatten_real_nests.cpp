@@ -132,3 +132,13 @@ TEST_CASE("flatten: rotate inside each element (misc/life)") {
   flattened("map2 (\\i xs -> rotate (i - 1) xs) (iota 3) (unflatten (iota 12) : [3][4]i64)");
   flattened("map (\\xs -> map2 (+) (rotate 1 xs) (rotate (-1) xs)) (unflatten (iota 12) : [3][4]i64)");
 }
+
+TEST_CASE("flatten: a polymorphic constant that names a function (athas/vector's stdreplicate)") {
+  testutil::BackendPair& b = testutil::backend_pair();
+  for (Session* s : {b.ref.get(), b.host.get()}) {
+    s->eval_input("def stdrep_alias = replicate");
+    s->eval_input("def stdrep_alias2 = stdrep_alias");
+  }
+  flattened("map (\\i -> i64.sum (stdrep_alias 3 i)) (iota 5)");
+  flattened("map (\\i -> f32.sum (stdrep_alias2 2 (f32.i64 i))) (iota 5)");
+}
