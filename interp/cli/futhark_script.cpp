@@ -1,9 +1,13 @@
 #include "interp/cli/futhark_script.hpp"
 
 #include <cctype>
+#include <fstream>
+#include <iterator>
 
 #include <fmt/format.h>
 
+#include "interp/cli/data_file.hpp"
+#include "interp/core/value_io.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::cli {
@@ -14,7 +18,60 @@ bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) |
 
 }  // namespace
 
-std::string script_to_futhark(const std::string& script) {
+namespace {
+
+std::string in_dir(const std::string& dir, const std::string& file) {
+  if (dir.empty() || (!file.empty() && file[0] == '/')) return file;
+  return dir + "/" + file;
+}
+
+// A data file's values as Futhark literals: one value, or a tuple of them.
+std::string loaddata_literal(const std::string& path) {
+  std::string data = read_data_file(path);
+  ValueReader reader(data, path);
+  std::vector<std::string> values;
+  while (!reader.at_end()) {
+    auto [v, t] = reader.read_any(fmt::format("value {}", values.size()));
+    values.push_back(format_value(v, semantic_type(t), ValueStyle::Data));
+  }
+  if (values.empty()) throw Error(ErrorKind::Input, fmt::format("$loaddata: {} holds no values", path));
+  if (values.size() == 1) return "(" + values[0] + ")";
+  std::string out = "(";
+  for (size_t k = 0; k < values.size(); ++k) out += (k ? ", " : "") + values[k];
+  return out + ")";
+}
+
+// A file's bytes as a []u8 literal.
+std::string loadbytes_literal(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Input, fmt::format("$loadbytes: cannot read {}", path));
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.empty()) return "([] : [0]u8)";
+  std::string out = "[";
+  for (size_t k = 0; k < bytes.size(); ++k) out += fmt::format("{}{}u8", k ? "," : "", unsigned(uint8_t(bytes[k])));
+  return out + "]";
+}
+
+// The string literal starting at `at` (after blanks), unescaped; `end`
+// receives the position after it. Builtins take one file name.
+std::string string_argument(const std::string& script, size_t at, size_t& end, const std::string& builtin) {
+  while (at < script.size() && std::isspace(static_cast<unsigned char>(script[at]))) ++at;
+  if (at >= script.size() || script[at] != '"')
+    throw Error(ErrorKind::Input, fmt::format("{} takes a file name in double quotes", builtin));
+  std::string s;
+  size_t k = at + 1;
+  for (; k < script.size() && script[k] != '"'; ++k) {
+    if (script[k] == '\\' && k + 1 < script.size()) ++k;
+    s += script[k];
+  }
+  if (k >= script.size()) throw Error(ErrorKind::Input, fmt::format("{}: unterminated file name", builtin));
+  end = k + 1;
+  return s;
+}
+
+}  // namespace
+
+std::string script_to_futhark(const std::string& script, const std::string& files_dir) {
   std::string out;
   for (size_t i = 0; i < script.size();) {
     char c = script[i];
@@ -26,8 +83,14 @@ std::string script_to_futhark(const std::string& script) {
     } else if (c == '$') {
       size_t end = i + 1;
       while (end < script.size() && is_name_char(script[end])) ++end;
-      throw Error(ErrorKind::Input, fmt::format("the FutharkScript builtin {} is not supported by thorn literate",
-                                                script.substr(i, end - i)));
+      std::string builtin = script.substr(i, end - i);
+      if (builtin == "$loaddata" || builtin == "$loadbytes") {
+        std::string file = in_dir(files_dir, string_argument(script, end, end, builtin));
+        out += builtin == "$loaddata" ? loaddata_literal(file) : loadbytes_literal(file);
+        i = end;
+        continue;
+      }
+      throw Error(ErrorKind::Input, fmt::format("the FutharkScript builtin {} is not supported by thorn", builtin));
     } else if (script.compare(i, 6, "empty(") == 0 && (i == 0 || !is_name_char(script[i - 1]))) {
       // empty([0]i32) is the empty array ([] : [0]i32).
       size_t depth = 1, end = i + 6;
@@ -40,6 +103,19 @@ std::string script_to_futhark(const std::string& script) {
     }
   }
   return out;
+}
+
+Session::Outcome eval_script(Session& session, const std::string& script, const std::string& files_dir,
+                             const std::string& source_name) {
+  std::string text = script_to_futhark(script, files_dir);
+  try {
+    return session.eval_input(text, source_name);
+  } catch (const Error& e) {
+    auto app = single_application(text);
+    auto entry = app && e.kind == ErrorKind::Type ? session.entry(app->function) : std::nullopt;
+    if (!entry || entry->params.size() < 2) throw;
+    return session.eval_input(uncurried_call(*app, entry->params.size()), source_name);
+  }
 }
 
 namespace {

@@ -28,21 +28,11 @@ std::string source_name(const LiterateContext& ctx, const Directive& d) {
   return fmt::format("[directive at {}:{}]", ctx.program_path, d.line);
 }
 
-// Evaluates the directive's expression. A call `f (a, b)` that does not
-// type-check is tried again as `f a b` when f takes as many parameters as
-// the tuple has components (FutharkScript's automatic uncurrying).
+// Evaluates the directive's expression (FutharkScript, futhark_script.hpp);
+// builtins read files relative to the program's directory.
 Session::Outcome evaluate(LiterateContext& ctx, const Directive& d) {
-  std::string name = source_name(ctx, d);
-  std::string text = script_to_futhark(d.expr);
-  Session::Outcome out;
-  try {
-    out = ctx.session->eval_input(text, name);
-  } catch (const Error& e) {
-    auto app = single_application(text);
-    auto entry = app && e.kind == ErrorKind::Type ? ctx.session->entry(app->function) : std::nullopt;
-    if (!entry || entry->params.size() < 2) throw;
-    out = ctx.session->eval_input(uncurried_call(*app, entry->params.size()), name);
-  }
+  std::string dir = fs::path(ctx.program_path).parent_path().string();
+  Session::Outcome out = eval_script(*ctx.session, d.expr, dir, source_name(ctx, d));
   if (!out.is_expression) throw Error(ErrorKind::Input, "a directive needs an expression, not a declaration");
   return out;
 }
@@ -194,7 +184,7 @@ std::string run_gnuplot(LiterateContext& ctx, const Directive& d) {
 void step_frames(LiterateContext& ctx, const Directive& d, const Value& triple,
                  const std::function<void(const Value&)>& add_frame) {
   std::string source = source_name(ctx, d);
-  auto parts = tuple_components(script_to_futhark(d.expr));
+  auto parts = tuple_components(script_to_futhark(d.expr, fs::path(ctx.program_path).parent_path().string()));
   std::vector<std::string> words = parts && parts->size() == 3 ? application_words((*parts)[0]) : std::vector<std::string>{};
   if (words.empty() || !ctx.session->entry(words[0]))
     throw Error(ErrorKind::Input,

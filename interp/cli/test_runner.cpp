@@ -1,7 +1,5 @@
 #include "interp/cli/test_runner.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -12,33 +10,12 @@
 #include <fmt/format.h>
 
 #include "interp/cli/entry_points.hpp"
+#include "interp/cli/futhark_script.hpp"
 #include "interp/cli/random_values.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::cli {
 
-std::string read_data_file(const std::string& path) {
-  bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-  if (!gz) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(ErrorKind::Input, fmt::format("cannot read data file {}", path));
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) throw Error(ErrorKind::Input, fmt::format("cannot read data file {}", path));
-  std::string out;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, size_t(n));
-  int err = 0;
-  const char* msg = gzerror(f, &err);
-  std::string why = (n < 0 && msg) ? msg : "";
-  gzclose(f);
-  if (n < 0) throw Error(ErrorKind::Input, fmt::format("cannot decompress {}: {}", path, why));
-  return out;
-}
 
 bool error_matches(const std::string& regex, const std::string& text) {
   if (regex.empty()) return true;
@@ -191,9 +168,6 @@ class ProgramRunner {
     for (const std::string& tag : run.tags)
       if (tag == "disable" || tag == "notest" || tag == "no_" + options_.common.backend)
         return finish(CaseResult::Status::Skipped, fmt::format("tagged {}", tag));
-    if (run.input.kind == TestInput::Kind::Script)
-      return finish(CaseResult::Status::Skipped, "script input is not supported yet");
-
     auto entry = session_->entry(entry_name);
     if (!entry) return finish(CaseResult::Status::Failed, unknown_entry_message(*session_, path_, entry_name));
 
@@ -252,6 +226,27 @@ class ProgramRunner {
     return finish(CaseResult::Status::Passed, "");
   }
 
+  // A `script input`: the FutharkScript expression (or the file holding it)
+  // evaluated in the program's session. Its value is the argument, or, as
+  // Futhark's scriptValueAsVars does, a tuple of as many components as the
+  // entry point has parameters is spread over them.
+  std::vector<Value> script_arguments(const TestInput& in, const Session::Entry& entry) {
+    std::string script = in.values.text;
+    std::string source = fmt::format("[script input at {}]", path_);
+    if (!in.file.empty()) {
+      source = data_path(in.file);
+      script = read_data_file(source);
+    }
+    Session::Outcome out = eval_script(*session_, script, dir_, source);
+    if (!out.is_expression) throw Error(ErrorKind::Input, "a script input must be an expression");
+    size_t arity = entry.params.size();
+    if (arity >= 2 && out.value.kind == Value::Kind::Tuple && out.value.elems && out.value.elems->size() == arity)
+      return *out.value.elems;
+    if (arity == 1) return {out.value};
+    throw Error(ErrorKind::Input,
+                fmt::format("the script input gives one value, but {} takes {} arguments", entry.name, arity));
+  }
+
   std::vector<Value> input_values(const TestInput& in, const Session::Entry& entry) {
     switch (in.kind) {
       case TestInput::Kind::Values: return read_arguments(in.values.text, path_, entry, in.values.line);
@@ -277,7 +272,7 @@ class ProgramRunner {
         }
         return values;
       }
-      case TestInput::Kind::Script: break;
+      case TestInput::Kind::Script: return script_arguments(in, entry);
     }
     return {};
   }

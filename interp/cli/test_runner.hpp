@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/cli/data_file.hpp"
 #include "interp/cli/session_setup.hpp"
 #include "interp/cli/test_spec.hpp"
 #include "interp/core/value_compare.hpp"
@@ -30,10 +31,6 @@ struct TestOptions {
 // Runs every test of the program at `path`. A program without test blocks
 // gives no results.
 std::vector<CaseResult> run_program_tests(const std::string& path, const TestOptions& options);
-
-// The contents of a data file, gunzipped when it ends in .gz. Throws
-// Error(ErrorKind::Input) when it cannot be read.
-std::string read_data_file(const std::string& path);
 
 // Does `regex` (POSIX extended, as Futhark's regex-tdfa) occur in `text`?
 // An empty regex matches anything.

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "interp/cli/entry_points.hpp"
+#include "interp/cli/futhark_script.hpp"
 #include "interp/cli/test_runner.hpp"
 #include "interp/util/error.hpp"
 
@@ -66,4 +67,23 @@ TEST_CASE("entry points declared in a source file") {
         std::vector<std::string>{"add", "sub'"});
   CHECK(declared_entry_points("let main = 1\nentry other = 2\n") == std::vector<std::string>{"main", "other"});
   CHECK(declared_entry_points("def maine = 1\n").empty());
+}
+
+TEST_CASE("FutharkScript builtins become literals: $loaddata and $loadbytes, relative to a directory") {
+  std::string dir = temp_path("script_dir");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/two.in", std::ios::binary) << "[1i32, 2i32] " << binary_value(Scalar::i64(7));
+  std::ofstream(dir + "/one.in", std::ios::binary) << "3.5f32";
+  std::ofstream(dir + "/bytes.bin", std::ios::binary) << std::string("A\0\xff", 3);
+  std::ofstream(dir + "/empty.bin", std::ios::binary);
+
+  CHECK(script_to_futhark("f ($loaddata \"two.in\")", dir) == "f (([1i32, 2i32], 7i64))");
+  CHECK(script_to_futhark("(2f32, $loaddata \"one.in\")", dir) == "(2f32, (3.5f32))");
+  CHECK(script_to_futhark("g $loadbytes \"bytes.bin\"", dir) == "g [65u8,0u8,255u8]");
+  CHECK(script_to_futhark("$loadbytes \"empty.bin\"", dir) == "([] : [0]u8)");
+  CHECK(script_to_futhark("h empty([0]i32) \"$loaddata\"", dir) == "h ([] : [0]i32) \"$loaddata\"");  // strings stay
+  CHECK_THROWS_WITH_AS(script_to_futhark("$loaddata \"missing.in\"", dir), doctest::Contains("cannot read data file"), Error);
+  CHECK_THROWS_WITH_AS(script_to_futhark("$loadimg \"x.png\"", dir), doctest::Contains("$loadimg is not supported"), Error);
+  CHECK_THROWS_WITH_AS(script_to_futhark("$loaddata x", dir), doctest::Contains("file name in double quotes"), Error);
+  std::filesystem::remove_all(dir);
 }
