@@ -331,6 +331,11 @@ ExprPtr Parser::atom() {
       }
       expect(Tok::RBrace, "to close the record");
       e->loc = span_from(start);
+      if (auto elems = tuple_fields(e->fields)) {
+        e->kind = K::Tuple;
+        e->list = std::move(*elems);
+        e->fields.clear();
+      }
       break;
     }
     default: fail_expected("an expression");

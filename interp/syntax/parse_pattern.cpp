@@ -164,6 +164,11 @@ PatternPtr Parser::inner_pattern(bool allow_negative) {
       }
       expect(Tok::RBrace, "to close the record pattern");
       p->loc = span_from(start);
+      if (auto elems = tuple_fields(p->fields)) {
+        p->kind = PK::Tuple;
+        p->elems = std::move(*elems);
+        p->fields.clear();
+      }
       return p;
     }
     default: break;

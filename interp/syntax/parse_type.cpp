@@ -163,6 +163,11 @@ TypeExprPtr Parser::type_atom() {
       }
       expect(Tok::RBrace, "to close the record type");
       record->loc = span_from(start);
+      if (auto elems = tuple_fields(record->fields)) {
+        record->kind = TK::Tuple;
+        record->elems = std::move(*elems);
+        record->fields.clear();
+      }
       return record;
     }
     case Tok::LBracket:

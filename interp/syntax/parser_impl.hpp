@@ -3,6 +3,7 @@
 // stream. Split over parser.cpp (cursor, errors, operator table, public API),
 // parse_expr.cpp, parse_pattern.cpp, parse_type.cpp and parse_decl.cpp.
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,30 @@ struct UpdateStep {
 // The precedence of an operator named `name` (unqualified part), decided by
 // its longest leading built-in operator as in Futhark.
 OpInfo operator_info(std::string_view name);
+
+// A record whose fields are named 0 to n-1, n >= 2, is the tuple of those
+// fields in index order, as in Futhark (tuples are such records there:
+// `{0 = a, 1 = b}` is `(a, b)`). Returns the field for each tuple position,
+// or nothing for any other record.
+template <class T>
+std::optional<std::vector<T>> tuple_fields(const std::vector<std::pair<std::string, T>>& fields) {
+  size_t n = fields.size();
+  if (n < 2) return std::nullopt;
+  std::vector<T> out(n);
+  std::vector<bool> seen(n, false);
+  for (const auto& [name, value] : fields) {
+    if (name.empty() || name.size() > 9 || (name.size() > 1 && name[0] == '0')) return std::nullopt;
+    size_t k = 0;
+    for (char c : name) {
+      if (c < '0' || c > '9') return std::nullopt;
+      k = k * 10 + size_t(c - '0');
+    }
+    if (k >= n || seen[k]) return std::nullopt;
+    seen[k] = true;
+    out[k] = value;
+  }
+  return out;
+}
 
 class Parser {
  public:
