@@ -130,7 +130,10 @@ TEST_CASE("parser: lambdas, tuples, records") {
   CHECK(pe("((1))") == "1");
   CHECK(pe("{a = 1, b}") == "{a = 1, b = b}");
   CHECK(pe("{}") == "{}");
-  CHECK(pe("{0 = x, 1 = y}") == "{0 = x, 1 = y}");
+  CHECK(pe("{0 = x, 1 = y}") == "(x, y)");  // fields 0..n-1 are a tuple, as in Futhark
+  CHECK(pe("{1 = y, 0 = x}") == "(x, y)");
+  CHECK(pe("{0 = x, 2 = y}") == "{0 = x, 2 = y}");
+  CHECK(pe("{0 = x}") == "{0 = x}");
   CHECK(pe("(x : i32, y)") == "((x : i32), y)");
 }
 
