@@ -109,6 +109,7 @@ Value Evaluator::apply(const Value& fnv, std::vector<Value> args, const Loc& loc
       notes.push_back(fmt::format("(raised in the prelude at {})", e.loc.str()));
       throw Error(e.kind, loc, e.message, std::move(notes));
     }
+    if (e.kind == ErrorKind::Runtime && !in_prelude(loc)) e.add_call_site(loc);
     throw;
   }
 }

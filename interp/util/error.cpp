@@ -41,7 +41,21 @@ std::string Error::render() const {
     out += std::string(width, '^');
   }
   for (const auto& note : notes) out += "\n" + note;
+  if (!backtrace.empty()) {
+    // As Futhark prints it: #0 is where the error happened, then each call.
+    out += fmt::format("\n\nBacktrace:\n-> #0  {}", loc.str());
+    for (size_t k = 0; k < backtrace.size(); ++k) out += fmt::format("\n   #{:<2} {}", k + 1, backtrace[k].str());
+    if (backtrace_dropped) out += fmt::format("\n   ... and {} more", backtrace_dropped);
+  }
   return out;
+}
+
+void Error::add_call_site(const Loc& call) {
+  if (!call.known() || !loc.known()) return;
+  const Loc& last = backtrace.empty() ? loc : backtrace.back();
+  if (call.file == last.file && call.line == last.line && call.col == last.col) return;
+  if (backtrace.size() < kMaxBacktrace) backtrace.push_back(call);
+  else ++backtrace_dropped;
 }
 
 void throw_error(ErrorKind kind, Loc loc, std::string message) {

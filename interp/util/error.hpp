@@ -28,6 +28,13 @@ class Error : public std::runtime_error {
   Loc loc;
   std::string message;
   std::vector<std::string> notes;  // extra lines printed after the caret
+  // Run-time errors: the call sites the error passed through, innermost
+  // first (the evaluator adds one per function application it leaves), and
+  // how many more were dropped past kMaxBacktrace.
+  std::vector<Loc> backtrace;
+  size_t backtrace_dropped = 0;
+  static constexpr size_t kMaxBacktrace = 32;
+  void add_call_site(const Loc& call);
 
   // The full multi-line message: location, kind, message, source line, caret, notes.
   std::string render() const;
