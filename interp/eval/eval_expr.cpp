@@ -242,7 +242,7 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
             for (size_t k = 0; k < target->dims.size() && k < shape.size(); ++k)
               if (target->dims[k].kind == Dim::Kind::Constant && target->dims[k].value != shape[k])
                 throw Error(ErrorKind::Runtime, e->loc,
-                            fmt::format("Value of shape {} cannot match shape of type `{}`.", shape_of(v),
+                            fmt::format("Value of shape {} cannot match shape of type \"{}\".", shape_of(v),
                                         to_string(*target)));
           }
         }

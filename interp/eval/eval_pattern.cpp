@@ -251,7 +251,7 @@ void Evaluator::check_type_sizes(const TypeExpr& te, const Value& v, SizeScope& 
     throw Error(ErrorKind::Runtime, loc, "Function return value does not match shape of declared return type.");
   if (w == "coerce")
     throw Error(ErrorKind::Runtime, loc,
-                fmt::format("Value of shape {} cannot match shape of type `{}`.", shape_of(v),
+                fmt::format("Value of shape {} cannot match shape of type \"{}\".", shape_of(v),
                             shown ? to_string(*shown) : std::string("?")));
   std::string type_text = shown ? fmt::format(" `{}`", to_string(*shown)) : std::string();
   throw Error(ErrorKind::Runtime, loc,

@@ -87,7 +87,7 @@ entry coerce (xs: []i32) = xs :> [2]i32
   CHECK(e.find("Size mismatch: 3 vs 2") != std::string::npos);
   CHECK(call_error(s, "broken", {Value(thorn::Scalar::i32(1))}) ==
         "Function return value does not match shape of declared return type.");
-  CHECK(call_error(s, "coerce", {i32s({1, 2, 3})}) == "Value of shape [3] cannot match shape of type `[2]i32`.");
+  CHECK(call_error(s, "coerce", {i32s({1, 2, 3})}) == "Value of shape [3] cannot match shape of type \"[2]i32\".");
   CHECK(call_text(s, "coerce", {i32s({1, 2})}) == "[1i32, 2i32]");
 }
 
