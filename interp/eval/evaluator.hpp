@@ -125,6 +125,11 @@ class Evaluator {
   EvalOptions options_;
   std::map<const Program*, NamespacePtr> imports_;
   int depth_ = 0;  // nesting of eval/apply, against native stack overflow
+  // Inside `#[unsafe] e` (and what it calls) the reference evaluator does not
+  // check assertions, as compiled Futhark removes them (tests/assert3.fut).
+  // Flattened code keeps its checks: a cached plan may serve a call site
+  // inside and outside such an expression.
+  int unsafe_depth_ = 0;
 
   // eval_expr.cpp
   Value eval_var(const Expr& e, const Ctx& ctx);
