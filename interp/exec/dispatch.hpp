@@ -2,9 +2,10 @@
 // The dispatcher: the one door every SOAC and array primitive goes through
 // (DESIGN.md, "Dispatch"). The evaluator builds a SoacCall from the
 // prelude's `__intrinsic` call and hands it to dispatch(), which picks a
-// backend. Today that is always the reference backend (reference.hpp); the
-// flattening host backend and the GPU plug in here, behind the same call,
-// and `validate` runs a second backend against the reference.
+// backend: the host backend (host_backend.hpp: the planner's plans on the
+// host executor, or on the GPU under --backend gpu) takes the calls it can
+// flatten, the reference backend (reference.hpp) the rest, and `validate`
+// runs the reference beside the host backend and compares.
 //
 // Argument conventions (args, in this order; functions are Function values,
 // callable through Evaluator::apply):
