@@ -137,17 +137,12 @@ void materialise_leaves(const ArrayValue& a) {
     if (c) materialise_leaves(*c);
 }
 
-void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
-  int64_t n = p.count();
-  if (n == 0) return;
-  plan::Plan pl;
-  pl.source = p.what;
-  pl.loc = p.loc;
+plan::Step materialise_step(const Producer& p) {
   plan::Step st;
   st.kind = plan::StepKind::SegMap;
   st.loc = p.loc;
   st.segments = 1;
-  st.segment_size = n;
+  st.segment_size = p.count();
   st.fused = p.what;
   kir::Builder b(st.element);
   st.element.name = "materialise";
@@ -159,17 +154,26 @@ void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
     st.reads.push_back(int(k));
   }
   b.ret(b.inline_call(p.elem, {j}, arrays));
+  for (size_t k = 0; k < p.leaves.size(); ++k) st.writes.push_back(int(p.reads.size() + k));
+  return st;
+}
+
+void run_producer(const Producer& p, const std::vector<BufferPtr>& outs) {
+  int64_t n = p.count();
+  if (n == 0) return;
+  plan::Plan pl;
+  pl.source = p.what;
+  pl.loc = p.loc;
   std::vector<BufferPtr> bufs;
   for (size_t k = 0; k < p.reads.size(); ++k) {
     pl.buffers.push_back({p.reads[k]->elem(), p.reads[k]->count(), p.elem.free_arrays[k].name, true});
     bufs.push_back(p.reads[k]);
   }
   for (size_t k = 0; k < outs.size(); ++k) {
-    st.writes.push_back(int(pl.buffers.size()));
     pl.buffers.push_back({outs[k]->elem(), outs[k]->count(), "out", true});
     bufs.push_back(outs[k]);
   }
-  pl.steps.push_back(std::move(st));
+  pl.steps.push_back(materialise_step(p));
   host::execute(pl, bufs);
 }
 

@@ -26,6 +26,7 @@
 
 #include "interp/core/value.hpp"
 #include "interp/flatten/kernel_ir.hpp"
+#include "interp/flatten/plan.hpp"
 #include "interp/util/source.hpp"
 
 namespace thorn::flatten {
@@ -62,6 +63,11 @@ bool prim_leaves(const ElemShape& e, std::vector<Prim>& out);
 // reference's result there, so that validation does not defeat fusion.
 // Returns false when `a` is not a pending delayed array.
 bool on_materialise(const ArrayValue& a, std::function<void(const std::vector<BufferPtr>&)> check);
+
+// The step that materialises a producer: a SegMap [1][count()] reading
+// the producer's inputs (buffers 0..) and writing its leaves (the buffers
+// after them). The plan listing shows the schedule it would take.
+plan::Step materialise_step(const Producer& p);
 
 // Runs a producer into the given leaf buffers (one per leaf, count() each).
 void run_producer(const Producer& p, const std::vector<BufferPtr>& outs);
