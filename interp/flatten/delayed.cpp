@@ -112,12 +112,22 @@ ProducerPtr delayed_producer(const ArrayValue& a) {
   auto* side = dynamic_cast<DelayedSide*>(leaf->buffer->device.get());
   if (!side || side->group()->done) return nullptr;
   const Group& g = *side->group();
-  if (a.shape != g.producer->shape) return nullptr;
   // Every leaf must be this group's leaf, in order.
   if (leaves.size() != g.leaves.size()) return nullptr;
+  // A whole array of prims may also be reshaped (`flatten`, `unflatten`):
+  // the producer computes its elements by flat index either way.
+  const Producer& p = *g.producer;
+  bool reshaped = a.shape != p.shape;
+  if (reshaped) {
+    int64_t n = 1;
+    for (int64_t d : a.shape) n *= d;
+    if (!a.buffer || a.elem.kind != ElemShape::Kind::Prim || p.elem_shape.kind != ElemShape::Kind::Prim ||
+        n != p.count())
+      return nullptr;
+  }
   for (size_t k = 0; k < leaves.size(); ++k) {
     const ArrayValue& c = *leaves[k];
-    if (c.offset != 0 || c.shape != g.producer->shape || c.buffer != g.leaves[k].lock()) return nullptr;
+    if (c.offset != 0 || (!reshaped && c.shape != p.shape) || c.buffer != g.leaves[k].lock()) return nullptr;
   }
   return g.producer;
 }
