@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include <cstring>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -252,8 +253,22 @@ void StepEnv::fill_neutral(LaneSlots& slots) const {
     Prim t = op->param_type(size_t(r));
     Scalar ne = step.neutral.at(size_t(r)).convert_to(t);
     uint64_t bits = const_bits(ne);
-    int w = reg_bytes(t);
-    for (int l = 0; l < kLanes; ++l) std::memcpy(slots.ptr(r) + size_t(l) * size_t(w), &bits, size_t(w));
+    // A copy of a constant size per lane, inlined: a call to memcpy per
+    // lane cost n-body (a SegRed fold per body) a tenth of its time.
+    auto fill = [&](auto width) {
+      constexpr size_t W = decltype(width)::value;
+      std::byte* p = slots.ptr(r);
+      for (int l = 0; l < kLanes; ++l) std::memcpy(p + size_t(l) * W, &bits, W);
+    };
+    switch (reg_bytes(t)) {
+      case 1: fill(std::integral_constant<size_t, 1>{}); break;
+      case 2: fill(std::integral_constant<size_t, 2>{}); break;
+      case 4: fill(std::integral_constant<size_t, 4>{}); break;
+      case 8: fill(std::integral_constant<size_t, 8>{}); break;
+      default:
+        for (int l = 0; l < kLanes; ++l)
+          std::memcpy(slots.ptr(r) + size_t(l) * size_t(reg_bytes(t)), &bits, size_t(reg_bytes(t)));
+    }
   }
 }
 

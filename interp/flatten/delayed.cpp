@@ -113,12 +113,22 @@ ProducerPtr delayed_producer(const ArrayValue& a) {
   auto* side = dynamic_cast<DelayedSide*>(leaf->buffer->device.get());
   if (!side || side->group()->done) return nullptr;
   const Group& g = *side->group();
-  if (a.shape != g.producer->shape) return nullptr;
   // Every leaf must be this group's leaf, in order.
   if (leaves.size() != g.leaves.size()) return nullptr;
+  // A whole array of prims may also be reshaped (`flatten`, `unflatten`):
+  // the producer computes its elements by flat index either way.
+  const Producer& p = *g.producer;
+  bool reshaped = a.shape != p.shape;
+  if (reshaped) {
+    int64_t n = 1;
+    for (int64_t d : a.shape) n *= d;
+    if (!a.buffer || a.elem.kind != ElemShape::Kind::Prim || p.elem_shape.kind != ElemShape::Kind::Prim ||
+        n != p.count())
+      return nullptr;
+  }
   for (size_t k = 0; k < leaves.size(); ++k) {
     const ArrayValue& c = *leaves[k];
-    if (c.offset != 0 || c.shape != g.producer->shape || c.buffer != g.leaves[k].lock()) return nullptr;
+    if (c.offset != 0 || (!reshaped && c.shape != p.shape) || c.buffer != g.leaves[k].lock()) return nullptr;
   }
   return g.producer;
 }
@@ -147,16 +157,12 @@ PlanRunner& plan_runner() {
 
 void set_plan_runner(PlanRunner run) { plan_runner() = std::move(run); }
 
-plan::Plan producer_plan(const Producer& p, const std::vector<BufferPtr>& outs, std::vector<BufferPtr>& bufs) {
-  int64_t n = p.count();
-  plan::Plan pl;
-  pl.source = p.what;
-  pl.loc = p.loc;
+plan::Step materialise_step(const Producer& p) {
   plan::Step st;
   st.kind = plan::StepKind::SegMap;
   st.loc = p.loc;
   st.segments = 1;
-  st.segment_size = n;
+  st.segment_size = p.count();
   st.fused = p.what;
   kir::Builder b(st.element);
   st.element.name = "materialise";
@@ -168,17 +174,24 @@ plan::Plan producer_plan(const Producer& p, const std::vector<BufferPtr>& outs, 
     st.reads.push_back(int(k));
   }
   b.ret(b.inline_call(p.elem, {j}, arrays));
+  for (size_t k = 0; k < p.leaves.size(); ++k) st.writes.push_back(int(p.reads.size() + k));
+  return st;
+}
+
+plan::Plan producer_plan(const Producer& p, const std::vector<BufferPtr>& outs, std::vector<BufferPtr>& bufs) {
+  plan::Plan pl;
+  pl.source = p.what;
+  pl.loc = p.loc;
   bufs.clear();
   for (size_t k = 0; k < p.reads.size(); ++k) {
     pl.buffers.push_back({p.reads[k]->elem(), p.reads[k]->count(), p.elem.free_arrays[k].name, true});
     bufs.push_back(p.reads[k]);
   }
   for (size_t k = 0; k < outs.size(); ++k) {
-    st.writes.push_back(int(pl.buffers.size()));
     pl.buffers.push_back({outs[k]->elem(), outs[k]->count(), "out", true});
     bufs.push_back(outs[k]);
   }
-  pl.steps.push_back(std::move(st));
+  pl.steps.push_back(materialise_step(p));
   return pl;
 }
 

@@ -64,14 +64,19 @@ bool prim_leaves(const ElemShape& e, std::vector<Prim>& out);
 // Returns false when `a` is not a pending delayed array.
 bool on_materialise(const ArrayValue& a, std::function<void(const std::vector<BufferPtr>&)> check);
 
+// The step that materialises a producer: a SegMap [1][count()] reading
+// the producer's inputs (buffers 0..) and writing its leaves (the buffers
+// after them). The plan listing shows the schedule it would take.
+plan::Step materialise_step(const Producer& p);
+
 // The plan that writes a producer's elements into `outs` (one buffer per
-// leaf, count() each): one SegMap. `bufs` receives the plan's buffers, the
-// producer's reads and then `outs`.
+// leaf, count() each): materialise_step's step. `bufs` receives the plan's
+// buffers, the producer's reads and then `outs`.
 plan::Plan producer_plan(const Producer& p, const std::vector<BufferPtr>& outs, std::vector<BufferPtr>& bufs);
 
 // Runs a producer into the given leaf buffers: producer_plan, run by the
 // plan runner. The runner is the host executor, installed by exec
-// (host_backend.cpp), so that interp/flatten never calls an executor.
+// (host_executor.cpp), so that interp/flatten never calls an executor.
 using PlanRunner = std::function<void(const plan::Plan&, std::vector<BufferPtr>&)>;
 void set_plan_runner(PlanRunner run);
 void run_producer(const Producer& p, const std::vector<BufferPtr>& outs);

@@ -222,20 +222,21 @@ static Sym producer_element(Lowerer& lw, const ProducerPtr& p, const std::vector
 }
 
 // A generated array over dims[from..] of a producer whose flat index so far is `base`.
-static Sym producer_dims(Lowerer& lw, const ProducerPtr& p, std::vector<int> arrays, size_t from, Reg base) {
+static Sym producer_dims(Lowerer& lw, const ProducerPtr& p, const std::vector<int64_t>& shape, std::vector<int> arrays,
+                         size_t from, Reg base) {
   auto arr = std::make_shared<SymArr>();
-  arr->dims.assign(p->shape.begin() + long(from), p->shape.end());
+  arr->dims.assign(shape.begin() + long(from), shape.end());
   arr->fused = p->what;
   int64_t stride = 1;
-  for (size_t k = from + 1; k < p->shape.size(); ++k) stride *= p->shape[k];
+  for (size_t k = from + 1; k < shape.size(); ++k) stride *= shape[k];
   Lowerer* l = &lw;
-  arr->gen = [l, p, arrays, from, base, stride](Reg i) -> Sym {
+  arr->gen = [l, p, shape, arrays, from, base, stride](Reg i) -> Sym {
     kir::Builder& b = l->b();
     Reg flat = i;
     if (stride != 1) flat = b.binary(kir::BinOp::Mul, i, b.i64(stride));
     if (base != kir::kNoReg) flat = b.binary(kir::BinOp::Add, base, flat);
-    if (from + 1 == p->shape.size()) return producer_element(*l, p, arrays, flat);
-    return producer_dims(*l, p, arrays, from + 1, flat);
+    if (from + 1 == shape.size()) return producer_element(*l, p, arrays, flat);
+    return producer_dims(*l, p, shape, arrays, from + 1, flat);
   };
   Sym s;
   s.kind = Sym::Kind::Array;
@@ -249,7 +250,7 @@ Sym Lowerer::producer_array(const ArrayValue& a) {
   for (const BufferPtr& r : p->reads) arrays.push_back(array_index(r));
   fused.push_back(p->what);
   if (p->shape.empty()) throw Fallback("a delayed scalar");
-  return producer_dims(*this, p, arrays, 0, kir::kNoReg);
+  return producer_dims(*this, p, a.shape, arrays, 0, kir::kNoReg);  // a.shape: maybe a reshape of p's
 }
 
 // Fusing a producer into a consumer recomputes it for every consumer, so

@@ -2,6 +2,7 @@
 // producers), rows built once each (map_rows), map of reduce/scan as one
 // segmented step.
 #include "interp/flatten/planner_impl.hpp"
+#include "interp/flatten/plan_tiled.hpp"
 
 namespace thorn::flatten::planning {
 
@@ -62,6 +63,9 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
   p->loc = call.loc;
   if (want_listing) out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}", p->what,
                             call.loc.str(), p->count(), kir::to_string(p->elem));
+  if (want_listing)
+    if (auto t = plan::recognise_tiled(materialise_step(*p)))
+      out.listing += fmt::format("materialised with schedule: {}\n", plan::describe(*t));
   if (log && key) {
     std::string remark = cache_map(*key, *log, p->elem, [&](CachedPlan& c) {
       auto proto = std::make_shared<Producer>(*p);

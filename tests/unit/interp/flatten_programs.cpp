@@ -61,6 +61,18 @@ TEST_CASE("flatten: histograms and scatter, with out-of-bounds indices") {
   CHECK(has(log, "Scatter"));
 }
 
+TEST_CASE("flatten: a flattened delayed map is fused into its consumer (k-means's bins)") {
+  std::string log = same(
+      "let a = map (\\i -> (i * 7) % 13) (iota 3000) in "
+      "let bins = flatten (map (\\x -> map (\\j -> x * 4 + j) (iota 4)) a) in "
+      "reduce_by_index (replicate 52 0f64) (+) 0 bins (flatten (map (\\x -> map (\\j -> f64.i64 (x - j)) (iota 4)) a))");
+  CHECK(has(log, "SegHist [1][12000]"));
+  CHECK(!has(log, "[12000]i64 in"));  // the bins are not materialised
+  CHECK(!has(log, "[12000]f64 in"));
+  same("let a = map (\\i -> i % 13) (iota 600) in unflatten (flatten (map (\\x -> map (+ x) (iota 6)) a) :> [1200 * 3]i64) "
+       "|> map i64.sum");
+}
+
 TEST_CASE("flatten: map-reduce and map-scan become segmented steps") {
   std::string log = same("map (\\r -> reduce (+) 0 r) ((unflatten (map (\\i -> i % 17) (iota 5000)) : [100][50]i64))");
   CHECK(has(log, "SegRed [100][50]"));
