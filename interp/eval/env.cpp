@@ -146,7 +146,18 @@ TypePtr resolve_param(const Type& t, const TypeEnvPtr& tenv, int depth) {
 }
 
 std::optional<int64_t> size_value(const std::string& name, const EnvPtr& env) {
-  const Binding* b = lookup_value(env, std::string_view(name));
+  const Binding* b = nullptr;
+  if (size_t dot = name.rfind('.'); dot != std::string::npos && dot > 0) {
+    // A module's value (`[M.k]`, or a size the checker qualified).
+    QualName q;
+    size_t start = 0;
+    for (size_t at = name.find('.'); at != std::string::npos; start = at + 1, at = name.find('.', start))
+      q.qualifiers.push_back(name.substr(start, at - start));
+    q.name = name.substr(start);
+    b = lookup_value(env, q);
+  } else {
+    b = lookup_value(env, std::string_view(name));
+  }
   if (!b || b->consumed || (b->value.kind != Value::Kind::Scalar && b->value.kind != Value::Kind::AD) ||
       !is_integral(ad_scalar(b->value).type))
     return std::nullopt;

@@ -204,6 +204,56 @@ void CheckerImpl::check_names_bound_once(const TypeExpr& te) {
   }
 }
 
+namespace {
+
+// The size names (Name dims) a type mentions.
+void size_names(const Ty& t, std::set<std::string>& out) {
+  Ty r = resolve(t);
+  if (!r) return;
+  switch (r->kind) {
+    case TyNode::Kind::Array:
+      if (r->dim && r->dim->kind == DimNode::Kind::Name) out.insert(r->dim->name);
+      size_names(r->elem, out);
+      return;
+    case TyNode::Kind::Record:
+      for (const auto& f : r->fields) size_names(f.second, out);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& c : r->constrs)
+        for (const Ty& x : c.second) size_names(x, out);
+      return;
+    case TyNode::Kind::Function:
+      size_names(r->param, out);
+      size_names(r->result, out);
+      return;
+    default: return;
+  }
+}
+
+}  // namespace
+
+// A type taken from a module (`M.t` where M has `def k = 2` and `type t =
+// [k]i64`): its sizes that name the module's values are qualified (`[M.k]`),
+// as Futhark's qualification of module members does, so they mean the
+// module's values where the type is used.
+Ty CheckerImpl::qualify_module_sizes(const Ty& body, const TypeDef& td, const std::vector<std::string>& quals,
+                                     Loc loc) const {
+  std::set<std::string> names;
+  size_names(body, names);
+  if (names.empty()) return body;
+  const Env& env = module_path(quals, loc);
+  std::string prefix;
+  for (const auto& q : quals) prefix += q + ".";
+  Substitution sub;
+  for (const std::string& n : names) {
+    if (n.find('.') != std::string::npos || !env.values.count(n)) continue;
+    bool param = false;
+    for (const TypeParam& p : td.params) param = param || p.name == n;
+    if (!param) sub.dims[n] = dim_name(prefix + n);
+  }
+  return sub.empty() ? body : substitute(body, sub);
+}
+
 Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
   check_names_bound_once(*te);
   switch (te->kind) {
@@ -214,7 +264,8 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
       if (td->params.size() != te->args.size())
         error(te->loc, fmt::format("type \"{}\" takes {} argument(s), but is given {}", te->name.str(),
                                    td->params.size(), te->args.size()));
-      if (td->params.empty()) return td->body;
+      Ty body = te->name.qualifiers.empty() ? td->body : qualify_module_sizes(td->body, *td, te->name.qualifiers, te->loc);
+      if (td->params.empty()) return body;
       Substitution sub;
       for (size_t i = 0; i < td->params.size(); ++i) {
         const TypeParam& p = td->params[i];
@@ -231,7 +282,7 @@ Ty CheckerImpl::eval_type(const TypeExprPtr& te) {
           sub.types[td->param_ids[i]] = eval_type(a.type);
         }
       }
-      return substitute(td->body, sub);
+      return substitute(body, sub);
     }
     case TypeExpr::Kind::Array: {
       // Futhark: array elements must be unlifted (no functions, no hidden

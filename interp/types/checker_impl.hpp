@@ -106,6 +106,7 @@ class CheckerImpl {
   SigPtr find_sig(const std::string& name) const;
   // The environment of module path M.N (all qualifiers), or error.
   const Env& module_path(const std::vector<std::string>& quals, Loc loc) const;
+  Ty qualify_module_sizes(const Ty& body, const TypeDef& td, const std::vector<std::string>& quals, Loc loc) const;
   SchemePtr lookup_value(const QualName& name, Loc loc) const;
   TypeDefPtr lookup_type(const QualName& name, Loc loc) const;
   ModPtr lookup_mod(const QualName& name, Loc loc) const;
