@@ -122,6 +122,11 @@ void Planner::row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts) 
       return;
     case Sym::Kind::Array:
       if (Lowerer::dynamic(r)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
+      // An inner size from a captured scalar the plan cache lifted into a
+      // parameter (`replicate k x` inside a tuple's array) is not known to
+      // this plan: map_rows lowers again with the constants.
+      for (int64_t d : r.arr->dims)
+        if (d < 0) throw Fallback("map producing arrays of a size not known when the nest starts");
       parts.push_back({r.arr->dims, shape_like(lw.element_like(r, call.loc)), {}, {}});
       return;
     default: throw Fallback("map producing functions or nested SOACs");
