@@ -65,6 +65,7 @@ void CheckerImpl::check_not_redefined(const std::string& name, const Loc& loc) {
 void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   check_not_redefined(d.name, d.loc);
   if (d.entry && scope.in_module) error(d.loc, "Entry points may not be declared inside modules.");
+  abstract_uses.clear();
   FunResult r;
   with_scope(scope, [&] {
     begin_definition();
@@ -83,14 +84,16 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   // consumption once, at the functor's definition (with abstract types,
   // whose values carry no aliases), so errors here are not reported.
   std::optional<ResultUniqueness> inferred;
+  std::set<const Expr*> abstract = std::move(abstract_uses);
+  abstract_uses.clear();
   if (functor_instance > 0) {
     try {
-      inferred = check_consumption(d);
+      inferred = check_consumption(d, abstract);
     } catch (const Error&) {
       inferred.reset();
     }
   } else {
-    inferred = check_consumption(d);
+    inferred = check_consumption(d, abstract);
   }
   if (auto ru = inferred) {
     // Futhark infers which parts of an unannotated function's result are

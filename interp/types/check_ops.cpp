@@ -122,6 +122,8 @@ Ty CheckerImpl::infer_var(ExprPtr& ep) {
   }
   SchemePtr s = lookup_value(v.name, v.loc);
   if (!s->builtin.empty()) return builtin_op_type(u, s->builtin, v.loc);
+  if (Ty r = resolve(s->type); s->abstract_type || (r->kind == TyNode::Kind::Param && opaque.count(r->param_id)))
+    abstract_uses.insert(&v);
   std::vector<Ty> inst;
   std::vector<std::pair<std::string, DimRef>> sizes;
   Ty t = instantiate(*s, &inst, &sizes);

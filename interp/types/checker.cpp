@@ -138,7 +138,9 @@ TypePtr CheckerImpl::check_expression(ExprPtr& e, bool generalise_it) {
   d.loc = e->loc;
   d.body = e;
   check_function_order(d);
-  check_consumption(d);
+  std::set<const Expr*> abstract = std::move(abstract_uses);
+  abstract_uses.clear();
+  check_consumption(d, abstract);
   return result;
 }
 

@@ -248,6 +248,9 @@ class CheckerImpl {
   // get those types. Zonking sees through them (`opaque`).
   EnvPtr seal(EnvPtr env, const SigExprPtr& sig, const std::string& module_name = "");
   std::map<int, Ty> opaque;  // Param id of a sealed abstract type -> its definition
+  // Uses of values whose type is abstract (for check_consumption); cleared
+  // after each definition.
+  std::set<const Expr*> abstract_uses;
   // The environment a module type describes (abstract types as rigid types).
   EnvPtr sig_env(const SigExprPtr& sig);
   // The exports of an imported file, checked once from `base` (or the prelude).
