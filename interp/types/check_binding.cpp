@@ -30,7 +30,7 @@ bool mentions_dim(const Ty& t0, const std::string& name) {
       DimRef d = dim_resolve(t->dim);
       if (d->kind == DimNode::Kind::Name && d->name == name) return true;
       SizePoly p;
-      if (d->kind == DimNode::Kind::Expr && dim_poly(d, p) && p.bindings.count(name)) return true;
+      if (d->kind == DimNode::Kind::Expr && dim_names(d).count(name)) return true;
       return mentions_dim(t->elem, name);
     }
     case TyNode::Kind::Record:
@@ -155,9 +155,7 @@ bool ty_mentions_size(const Ty& t0, const std::string& n, int depth = 0) {
     case TyNode::Kind::Array: {
       DimRef d = dim_resolve(t->dim);
       if (d && d->kind == DimNode::Kind::Name && d->name == n) return true;
-      if (d && d->kind == DimNode::Kind::Expr && d->poly)
-        for (const auto& [name, b] : d->poly->bindings)
-          if (name == n) return true;
+      if (d && d->kind == DimNode::Kind::Expr && dim_names(d).count(n)) return true;
       return ty_mentions_size(t->elem, n, depth + 1);
     }
     case TyNode::Kind::Record:

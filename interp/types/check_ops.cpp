@@ -306,8 +306,8 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
     // captured by a later parameter named `l` of the same function.
     if (dim_resolve(d)->kind == DimNode::Kind::Name && names_param(r, dim_resolve(d)->name)) d = dim_var();
     // (The node is held while its names are read: replacing d may free it.)
-    if (DimRef e = dim_resolve(d); e->kind == DimNode::Kind::Expr && e->poly)
-      for (const auto& [n, b] : e->poly->bindings)
+    if (DimRef e = dim_resolve(d); e->kind == DimNode::Kind::Expr)
+      for (const auto& n : dim_names(e))
         if (names_param(r, n)) {
           d = dim_var();
           break;

@@ -151,6 +151,7 @@ class CheckerImpl {
   // Its syntax (for structural unification), and d with it attached when d
   // is an Expr.
   SizeTreePtr size_tree_of(const Expr& e) const;
+  SizeTreePtr app_size_tree_of(const Expr& e) const;
   SizeTreePtr opaque_size_tree_of(const Expr& e) const;
   DimRef with_tree(DimRef d, const Expr& e) const;
   // `[n + m]` in an annotation: the local variables it names are i64.

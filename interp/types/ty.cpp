@@ -219,6 +219,16 @@ static SizeTreePtr substitute_tree(const SizeTreePtr& t, const Substitution& s, 
     }
     return nullptr;
   }
+  if (t->op == SizeTree::Op::Apply) {
+    std::vector<SizeTreePtr> args;
+    bool changed = false;
+    for (const auto& x : t->args) {
+      SizeTreePtr y = substitute_tree(x, s, unknown);
+      changed = changed || y;
+      args.push_back(y ? y : x);
+    }
+    return changed ? tree_apply(t->fn, std::move(args)) : nullptr;
+  }
   SizeTreePtr a = substitute_tree(t->a, s, unknown);
   SizeTreePtr b = t->b ? substitute_tree(t->b, s, unknown) : nullptr;
   if (!a && !b) return nullptr;

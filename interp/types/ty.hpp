@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,12 +38,17 @@ struct SizePoly {
 // sizes unify structurally as in Futhark: `[n * m]` (n, m to be solved)
 // against `[(b + 1) * (b + 1)]` gives n = b + 1 and m = b + 1, which the
 // polynomial b*b + 2*b + 1 no longer shows. Leaves are Constant, Name or
-// Var dims (a size parameter being instantiated).
+// Var dims (a size parameter being instantiated). An application of a
+// named function (`[cap nb n]`) is kept as syntax too: it has no normal
+// form, but unifies with an application of the same function argument by
+// argument, as Futhark's similarExps does.
 struct SizeTree {
-  enum class Op { Leaf, Add, Sub, Mul, Neg };
+  enum class Op { Leaf, Add, Sub, Mul, Neg, Apply };
   Op op = Op::Leaf;
   DimRef leaf;                          // Leaf
   std::shared_ptr<const SizeTree> a, b;  // operands (Neg: a only)
+  std::string fn;                                 // Apply: the function's (qualified) name
+  std::vector<std::shared_ptr<const SizeTree>> args;  // Apply
 };
 using SizeTreePtr = std::shared_ptr<const SizeTree>;
 
@@ -107,9 +113,13 @@ DimRef dim_of_poly(SizePoly p);
 DimRef dim_of_tree(const SizeTreePtr& t);
 SizeTreePtr tree_leaf(DimRef d);
 SizeTreePtr tree_node(SizeTree::Op op, SizeTreePtr a, SizeTreePtr b = nullptr);
+SizeTreePtr tree_apply(std::string fn, std::vector<SizeTreePtr> args);
 // Whether the tree has a leaf that is still an unbound variable.
 bool tree_pending(const SizeTreePtr& t);
 bool tree_mentions(const SizeTreePtr& t, const DimRef& var);
+// The size names a (resolved) Name or Expr dim mentions, an application's
+// arguments included.
+std::set<std::string> dim_names(const DimRef& d);
 std::string show_tree(const SizeTreePtr& t);
 SizePoly poly_const(int64_t v);
 SizePoly poly_add(const SizePoly& a, const SizePoly& b, int64_t sign = 1);

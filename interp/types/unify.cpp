@@ -479,6 +479,11 @@ void Unifier::match_size_tree(const SizeTreePtr& p, const DimRef& target0) {
     return;
   }
   if (!target->tree || target->tree->op != p->op) return;  // an Expr, or a constant written as one
+  if (p->op == SizeTree::Op::Apply) {
+    if (p->fn != target->tree->fn || p->args.size() != target->tree->args.size()) return;
+    for (size_t i = 0; i < p->args.size(); ++i) match_size_tree(p->args[i], dim_of_tree(target->tree->args[i]));
+    return;
+  }
   match_size_tree(p->a, dim_of_tree(target->tree->a));
   if (p->b) match_size_tree(p->b, dim_of_tree(target->tree->b));
 }
