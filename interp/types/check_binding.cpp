@@ -235,14 +235,24 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       CounterGuard anon(anonymous_as_vars_);
       for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
     }
-    Ty declared = ret_type ? eval_type(ret_type) : nullptr;
-    // `[]` in a declared return type is existential in Futhark: each
-    // application computes it (causality.cpp). thorn's prelude writes `[]`
-    // where Futhark's has size expressions (`drop`: [n - i]), so of its
-    // functions only those existential in Futhark's prelude are marked.
+    // `[]` in a declared return type is a size to infer from the body
+    // (Futhark's checkBinding: checkTypeExpNonrigid): `: [][]f64` of a body
+    // [n][3]f64 is [n][3]f64; n, bound inside the body, is existential at
+    // each use (freshen_result_sizes: Futhark's unscopeUnknown). What the
+    // body leaves unknown is existential too (marked below). thorn's
+    // prelude (checked while `prelude` is still null) writes `[]` where
+    // Futhark's has size expressions (`drop`: [n - i]), so its `[]` stay
+    // unknown, and of its functions only those existential in Futhark's
+    // prelude are marked.
+    Ty declared;
+    if (ret_type) {
+      std::optional<CounterGuard> anon;
+      if (prelude) anon.emplace(anonymous_as_vars_);
+      declared = eval_type(ret_type);
+    }
     static const std::set<std::string> prelude_existential = {"filter", "partition", "partition2"};
-    if (declared && (prelude || (self && prelude_existential.count(*self))))
-      declared = mark_result_existentials(declared);
+    bool mark_existential = declared && (prelude || (self && prelude_existential.count(*self)));
+    if (mark_existential && !prelude) declared = mark_result_existentials(declared);
     // [recursion] A function is in scope in its own body, monomorphically,
     // as in Futhark (parameters of the same name shadow it). Only a name
     // that means nothing yet: an operator defined through the built-in one
@@ -270,6 +280,7 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
                              show(declared ? declared : bt)));
     if (declared) {
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
+      if (mark_existential && prelude) declared = mark_result_existentials(declared);
       // Futhark's unification of function types (Unify.hs, Arrow): a
       // function that consumes its argument is not one that only observes
       // it (`entry g : []f32 -> f32 = f` with `f (xs: *[]f32)`).

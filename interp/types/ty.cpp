@@ -344,7 +344,8 @@ Ty freshen_dims(const Ty& t, bool& changed, FreshenCtx& cx) {
       DimRef d = dim_resolve(t->dim);
       bool fresh;
       if (cx.mode == Freshen::Mark) {
-        fresh = d->kind == DimNode::Kind::Unknown && !d->existential && !d->declared;
+        // An unknown size, or a `[]` the body left unsolved.
+        fresh = (d->kind == DimNode::Kind::Unknown && !d->existential && !d->declared) || d->kind == DimNode::Kind::Var;
       } else {
         fresh = (d->kind == DimNode::Kind::Unknown && d->declared) ||
                 (d->kind == DimNode::Kind::Name && d->binding && cx.escaped && *cx.escaped &&
