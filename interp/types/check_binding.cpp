@@ -233,6 +233,7 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       // checkTypeExpNonrigid; generalised into a size parameter), so both
       // uses of `xs: []i32` in `(xs, xs) : ([1]i32, [2]i32)` are one size.
       CounterGuard anon(anonymous_as_vars_);
+      CounterGuard stamped(stamp_param_types_);
       for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
     }
     // `[]` in a declared return type is a size to infer from the body

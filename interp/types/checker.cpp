@@ -62,6 +62,10 @@ CheckerImpl::CheckerImpl() {
     top.visible.values[op] = s;
   }
   u.binding_in_scope = [this](const DimNode& d) { return d.binding && local_binding(d.name) == d.binding.get(); };
+  u.binding_stamp = [this](const DimNode& d) {
+    if (!d.binding || local_binding(d.name) != d.binding.get()) return -1;
+    return static_cast<const Scheme*>(d.binding.get())->stamp;
+  };
   escaped_size_ = [this](const DimNode& d) { return d.binding && local_binding(d.name) != d.binding.get(); };
 }
 

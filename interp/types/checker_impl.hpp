@@ -217,6 +217,10 @@ class CheckerImpl {
   // > 0: `[]` in a type expression is a size variable, not an unknown
   // size (a loop parameter's ascription).
   int anonymous_as_vars_ = 0;
+  // Local bindings made so far (Scheme::stamp), and > 0 while a named
+  // function's parameters are bound: their types get stamps (TyNode::stamp).
+  int scope_stamp_ = 0;
+  int stamp_param_types_ = 0;
   static Ty open_dims_fresh(const Ty& t);
   Ty loop_result(const Ty& p, const Ty& init, const Loc& loc,
                  const std::map<const DimNode*, std::vector<DimRef>>& initial);

@@ -28,6 +28,8 @@ struct Scheme {
   // `val g : gen [1] i32`), parametric and lifted ones included, which
   // stay transparent to the checker: as in Futhark its uses carry no aliases.
   bool abstract_type = false;
+  // A local binding: its place in the order of bindings (see TyNode::stamp).
+  int stamp = -1;
 };
 using SchemePtr = std::shared_ptr<const Scheme>;
 

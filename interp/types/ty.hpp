@@ -90,6 +90,9 @@ struct DimNode {
   // unified with an unnamed function type): a size bound inside an argument's
   // type, which may not become a parameter size of an application's result.
   bool bound_inside = false;
+  // Var: the scope stamp when it was introduced (see TyNode::stamp); -1:
+  // not checked.
+  int stamp = -1;
   // Unknown (existential): why, for messages ("unknown due to a
   // conditional expression ...").
   std::string origin;
@@ -172,6 +175,12 @@ struct TyNode {
   std::string param_name;      // Function: `(n: i64) -> [n]i32`
   int param_id = -1;           // Param: quantified variable id
   std::string param_var_name;  // Param
+  // Var: for Futhark's scope-violation check (Unify.hs, linkVarToDim),
+  // the count of local bindings made when this type (a function
+  // parameter's) or size (`[]` in an annotation) was introduced: it may not
+  // come to name a size bound after that and still in scope (a later
+  // parameter, a let or parameter of a nested scope). -1: not checked.
+  int stamp = -1;
 };
 
 Ty ty_prim(Prim p);

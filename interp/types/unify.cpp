@@ -210,6 +210,45 @@ void Unifier::scope_check(const Ty& var, const Ty& t) {
   }
 }
 
+void Unifier::lower_stamp(int& stamp, int to) {
+  if (to >= 0 && (stamp < 0 || to < stamp)) stamp = to;
+}
+
+void Unifier::check_size_scope(int stamp, const DimNode& name) const {
+  if (stamp < 0 || !binding_stamp) return;
+  if (binding_stamp(name) <= stamp) return;
+  UnifyFailure f{fmt::format("Cannot link a size to \"{}\" (scope violation).\nThis is because \"{}\" is not in scope "
+                             "when the size is introduced.\n\nFor more information, see:\n  "
+                             "https://futhark.readthedocs.io/en/latest/error-index.html#scope-violation",
+                             name.name, name.name)};
+  f.whole = true;
+  throw f;
+}
+
+// A type variable with a stamp bound to t: t's size variables belong to
+// the variable's scope, and its names must be in scope there.
+void Unifier::lower_stamps(const Ty& t0, int stamp) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Var: lower_stamp(t->stamp, stamp); return;
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Var) lower_stamp(d->stamp, stamp);
+      if (d->kind == DimNode::Kind::Name) check_size_scope(stamp, *d);
+      lower_stamps(t->elem, stamp);
+      return;
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) lower_stamps(f, stamp);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) lower_stamps(p, stamp);
+      return;
+    default: return;  // not into functions: their sizes are their own
+  }
+}
+
 void Unifier::lower_levels(const Ty& t0, int lvl) {
   Ty t = resolve(t0);
   switch (t->kind) {
@@ -283,6 +322,7 @@ void Unifier::bind(const Ty& var, const Ty& t) {
     fail(fmt::format("Occurs check: cannot instantiate {} with {}: it would be an infinite type", show(var), show(t)));
   scope_check(var, t);
   lower_levels(t, var->level);
+  if (var->stamp >= 0) lower_stamps(t, var->stamp);
   // Bind first, so that recursive unification of constraint payloads sees it.
   auto constraint_holder = std::make_shared<TyNode>(*var);
   // A type variable stands for a type without uniqueness: instantiating
@@ -318,6 +358,7 @@ void Unifier::merge_vars(const Ty& a, const Ty& b) {
   }
 
   if (b->level > a->level) b->level = a->level;
+  lower_stamp(b->stamp, a->stamp);
   auto a_copy = std::make_shared<TyNode>(*a);
   a->link = b;
   auto adopt = [&] {  // b takes a's (stronger) constraint
@@ -361,6 +402,11 @@ void Unifier::merge_vars(const Ty& a, const Ty& b) {
   for (const auto& [n, f] : b->fields) lower_levels(f, b->level);
   for (const auto& [n, ps] : b->constrs)
     for (const auto& p : ps) lower_levels(p, b->level);
+  if (b->stamp >= 0) {
+    for (const auto& [n, f] : b->fields) lower_stamps(f, b->stamp);
+    for (const auto& [n, ps] : b->constrs)
+      for (const auto& p : ps) lower_stamps(p, b->stamp);
+  }
 }
 
 std::string show_size(const DimRef& d0) {
@@ -411,7 +457,13 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
       var->met_unknown = true;
       return;
     }
+    // Futhark's linkVarToDim: a size introduced in one scope may not
+    // become a name bound later, in a deeper scope (`\(n: i64) (xs: [n]i32)
+    // -> zip xs ys`, ys a parameter of the enclosing function).
+    if (to->kind == DimNode::Kind::Name) check_size_scope(var->stamp, *to);
     if (to->kind == DimNode::Kind::Var) {
+      // The two are one size now: it belongs to the outer scope.
+      lower_stamp(to->stamp, var->stamp);
       if (var->met && !to->met) to->met = var->met;
       to->met_unknown = to->met_unknown || var->met_unknown;
       to->met_self = to->met_self || var->met_self;

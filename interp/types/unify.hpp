@@ -45,6 +45,9 @@ class Unifier {
   int joining_branches = 0;
   // Whether a Name size's binding is still the one its name refers to.
   std::function<bool(const DimNode&)> binding_in_scope;
+  // The stamp (Scheme::stamp) of a Name size's binding while in scope; -1
+  // otherwise.
+  std::function<int(const DimNode&)> binding_stamp;
 
   Ty fresh(Loc loc = {});
   Ty fresh_overloaded(PrimMask prims, Loc loc);
@@ -79,6 +82,9 @@ class Unifier {
   // Binds the unsolved variables of a size expression's syntax to the
   // matching parts of `target` (same operators, operand by operand).
   void match_size_tree(const SizeTreePtr& pattern, const DimRef& target);
+  static void lower_stamp(int& stamp, int to);
+  void check_size_scope(int stamp, const DimNode& name) const;
+  void lower_stamps(const Ty& t, int stamp);
   int vars_ = 0;
 };
 
