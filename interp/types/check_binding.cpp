@@ -147,6 +147,44 @@ void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, 
 namespace {
 bool pattern_mentions(const Pattern& p, const std::string& n);
 
+// The unbound size variables of t's arrays (not inside functions); `raw`:
+// the size nodes written in t, linked or not.
+void dim_vars(const Ty& t0, std::set<const DimNode*>& out, int depth = 0, bool raw = false) {
+  if (!t0 || depth > 48) return;
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = raw ? t->dim : dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Var) out.insert(d.get());
+      dim_vars(t->elem, out, depth + 1, raw);
+      return;
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) dim_vars(f, out, depth + 1, raw);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) dim_vars(p, out, depth + 1, raw);
+      return;
+    default: return;
+  }
+}
+}  // namespace
+
+// Whether a declared result has a `[]` that the body's type did not
+// touch at all (a hole's type, say): not linked to any size, not even one
+// thorn leaves to run time (it met none), and no parameter's size.
+bool CheckerImpl::unsolved_result_size(const Ty& declared, const std::vector<Ty>& params) {
+  std::set<const DimNode*> in_params, in_result;
+  for (const auto& p : params) dim_vars(p, in_params);
+  dim_vars(declared, in_result, 0, /*raw=*/true);
+  for (const DimNode* d : in_result)
+    if (!d->link && !d->met_unknown && !d->met && !d->met_self && !in_params.count(d)) return true;
+  return false;
+}
+
+namespace {
+
 // Whether an inferred type uses the size named n.
 bool ty_mentions_size(const Ty& t0, const std::string& n, int depth = 0) {
   if (!t0 || depth > 48) return false;
@@ -281,6 +319,7 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
                              show(declared ? declared : bt)));
     if (declared) {
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
+      if (prelude) r.size_polymorphic_result = unsolved_result_size(declared, ptys);
       if (mark_existential && prelude) declared = mark_result_existentials(declared);
       // Futhark's unification of function types (Unify.hs, Arrow): a
       // function that consumes its argument is not one that only observes
@@ -424,7 +463,10 @@ Ty CheckerImpl::infer_let(Expr& e) {
 
 Ty CheckerImpl::infer_letfun(Expr& e) {
   check_not_redefined(e.name.name, e.loc);
-  FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, true, &e.name.name);
+  // Futhark does not generalise a local function over the types it
+  // infers (Unsized.hs, LetFun: only its declared type parameters are
+  // quantified): `let apply f x = f x` has one type at all its uses.
+  FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, false, &e.name.name);
   e.quantified = r.quantified;
   // Open size variables of a local function would be shared by all its
   // uses (`let f x = map g x in (f as, f bs)`); Futhark generalises them.

@@ -73,6 +73,9 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
     // variables, as in Futhark (`def id = \x -> x` is polymorphic); the
     // overloaded ones are defaulted instead (`def sum = reduce (+) 0`).
     r = check_function(d.type_params, d.params, d.ret_type, d.body, d.loc, true, &d.name);
+    if (&scope == &top && (d.entry || d.name == "main") && r.size_polymorphic_result)
+      error(d.loc, "Entry point functions must not be size-polymorphic in their return type.\n\nFor more information, "
+                   "see:\n  https://futhark.readthedocs.io/en/latest/error-index.html#size-polymorphic-entry");
     pending().decls.emplace_back(&d, r.type);
     finish_definition();
   });

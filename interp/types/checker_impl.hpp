@@ -231,7 +231,12 @@ class CheckerImpl {
     std::vector<int> quantified;
     std::vector<std::string> size_params;
     std::vector<std::pair<int, std::string>> nonlifted;
+    // A `[]` of the declared result that the body left unsolved, and that
+    // no parameter's type has: Futhark makes it a size parameter
+    // (letGeneralise), which an entry point may not have.
+    bool size_polymorphic_result = false;
   };
+  bool unsolved_result_size(const Ty& declared, const std::vector<Ty>& params);
   FunResult check_function(const std::vector<TypeParam>& tparams, std::vector<PatternPtr>& params,
                            const TypeExprPtr& ret_type, ExprPtr& body, Loc loc, bool generalise,
                            const std::string* self = nullptr);  // self: the name, for recursion
