@@ -616,10 +616,13 @@ Ty CheckerImpl::infer_loop(Expr& e) {
                                     show(p), show(body)));
     }
   }
-  if (ascribed_pattern(*e.params.at(0)))
-    expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
-  else
-    expect(e.b->loc, p, body, "Loop body does not have expected type");
+  {
+    CounterGuard growing(u.loop_result);
+    if (ascribed_pattern(*e.params.at(0)))
+      expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
+    else
+      expect(e.b->loc, p, body, "Loop body does not have expected type");
+  }
   // The loop's result (Futhark's checkLoop): a parameter size the body
   // left alone is the initial value's; one the body changed is
   // loop-variant, a fresh existential size computed by the loop.

@@ -210,6 +210,20 @@ void Unifier::scope_check(const Ty& var, const Ty& t) {
   }
 }
 
+// Whether an unsolved variable of t comes from a function's parameter or
+// a `[]` annotation (it has a stamp).
+bool Unifier::stamped_leaf(const SizeTreePtr& t) {
+  if (!t) return false;
+  if (t->op == SizeTree::Op::Leaf) {
+    DimRef d = dim_resolve(t->leaf);
+    if (d->kind == DimNode::Kind::Var) return d->stamp >= 0;
+    return d->kind == DimNode::Kind::Expr && !d->poly && stamped_leaf(d->tree);
+  }
+  for (const auto& x : t->args)
+    if (stamped_leaf(x)) return true;
+  return stamped_leaf(t->a) || stamped_leaf(t->b);
+}
+
 void Unifier::lower_stamp(int& stamp, int to) {
   if (to >= 0 && (stamp < 0 || to < stamp)) stamp = to;
 }
@@ -428,6 +442,14 @@ bool Unifier::known_name(const DimRef& d) const {
 // type) may stand for anything, and so may an unknown size.
 bool Unifier::sizes_differ(const DimRef& a, const DimRef& b) const {
   using K = DimNode::Kind;
+  // An application (`[length xs]`) equals only the same application
+  // (Futhark compares size expressions syntactically): it differs from a
+  // constant or a name in scope.
+  auto app = [](const DimRef& d) {
+    return d->kind == K::Expr && !d->poly && d->tree && d->tree->op == SizeTree::Op::Apply && !tree_pending(d->tree);
+  };
+  auto rigid = [&](const DimRef& d) { return d->kind == K::Constant || known_name(d); };
+  if ((app(a) && rigid(b)) || (app(b) && rigid(a))) return true;
   if (a->kind == K::Expr || b->kind == K::Expr) {
     // Size expressions: only a difference that is a nonzero constant over
     // the same bindings (`n + 1` and `n + 2`) is certain. An escaped binding
@@ -470,7 +492,14 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
     }
     // Occurs check: `acc ++ x` as a loop's next `acc` would make the size
     // of acc `acc + m`. Such a size is left to the run-time check.
+    // Elsewhere, where sizes are checked statically, Futhark rejects it
+    // (`ap (\xs -> xs ++ xs)` for `ap 'a (f: a -> a)`).
     if (to->kind == DimNode::Kind::Expr && tree_mentions(to->tree, var)) {
+      if (strict_sizes > 0 && loop_result == 0) {
+        UnifyFailure f{fmt::format("Occurs check: cannot instantiate a size with \"{}\".", show_tree(to->tree))};
+        f.whole = true;
+        throw f;
+      }
       var->met_self = true;
       return;
     }
@@ -495,7 +524,17 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
     else
       match_size_tree(b->tree, a);
     SizePoly pa, pb;
-    if (!dim_poly(a, pa) || !dim_poly(b, pb)) return;
+    if (!dim_poly(a, pa) || !dim_poly(b, pb)) {
+      // `xs ++ ys : [10]i32` with xs and ys parameters of unannotated
+      // sizes: a sum of the function's own sizes can be no constant or
+      // name (Futhark unifies only a variable with an expression).
+      const DimRef& open = pending(a) ? a : b;
+      const DimRef& other = pending(a) ? b : a;
+      if (strict_sizes > 0 && dim_resolve(open)->kind == DimNode::Kind::Expr && tree_pending(open->tree) &&
+          stamped_leaf(open->tree) && (other->kind == DimNode::Kind::Constant || known_name(other)))
+        throw UnifyFailure{fmt::format("Sizes \"{}\" and \"{}\" do not match.", show_size(a), show_size(b)), true};
+      return;
+    }
   }
   // An existential size (a function's `[]` result, differing branches)
   // against a known one where sizes are checked statically: Futhark gives

@@ -45,6 +45,9 @@ class Unifier {
   int joining_branches = 0;
   // Whether a Name size's binding is still the one its name refers to.
   std::function<bool(const DimNode&)> binding_in_scope;
+  // > 0 while a loop body's result is matched to its parameters, where a
+  // size may grow from one iteration to the next.
+  int loop_result = 0;
   // The stamp (Scheme::stamp) of a Name size's binding while in scope; -1
   // otherwise.
   std::function<int(const DimNode&)> binding_stamp;
@@ -83,6 +86,7 @@ class Unifier {
   // matching parts of `target` (same operators, operand by operand).
   void match_size_tree(const SizeTreePtr& pattern, const DimRef& target);
   static void lower_stamp(int& stamp, int to);
+  static bool stamped_leaf(const SizeTreePtr& t);
   void check_size_scope(int stamp, const DimNode& name) const;
   void lower_stamps(const Ty& t, int stamp);
   int vars_ = 0;
