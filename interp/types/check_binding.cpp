@@ -565,7 +565,28 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   }
   Ty body = infer(e.b);
   const Pattern& pat = *e.params.at(0);
-  Ty init_type = init ? init : names.size() == 1 && pat.kind == Pattern::Kind::Id ? outer[0] : nullptr;
+  // `loop (b, d) for ...` means `loop (b, d) = (b, d)`: the initial value
+  // has the outer variables' types, in the pattern's shape.
+  std::function<Ty(const Pattern&)> implicit_init = [&](const Pattern& q) -> Ty {
+    switch (q.kind) {
+      case Pattern::Kind::Id:
+        for (size_t i = 0; i < names.size(); ++i)
+          if (names[i].first == q.name) return outer[i];
+        return nullptr;
+      case Pattern::Kind::Ascribed: return q.inner ? implicit_init(*q.inner) : nullptr;
+      case Pattern::Kind::Tuple: {
+        std::vector<Ty> elems;
+        for (const auto& x : q.elems) {
+          Ty t = implicit_init(*x);
+          if (!t) return nullptr;
+          elems.push_back(t);
+        }
+        return elems.empty() ? nullptr : ty_tuple(std::move(elems));
+      }
+      default: return nullptr;
+    }
+  };
+  Ty init_type = init ? init : implicit_init(pat);
   if (init_type) {
     // Sizes of two parameters that the body made one (issue869:
     // `matmult x[1:, :] x[:, 1:]` makes x square) cannot both be their

@@ -66,6 +66,7 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   check_not_redefined(d.name, d.loc);
   if (d.entry && scope.in_module) error(d.loc, "Entry points may not be declared inside modules.");
   abstract_uses.clear();
+  u.stamp_floor = scope_stamp_;
   FunResult r;
   with_scope(scope, [&] {
     begin_definition();

@@ -229,7 +229,7 @@ void Unifier::lower_stamp(int& stamp, int to) {
 }
 
 void Unifier::check_size_scope(int stamp, const DimNode& name) const {
-  if (stamp < 0 || !binding_stamp) return;
+  if (stamp < stamp_floor || !binding_stamp) return;
   if (binding_stamp(name) <= stamp) return;
   UnifyFailure f{fmt::format("Cannot link a size to \"{}\" (scope violation).\nThis is because \"{}\" is not in scope "
                              "when the size is introduced.\n\nFor more information, see:\n  "

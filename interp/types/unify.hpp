@@ -48,6 +48,10 @@ class Unifier {
   // > 0 while a loop body's result is matched to its parameters, where a
   // size may grow from one iteration to the next.
   int loop_result = 0;
+  // The first stamp of the top-level definition being checked: a stamped
+  // variable from an earlier one (left in its type, say inside a size
+  // expression) is not checked against this one's bindings.
+  int stamp_floor = 0;
   // The stamp (Scheme::stamp) of a Name size's binding while in scope; -1
   // otherwise.
   std::function<int(const DimNode&)> binding_stamp;
