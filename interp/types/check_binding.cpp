@@ -320,7 +320,13 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
     if (declared) {
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
       if (prelude) r.size_polymorphic_result = unsolved_result_size(declared, ptys);
-      if (mark_existential && prelude) declared = mark_result_existentials(declared);
+      if (mark_existential && prelude) {
+        // A `[]` the body gave a parameter's size is that size (Futhark
+        // makes it a size parameter of both), not a fresh one per call.
+        std::set<const DimNode*> in_params;
+        for (const auto& pt : ptys) dim_vars(pt, in_params);
+        declared = mark_result_existentials(declared, &in_params);
+      }
       // Futhark's unification of function types (Unify.hs, Arrow): a
       // function that consumes its argument is not one that only observes
       // it (`entry g : []f32 -> f32 = f` with `f (xs: *[]f32)`).

@@ -233,7 +233,9 @@ Ty freshen_result_sizes(const Ty& t, std::vector<DimRef>* created = nullptr,
 // A declared return type with its anonymous result sizes marked
 // (DimNode::declared), so that freshen_result_sizes makes them existential
 // at each use. Not followed through type variables.
-Ty mark_result_existentials(const Ty& t);
+// `keep`: size variables left as they are (a parameter's size that the
+// result shares).
+Ty mark_result_existentials(const Ty& t, const std::set<const DimNode*>* keep = nullptr);
 
 // Whether values of this type may be functions (resolving variables).
 bool ty_functional(const Ty& t);
