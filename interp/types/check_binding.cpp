@@ -30,7 +30,7 @@ bool mentions_dim(const Ty& t0, const std::string& name) {
       DimRef d = dim_resolve(t->dim);
       if (d->kind == DimNode::Kind::Name && d->name == name) return true;
       SizePoly p;
-      if (d->kind == DimNode::Kind::Expr && dim_poly(d, p) && p.bindings.count(name)) return true;
+      if (d->kind == DimNode::Kind::Expr && dim_names(d).count(name)) return true;
       return mentions_dim(t->elem, name);
     }
     case TyNode::Kind::Record:
@@ -147,6 +147,44 @@ void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, 
 namespace {
 bool pattern_mentions(const Pattern& p, const std::string& n);
 
+// The unbound size variables of t's arrays (not inside functions); `raw`:
+// the size nodes written in t, linked or not.
+void dim_vars(const Ty& t0, std::set<const DimNode*>& out, int depth = 0, bool raw = false) {
+  if (!t0 || depth > 48) return;
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = raw ? t->dim : dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Var) out.insert(d.get());
+      dim_vars(t->elem, out, depth + 1, raw);
+      return;
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) dim_vars(f, out, depth + 1, raw);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) dim_vars(p, out, depth + 1, raw);
+      return;
+    default: return;
+  }
+}
+}  // namespace
+
+// Whether a declared result has a `[]` that the body's type did not
+// touch at all (a hole's type, say): not linked to any size, not even one
+// thorn leaves to run time (it met none), and no parameter's size.
+bool CheckerImpl::unsolved_result_size(const Ty& declared, const std::vector<Ty>& params) {
+  std::set<const DimNode*> in_params, in_result;
+  for (const auto& p : params) dim_vars(p, in_params);
+  dim_vars(declared, in_result, 0, /*raw=*/true);
+  for (const DimNode* d : in_result)
+    if (!d->link && !d->met_unknown && !d->met && !d->met_self && !in_params.count(d)) return true;
+  return false;
+}
+
+namespace {
+
 // Whether an inferred type uses the size named n.
 bool ty_mentions_size(const Ty& t0, const std::string& n, int depth = 0) {
   if (!t0 || depth > 48) return false;
@@ -155,9 +193,7 @@ bool ty_mentions_size(const Ty& t0, const std::string& n, int depth = 0) {
     case TyNode::Kind::Array: {
       DimRef d = dim_resolve(t->dim);
       if (d && d->kind == DimNode::Kind::Name && d->name == n) return true;
-      if (d && d->kind == DimNode::Kind::Expr && d->poly)
-        for (const auto& [name, b] : d->poly->bindings)
-          if (name == n) return true;
+      if (d && d->kind == DimNode::Kind::Expr && dim_names(d).count(n)) return true;
       return ty_mentions_size(t->elem, n, depth + 1);
     }
     case TyNode::Kind::Record:
@@ -235,16 +271,27 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       // checkTypeExpNonrigid; generalised into a size parameter), so both
       // uses of `xs: []i32` in `(xs, xs) : ([1]i32, [2]i32)` are one size.
       CounterGuard anon(anonymous_as_vars_);
+      CounterGuard stamped(stamp_param_types_);
       for (auto& p : params) ptys.push_back(bind_pattern(p, g.frame(), false));
     }
-    Ty declared = ret_type ? eval_type(ret_type) : nullptr;
-    // `[]` in a declared return type is existential in Futhark: each
-    // application computes it (causality.cpp). thorn's prelude writes `[]`
-    // where Futhark's has size expressions (`drop`: [n - i]), so of its
-    // functions only those existential in Futhark's prelude are marked.
+    // `[]` in a declared return type is a size to infer from the body
+    // (Futhark's checkBinding: checkTypeExpNonrigid): `: [][]f64` of a body
+    // [n][3]f64 is [n][3]f64; n, bound inside the body, is existential at
+    // each use (freshen_result_sizes: Futhark's unscopeUnknown). What the
+    // body leaves unknown is existential too (marked below). thorn's
+    // prelude (checked while `prelude` is still null) writes `[]` where
+    // Futhark's has size expressions (`drop`: [n - i]), so its `[]` stay
+    // unknown, and of its functions only those existential in Futhark's
+    // prelude are marked.
+    Ty declared;
+    if (ret_type) {
+      std::optional<CounterGuard> anon;
+      if (prelude) anon.emplace(anonymous_as_vars_);
+      declared = eval_type(ret_type);
+    }
     static const std::set<std::string> prelude_existential = {"filter", "partition", "partition2"};
-    if (declared && (prelude || (self && prelude_existential.count(*self))))
-      declared = mark_result_existentials(declared);
+    bool mark_existential = declared && (prelude || (self && prelude_existential.count(*self)));
+    if (mark_existential && !prelude) declared = mark_result_existentials(declared);
     // [recursion] A function is in scope in its own body, monomorphically,
     // as in Futhark (parameters of the same name shadow it). Only a name
     // that means nothing yet: an operator defined through the built-in one
@@ -272,6 +319,14 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
                              show(declared ? declared : bt)));
     if (declared) {
       expect_sized(body->loc, declared, bt, "Function body does not have expected type (the declared return type)");
+      if (prelude) r.size_polymorphic_result = unsolved_result_size(declared, ptys);
+      if (mark_existential && prelude) {
+        // A `[]` the body gave a parameter's size is that size (Futhark
+        // makes it a size parameter of both), not a fresh one per call.
+        std::set<const DimNode*> in_params;
+        for (const auto& pt : ptys) dim_vars(pt, in_params);
+        declared = mark_result_existentials(declared, &in_params);
+      }
       // Futhark's unification of function types (Unify.hs, Arrow): a
       // function that consumes its argument is not one that only observes
       // it (`entry g : []f32 -> f32 = f` with `f (xs: *[]f32)`).
@@ -414,7 +469,10 @@ Ty CheckerImpl::infer_let(Expr& e) {
 
 Ty CheckerImpl::infer_letfun(Expr& e) {
   check_not_redefined(e.name.name, e.loc);
-  FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, true, &e.name.name);
+  // Futhark does not generalise a local function over the types it
+  // infers (Unsized.hs, LetFun: only its declared type parameters are
+  // quantified): `let apply f x = f x` has one type at all its uses.
+  FunResult r = check_function(e.type_params, e.params, e.ret_type, e.a, e.loc, false, &e.name.name);
   e.quantified = r.quantified;
   // Open size variables of a local function would be shared by all its
   // uses (`let f x = map g x in (f as, f bs)`); Futhark generalises them.
@@ -513,7 +571,28 @@ Ty CheckerImpl::infer_loop(Expr& e) {
   }
   Ty body = infer(e.b);
   const Pattern& pat = *e.params.at(0);
-  Ty init_type = init ? init : names.size() == 1 && pat.kind == Pattern::Kind::Id ? outer[0] : nullptr;
+  // `loop (b, d) for ...` means `loop (b, d) = (b, d)`: the initial value
+  // has the outer variables' types, in the pattern's shape.
+  std::function<Ty(const Pattern&)> implicit_init = [&](const Pattern& q) -> Ty {
+    switch (q.kind) {
+      case Pattern::Kind::Id:
+        for (size_t i = 0; i < names.size(); ++i)
+          if (names[i].first == q.name) return outer[i];
+        return nullptr;
+      case Pattern::Kind::Ascribed: return q.inner ? implicit_init(*q.inner) : nullptr;
+      case Pattern::Kind::Tuple: {
+        std::vector<Ty> elems;
+        for (const auto& x : q.elems) {
+          Ty t = implicit_init(*x);
+          if (!t) return nullptr;
+          elems.push_back(t);
+        }
+        return elems.empty() ? nullptr : ty_tuple(std::move(elems));
+      }
+      default: return nullptr;
+    }
+  };
+  Ty init_type = init ? init : implicit_init(pat);
   if (init_type) {
     // Sizes of two parameters that the body made one (issue869:
     // `matmult x[1:, :] x[:, 1:]` makes x square) cannot both be their
@@ -564,10 +643,13 @@ Ty CheckerImpl::infer_loop(Expr& e) {
                                     show(p), show(body)));
     }
   }
-  if (ascribed_pattern(*e.params.at(0)))
-    expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
-  else
-    expect(e.b->loc, p, body, "Loop body does not have expected type");
+  {
+    CounterGuard growing(u.loop_result);
+    if (ascribed_pattern(*e.params.at(0)))
+      expect_sized(e.b->loc, p, body, "Loop body does not have expected type");
+    else
+      expect(e.b->loc, p, body, "Loop body does not have expected type");
+  }
   // The loop's result (Futhark's checkLoop): a parameter size the body
   // left alone is the initial value's; one the body changed is
   // loop-variant, a fresh existential size computed by the loop.

@@ -65,6 +65,8 @@ void CheckerImpl::check_not_redefined(const std::string& name, const Loc& loc) {
 void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   check_not_redefined(d.name, d.loc);
   if (d.entry && scope.in_module) error(d.loc, "Entry points may not be declared inside modules.");
+  abstract_uses.clear();
+  u.stamp_floor = scope_stamp_;
   FunResult r;
   with_scope(scope, [&] {
     begin_definition();
@@ -72,6 +74,9 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
     // variables, as in Futhark (`def id = \x -> x` is polymorphic); the
     // overloaded ones are defaulted instead (`def sum = reduce (+) 0`).
     r = check_function(d.type_params, d.params, d.ret_type, d.body, d.loc, true, &d.name);
+    if (&scope == &top && (d.entry || d.name == "main") && r.size_polymorphic_result)
+      error(d.loc, "Entry point functions must not be size-polymorphic in their return type.\n\nFor more information, "
+                   "see:\n  https://futhark.readthedocs.io/en/latest/error-index.html#size-polymorphic-entry");
     pending().decls.emplace_back(&d, r.type);
     finish_definition();
   });
@@ -83,14 +88,16 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   // consumption once, at the functor's definition (with abstract types,
   // whose values carry no aliases), so errors here are not reported.
   std::optional<ResultUniqueness> inferred;
+  std::set<const Expr*> abstract = std::move(abstract_uses);
+  abstract_uses.clear();
   if (functor_instance > 0) {
     try {
-      inferred = check_consumption(d);
+      inferred = check_consumption(d, abstract);
     } catch (const Error&) {
       inferred.reset();
     }
   } else {
-    inferred = check_consumption(d);
+    inferred = check_consumption(d, abstract);
   }
   if (auto ru = inferred) {
     // Futhark infers which parts of an unannotated function's result are

@@ -341,6 +341,14 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
   if (arg.kind == Expr::Kind::IntLit) return dim_const(static_cast<int64_t>(arg.int_value));
   if (arg.kind == Expr::Kind::Var && arg.name.qualifiers.empty() && is_local_value(arg.name.name))
     return named_dim(arg.name.name);
+  // `empty capacity`: a top-level constant is a size too (Futhark keeps
+  // any argument expression as the size), in scope wherever the result is.
+  if (arg.kind == Expr::Kind::Var && arg.name.qualifiers.empty() && !arg.name.name.empty() &&
+      !is_symbolic(arg.name.name))
+    if (SchemePtr s = lookup_top_value(arg.name)) {
+      Ty t = resolve(s->type);
+      if (t->kind == TyNode::Kind::Prim && t->prim == Prim::I64) return dim_name(arg.name.name);
+    }
   // `tabulate_2d (n + 1) (n + 2) f` : [n + 1][n + 2]t (Futhark keeps the
   // argument as a size expression), when every name is a local variable.
   if (arg.kind == Expr::Kind::BinOp || arg.kind == Expr::Kind::Negate) {
@@ -357,6 +365,9 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
     if (arg.kind == Expr::Kind::BinOp)
       if (SizeTreePtr t = opaque_size_tree_of(arg); t && t->op != SizeTree::Op::Leaf) return dim_of_tree(t);
   }
+  // `replicate (cap nb n) x` : [cap nb n]t, the application kept as syntax.
+  if (arg.kind == Expr::Kind::Apply)
+    if (SizeTreePtr t = app_size_tree_of(arg)) return dim_of_tree(t);
   return dim_var();
 }
 
@@ -398,6 +409,28 @@ SizeTreePtr CheckerImpl::size_tree_of(const Expr& e) const {
     }
     default: return nullptr;
   }
+}
+
+// `[cap nb n]`: an application of a top-level function to size
+// expressions, names and applications, as syntax (null otherwise). A local
+// function is left out: its name does not identify one function.
+SizeTreePtr CheckerImpl::app_size_tree_of(const Expr& e) const {
+  if (e.kind != Expr::Kind::Apply || !e.a || e.a->kind != Expr::Kind::Var || e.list.empty()) return nullptr;
+  if (e.a->name.qualifiers.empty() && is_local_value(e.a->name.name)) return nullptr;
+  std::vector<SizeTreePtr> args;
+  for (const auto& x : e.list) {
+    SizePoly p;
+    SizeTreePtr t;
+    if (x->kind == Expr::Kind::Var && !x->name.qualifiers.empty())
+      t = tree_leaf(dim_name(x->name.str()));
+    else if (size_poly_of(*x, p))
+      t = size_tree_of(*x);
+    else
+      t = app_size_tree_of(*x);
+    if (!t) return nullptr;
+    args.push_back(std::move(t));
+  }
+  return tree_apply(e.a->name.str(), std::move(args));
 }
 
 bool CheckerImpl::size_poly_of(const Expr& e, SizePoly& out) const {

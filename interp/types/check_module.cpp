@@ -659,6 +659,29 @@ bool mentions_param(const Ty& t0, const std::set<int>& ids) {
     default: return false;
   }
 }
+// The values that `v` specifies with one of its abstract types (`val x : t`,
+// `val g : gen [1] i32`, any liftedness or parameters): Futhark's values of
+// abstract type carry no aliases, even where thorn keeps the type
+// transparent. Marks their schemes in `out`; whether it marked any.
+bool mark_abstract_values(const SigView& v, const std::set<std::string>& refined, Env& out) {
+  std::set<std::string> abstract;
+  for (const auto& item : v.items)
+    if (item->kind == SpecItem::Kind::Type && !item->type && !refined.count(item->name)) abstract.insert(item->name);
+  bool marked = false;
+  for (const auto& item : v.items) {
+    if (item->kind != SpecItem::Kind::Val || !item->type) continue;
+    TypeExprPtr t = item->type;
+    while (t && t->kind == TypeExpr::Kind::Unique) t = t->elem;
+    if (!t || t->kind != TypeExpr::Kind::Name || !t->name.qualifiers.empty() || !abstract.count(t->name.name)) continue;
+    auto it = out.values.find(item->name);
+    if (it == out.values.end() || it->second->abstract_type) continue;
+    auto sch = std::make_shared<Scheme>(*it->second);
+    sch->abstract_type = true;
+    it->second = sch;
+    marked = true;
+  }
+  return marked;
+}
 }  // namespace
 
 EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& module_name) {
@@ -668,6 +691,7 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
   std::set<std::string> refined;
   for (const auto& r : v.refinements) refined.insert(r.name);
   auto out = std::make_shared<Env>(*env);
+  bool marked = mark_abstract_values(v, refined, *out);
   std::set<int> ids;
   // Only plain `type t` specs are sealed: parametric and lifted abstract
   // types stay transparent (a lenient approximation).
@@ -684,7 +708,7 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
     out->types[item->name] = td;
     ids.insert(id);
   }
-  if (ids.empty()) return env;
+  if (ids.empty()) return marked ? out : env;
   v.use_site = scope_;
   ModScope s;
   s.visible = v.closure ? *v.closure : visible();

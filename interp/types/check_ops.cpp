@@ -122,6 +122,8 @@ Ty CheckerImpl::infer_var(ExprPtr& ep) {
   }
   SchemePtr s = lookup_value(v.name, v.loc);
   if (!s->builtin.empty()) return builtin_op_type(u, s->builtin, v.loc);
+  if (Ty r = resolve(s->type); s->abstract_type || (r->kind == TyNode::Kind::Param && opaque.count(r->param_id)))
+    abstract_uses.insert(&v);
   std::vector<Ty> inst;
   std::vector<std::pair<std::string, DimRef>> sizes;
   Ty t = instantiate(*s, &inst, &sizes);
@@ -304,8 +306,8 @@ Ty CheckerImpl::apply_function(Loc loc, Ty fn, ExprPtr& arg, int arg_no, const s
     // captured by a later parameter named `l` of the same function.
     if (dim_resolve(d)->kind == DimNode::Kind::Name && names_param(r, dim_resolve(d)->name)) d = dim_var();
     // (The node is held while its names are read: replacing d may free it.)
-    if (DimRef e = dim_resolve(d); e->kind == DimNode::Kind::Expr && e->poly)
-      for (const auto& [n, b] : e->poly->bindings)
+    if (DimRef e = dim_resolve(d); e->kind == DimNode::Kind::Expr)
+      for (const auto& n : dim_names(e))
         if (names_param(r, n)) {
           d = dim_var();
           break;

@@ -59,8 +59,10 @@ Ty CheckerImpl::bind_pattern(PatternPtr& pp, Frame& frame, bool refutable) {
       if (frame.values.count(p.name))
         error(p.loc, fmt::format("Name \"{}\" also bound in this pattern.", p.name));
       t = u.fresh(p.loc);
+      if (stamp_param_types_ > 0) t->stamp = scope_stamp_;
       auto s = std::make_shared<Scheme>();
       s->type = t;
+      s->stamp = ++scope_stamp_;
       frame.values[p.name] = s;
       break;
     }

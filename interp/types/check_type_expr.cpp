@@ -59,7 +59,12 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
     case SizeExpr::Kind::Anonymous:
       // `[]` in an annotation means "some size": the declared type keeps it
       // unknown rather than learning it from the value.
-      return anonymous_as_vars_ > 0 ? dim_var() : dim_unknown();
+      if (anonymous_as_vars_ > 0) {
+        DimRef v = dim_var();
+        v->stamp = scope_stamp_;
+        return v;
+      }
+      return dim_unknown();
     case SizeExpr::Kind::Expr:
       // `[n + m]`: n and m are i64; the size is compared structurally
       // (size_poly.cpp). Other expressions stay a variable.
@@ -72,6 +77,7 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
         infer_size_apps(s.expr);
         SizePoly p;
         if (size_poly_of(*s.expr, p)) return with_tree(dim_of_poly(std::move(p)), *s.expr);
+        if (SizeTreePtr t = app_size_tree_of(*s.expr)) return dim_of_tree(t);
       }
       return dim_var();
   }
@@ -95,6 +101,7 @@ std::vector<int> CheckerImpl::bind_type_params(const std::vector<TypeParam>& par
       // A size parameter is also an i64 value in the body.
       auto s = std::make_shared<Scheme>();
       s->type = ty_prim(Prim::I64);
+      s->stamp = ++scope_stamp_;
       frame.values[p.name] = s;
       ids.push_back(-1);
     } else {

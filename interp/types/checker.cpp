@@ -62,6 +62,10 @@ CheckerImpl::CheckerImpl() {
     top.visible.values[op] = s;
   }
   u.binding_in_scope = [this](const DimNode& d) { return d.binding && local_binding(d.name) == d.binding.get(); };
+  u.binding_stamp = [this](const DimNode& d) {
+    if (!d.binding || local_binding(d.name) != d.binding.get()) return -1;
+    return static_cast<const Scheme*>(d.binding.get())->stamp;
+  };
   escaped_size_ = [this](const DimNode& d) { return d.binding && local_binding(d.name) != d.binding.get(); };
 }
 
@@ -138,7 +142,9 @@ TypePtr CheckerImpl::check_expression(ExprPtr& e, bool generalise_it) {
   d.loc = e->loc;
   d.body = e;
   check_function_order(d);
-  check_consumption(d);
+  std::set<const Expr*> abstract = std::move(abstract_uses);
+  abstract_uses.clear();
+  check_consumption(d, abstract);
   return result;
 }
 

@@ -152,6 +152,7 @@ class CheckerImpl {
   // Its syntax (for structural unification), and d with it attached when d
   // is an Expr.
   SizeTreePtr size_tree_of(const Expr& e) const;
+  SizeTreePtr app_size_tree_of(const Expr& e) const;
   SizeTreePtr opaque_size_tree_of(const Expr& e) const;
   DimRef with_tree(DimRef d, const Expr& e) const;
   // `[n + m]` in an annotation: the local variables it names are i64.
@@ -217,6 +218,10 @@ class CheckerImpl {
   // > 0: `[]` in a type expression is a size variable, not an unknown
   // size (a loop parameter's ascription).
   int anonymous_as_vars_ = 0;
+  // Local bindings made so far (Scheme::stamp), and > 0 while a named
+  // function's parameters are bound: their types get stamps (TyNode::stamp).
+  int scope_stamp_ = 0;
+  int stamp_param_types_ = 0;
   static Ty open_dims_fresh(const Ty& t);
   Ty loop_result(const Ty& p, const Ty& init, const Loc& loc,
                  const std::map<const DimNode*, std::vector<DimRef>>& initial);
@@ -227,7 +232,12 @@ class CheckerImpl {
     std::vector<int> quantified;
     std::vector<std::string> size_params;
     std::vector<std::pair<int, std::string>> nonlifted;
+    // A `[]` of the declared result that the body left unsolved, and that
+    // no parameter's type has: Futhark makes it a size parameter
+    // (letGeneralise), which an entry point may not have.
+    bool size_polymorphic_result = false;
   };
+  bool unsolved_result_size(const Ty& declared, const std::vector<Ty>& params);
   FunResult check_function(const std::vector<TypeParam>& tparams, std::vector<PatternPtr>& params,
                            const TypeExprPtr& ret_type, ExprPtr& body, Loc loc, bool generalise,
                            const std::string* self = nullptr);  // self: the name, for recursion
@@ -249,6 +259,9 @@ class CheckerImpl {
   // get those types. Zonking sees through them (`opaque`).
   EnvPtr seal(EnvPtr env, const SigExprPtr& sig, const std::string& module_name = "");
   std::map<int, Ty> opaque;  // Param id of a sealed abstract type -> its definition
+  // Uses of values whose type is abstract (for check_consumption); cleared
+  // after each definition.
+  std::set<const Expr*> abstract_uses;
   // The environment a module type describes (abstract types as rigid types).
   EnvPtr sig_env(const SigExprPtr& sig);
   // The exports of an imported file, checked once from `base` (or the prelude).

@@ -317,6 +317,8 @@ std::string where(Loc l) { return fmt::format("{}:{}", l.line, l.col); }
 
 class Checker {
  public:
+  explicit Checker(const std::set<const Expr*>& abstract_globals) : abstract_globals_(abstract_globals) {}
+
   std::optional<ResultUniqueness> check_def(const Decl& d) {
     // Futhark: "A top-level constant cannot have a unique type."
     if (d.params.empty() && d.ret_type && any_unique(uniq_of(d.ret_type)))
@@ -347,6 +349,7 @@ class Checker {
   std::vector<Capture*> captures_;
   std::map<std::string, int> globals_;
   std::map<int, std::string> global_names_;
+  const std::set<const Expr*>& abstract_globals_;
   std::map<int, Loc> consumed_;
   std::map<int, std::string> desc_;
   int next_ = 0;
@@ -1254,7 +1257,9 @@ class Checker {
       case Expr::Kind::BoolLit:
       case Expr::Kind::StringLit:
       case Expr::Kind::ProjSection: return Als{};
-      case Expr::Kind::Var: return observe_var(e.loc, e.name, e.type);
+      case Expr::Kind::Var:
+        if (abstract_globals_.count(&e) && (!e.name.qualifiers.empty() || lookup(e.name.name) < 0)) return Als{};
+        return observe_var(e.loc, e.name, e.type);
       case Expr::Kind::Apply: {
         // What evaluating the function observes (its closure, or the
         // variables a computed function reads): Futhark evaluates the
@@ -1520,9 +1525,9 @@ class Checker {
 
 }  // namespace
 
-std::optional<ResultUniqueness> check_consumption(const Decl& d) {
+std::optional<ResultUniqueness> check_consumption(const Decl& d, const std::set<const Expr*>& abstract_globals) {
   if (!d.body) return std::nullopt;
-  Checker c;
+  Checker c(abstract_globals);
   return c.check_def(d);
 }
 

@@ -7,6 +7,7 @@
 // updates whose value aliases the array, and loop parameters whose new
 // values alias what they must not.
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "interp/syntax/ast.hpp"
@@ -25,7 +26,12 @@ struct ResultUniqueness {
 // without a declared return type, returns the uniqueness Futhark infers for
 // its result (unique where it aliases only consumed parameters and fresh
 // values, and no other part of the result).
-std::optional<ResultUniqueness> check_consumption(const Decl& d);
+// `abstract_globals`: the uses of globals whose type is abstract (a sealed
+// module's `type t`, also parametric and lifted ones, which the checker
+// keeps transparent); Futhark gives those no aliases (observeVar's
+// selfAlias stops at a type variable), so a function may return them.
+std::optional<ResultUniqueness> check_consumption(const Decl& d,
+                                                  const std::set<const Expr*>& abstract_globals = {});
 
 // t with the uniqueness of `u` set on its (nested tuple/record) components.
 TypePtr with_result_uniqueness(const TypePtr& t, const ResultUniqueness& u);

@@ -24,6 +24,12 @@ struct Scheme {
   // A size bound from a value's shape (`let [n] xs = e`, loop sizes): as a
   // size in types it is not checked statically against other sizes.
   bool loose_size = false;
+  // Specified in a module type as one of its abstract types (`val x : t`,
+  // `val g : gen [1] i32`), parametric and lifted ones included, which
+  // stay transparent to the checker: as in Futhark its uses carry no aliases.
+  bool abstract_type = false;
+  // A local binding: its place in the order of bindings (see TyNode::stamp).
+  int stamp = -1;
 };
 using SchemePtr = std::shared_ptr<const Scheme>;
 

@@ -40,6 +40,7 @@ namespace {
 // The normal form of a tree whose leaves are all known (false otherwise).
 bool tree_poly(const SizeTreePtr& t, SizePoly& out) {
   if (t->op == SizeTree::Op::Leaf) return dim_poly(t->leaf, out);
+  if (t->op == SizeTree::Op::Apply) return false;  // no normal form: compared structurally only
   SizePoly a, b;
   if (!tree_poly(t->a, a)) return false;
   if (t->op == SizeTree::Op::Neg) {
@@ -69,12 +70,22 @@ SizeTreePtr tree_node(SizeTree::Op op, SizeTreePtr a, SizeTreePtr b) {
   return t;
 }
 
+SizeTreePtr tree_apply(std::string fn, std::vector<SizeTreePtr> args) {
+  auto t = std::make_shared<SizeTree>();
+  t->op = SizeTree::Op::Apply;
+  t->fn = std::move(fn);
+  t->args = std::move(args);
+  return t;
+}
+
 bool tree_pending(const SizeTreePtr& t) {
   if (!t) return false;
   if (t->op == SizeTree::Op::Leaf) {
     DimRef d = dim_resolve(t->leaf);
     return d->kind == DimNode::Kind::Var || (d->kind == DimNode::Kind::Expr && !d->poly && tree_pending(d->tree));
   }
+  for (const auto& x : t->args)
+    if (tree_pending(x)) return true;
   return tree_pending(t->a) || tree_pending(t->b);
 }
 
@@ -84,7 +95,35 @@ bool tree_mentions(const SizeTreePtr& t, const DimRef& var) {
     DimRef d = dim_resolve(t->leaf);
     return d == var || (d->kind == DimNode::Kind::Expr && tree_mentions(d->tree, var));
   }
+  for (const auto& x : t->args)
+    if (tree_mentions(x, var)) return true;
   return tree_mentions(t->a, var) || tree_mentions(t->b, var);
+}
+
+namespace {
+void tree_names(const SizeTreePtr& t, std::set<std::string>& out) {
+  if (!t) return;
+  if (t->op == SizeTree::Op::Leaf) {
+    std::set<std::string> n = dim_names(t->leaf);
+    out.insert(n.begin(), n.end());
+    return;
+  }
+  for (const auto& x : t->args) tree_names(x, out);
+  tree_names(t->a, out);
+  tree_names(t->b, out);
+}
+}  // namespace
+
+std::set<std::string> dim_names(const DimRef& d0) {
+  DimRef d = dim_resolve(d0);
+  std::set<std::string> out;
+  if (d->kind == DimNode::Kind::Name) out.insert(d->name);
+  if (d->kind != DimNode::Kind::Expr) return out;
+  if (d->poly)
+    for (const auto& [n, b] : d->poly->bindings) out.insert(n);
+  else
+    tree_names(d->tree, out);
+  return out;
 }
 
 std::string show_tree(const SizeTreePtr& t) {
@@ -99,6 +138,11 @@ std::string show_tree(const SizeTreePtr& t) {
       }
     }
     case SizeTree::Op::Neg: return "-" + show_tree(t->a);
+    case SizeTree::Op::Apply: {
+      std::string out = t->fn;
+      for (const auto& x : t->args) out += x->op == SizeTree::Op::Leaf ? " " + show_tree(x) : " (" + show_tree(x) + ")";
+      return out;
+    }
     case SizeTree::Op::Add: return show_tree(t->a) + " + " + show_tree(t->b);
     case SizeTree::Op::Sub: return show_tree(t->a) + " - (" + show_tree(t->b) + ")";
     case SizeTree::Op::Mul: {

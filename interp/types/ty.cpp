@@ -219,6 +219,16 @@ static SizeTreePtr substitute_tree(const SizeTreePtr& t, const Substitution& s, 
     }
     return nullptr;
   }
+  if (t->op == SizeTree::Op::Apply) {
+    std::vector<SizeTreePtr> args;
+    bool changed = false;
+    for (const auto& x : t->args) {
+      SizeTreePtr y = substitute_tree(x, s, unknown);
+      changed = changed || y;
+      args.push_back(y ? y : x);
+    }
+    return changed ? tree_apply(t->fn, std::move(args)) : nullptr;
+  }
   SizeTreePtr a = substitute_tree(t->a, s, unknown);
   SizeTreePtr b = t->b ? substitute_tree(t->b, s, unknown) : nullptr;
   if (!a && !b) return nullptr;
@@ -321,6 +331,7 @@ struct FreshenCtx {
   std::vector<DimRef>* created;  // Instantiate: the existentials made
   const std::function<bool(const DimNode&)>* escaped;
   std::set<std::string> params;  // named parameters in scope of the result
+  const std::set<const DimNode*>* keep = nullptr;  // Mark: variables not marked
 };
 
 // The array sizes of a function's final result. Only the declared
@@ -334,7 +345,9 @@ Ty freshen_dims(const Ty& t, bool& changed, FreshenCtx& cx) {
       DimRef d = dim_resolve(t->dim);
       bool fresh;
       if (cx.mode == Freshen::Mark) {
-        fresh = d->kind == DimNode::Kind::Unknown && !d->existential && !d->declared;
+        // An unknown size, or a `[]` the body left unsolved.
+        fresh = (d->kind == DimNode::Kind::Unknown && !d->existential && !d->declared) ||
+                (d->kind == DimNode::Kind::Var && !(cx.keep && cx.keep->count(d.get())));
       } else {
         fresh = (d->kind == DimNode::Kind::Unknown && d->declared) ||
                 (d->kind == DimNode::Kind::Name && d->binding && cx.escaped && *cx.escaped &&
@@ -409,8 +422,8 @@ Ty freshen_result_sizes(const Ty& t, std::vector<DimRef>* created,
   return freshen_result(t, cx);
 }
 
-Ty mark_result_existentials(const Ty& t) {
-  FreshenCtx cx{Freshen::Mark, nullptr, nullptr, {}};
+Ty mark_result_existentials(const Ty& t, const std::set<const DimNode*>* keep) {
+  FreshenCtx cx{Freshen::Mark, nullptr, nullptr, {}, keep};
   if (t->link || t->kind != TyNode::Kind::Function) {
     bool changed = false;
     return freshen_dims(t, changed, cx);

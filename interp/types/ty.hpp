@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,12 +38,17 @@ struct SizePoly {
 // sizes unify structurally as in Futhark: `[n * m]` (n, m to be solved)
 // against `[(b + 1) * (b + 1)]` gives n = b + 1 and m = b + 1, which the
 // polynomial b*b + 2*b + 1 no longer shows. Leaves are Constant, Name or
-// Var dims (a size parameter being instantiated).
+// Var dims (a size parameter being instantiated). An application of a
+// named function (`[cap nb n]`) is kept as syntax too: it has no normal
+// form, but unifies with an application of the same function argument by
+// argument, as Futhark's similarExps does.
 struct SizeTree {
-  enum class Op { Leaf, Add, Sub, Mul, Neg };
+  enum class Op { Leaf, Add, Sub, Mul, Neg, Apply };
   Op op = Op::Leaf;
   DimRef leaf;                          // Leaf
   std::shared_ptr<const SizeTree> a, b;  // operands (Neg: a only)
+  std::string fn;                                 // Apply: the function's (qualified) name
+  std::vector<std::shared_ptr<const SizeTree>> args;  // Apply
 };
 using SizeTreePtr = std::shared_ptr<const SizeTree>;
 
@@ -84,6 +90,9 @@ struct DimNode {
   // unified with an unnamed function type): a size bound inside an argument's
   // type, which may not become a parameter size of an application's result.
   bool bound_inside = false;
+  // Var: the scope stamp when it was introduced (see TyNode::stamp); -1:
+  // not checked.
+  int stamp = -1;
   // Unknown (existential): why, for messages ("unknown due to a
   // conditional expression ...").
   std::string origin;
@@ -107,9 +116,13 @@ DimRef dim_of_poly(SizePoly p);
 DimRef dim_of_tree(const SizeTreePtr& t);
 SizeTreePtr tree_leaf(DimRef d);
 SizeTreePtr tree_node(SizeTree::Op op, SizeTreePtr a, SizeTreePtr b = nullptr);
+SizeTreePtr tree_apply(std::string fn, std::vector<SizeTreePtr> args);
 // Whether the tree has a leaf that is still an unbound variable.
 bool tree_pending(const SizeTreePtr& t);
 bool tree_mentions(const SizeTreePtr& t, const DimRef& var);
+// The size names a (resolved) Name or Expr dim mentions, an application's
+// arguments included.
+std::set<std::string> dim_names(const DimRef& d);
 std::string show_tree(const SizeTreePtr& t);
 SizePoly poly_const(int64_t v);
 SizePoly poly_add(const SizePoly& a, const SizePoly& b, int64_t sign = 1);
@@ -162,6 +175,12 @@ struct TyNode {
   std::string param_name;      // Function: `(n: i64) -> [n]i32`
   int param_id = -1;           // Param: quantified variable id
   std::string param_var_name;  // Param
+  // Var: for Futhark's scope-violation check (Unify.hs, linkVarToDim),
+  // the count of local bindings made when this type (a function
+  // parameter's) or size (`[]` in an annotation) was introduced: it may not
+  // come to name a size bound after that and still in scope (a later
+  // parameter, a let or parameter of a nested scope). -1: not checked.
+  int stamp = -1;
 };
 
 Ty ty_prim(Prim p);
@@ -214,7 +233,9 @@ Ty freshen_result_sizes(const Ty& t, std::vector<DimRef>* created = nullptr,
 // A declared return type with its anonymous result sizes marked
 // (DimNode::declared), so that freshen_result_sizes makes them existential
 // at each use. Not followed through type variables.
-Ty mark_result_existentials(const Ty& t);
+// `keep`: size variables left as they are (a parameter's size that the
+// result shares).
+Ty mark_result_existentials(const Ty& t, const std::set<const DimNode*>* keep = nullptr);
 
 // Whether values of this type may be functions (resolving variables).
 bool ty_functional(const Ty& t);

@@ -210,6 +210,59 @@ void Unifier::scope_check(const Ty& var, const Ty& t) {
   }
 }
 
+// Whether an unsolved variable of t comes from a function's parameter or
+// a `[]` annotation (it has a stamp).
+bool Unifier::stamped_leaf(const SizeTreePtr& t) {
+  if (!t) return false;
+  if (t->op == SizeTree::Op::Leaf) {
+    DimRef d = dim_resolve(t->leaf);
+    if (d->kind == DimNode::Kind::Var) return d->stamp >= 0;
+    return d->kind == DimNode::Kind::Expr && !d->poly && stamped_leaf(d->tree);
+  }
+  for (const auto& x : t->args)
+    if (stamped_leaf(x)) return true;
+  return stamped_leaf(t->a) || stamped_leaf(t->b);
+}
+
+void Unifier::lower_stamp(int& stamp, int to) {
+  if (to >= 0 && (stamp < 0 || to < stamp)) stamp = to;
+}
+
+void Unifier::check_size_scope(int stamp, const DimNode& name) const {
+  if (stamp < stamp_floor || !binding_stamp) return;
+  if (binding_stamp(name) <= stamp) return;
+  UnifyFailure f{fmt::format("Cannot link a size to \"{}\" (scope violation).\nThis is because \"{}\" is not in scope "
+                             "when the size is introduced.\n\nFor more information, see:\n  "
+                             "https://futhark.readthedocs.io/en/latest/error-index.html#scope-violation",
+                             name.name, name.name)};
+  f.whole = true;
+  throw f;
+}
+
+// A type variable with a stamp bound to t: t's size variables belong to
+// the variable's scope, and its names must be in scope there.
+void Unifier::lower_stamps(const Ty& t0, int stamp) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Var: lower_stamp(t->stamp, stamp); return;
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Var) lower_stamp(d->stamp, stamp);
+      if (d->kind == DimNode::Kind::Name) check_size_scope(stamp, *d);
+      lower_stamps(t->elem, stamp);
+      return;
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) lower_stamps(f, stamp);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) lower_stamps(p, stamp);
+      return;
+    default: return;  // not into functions: their sizes are their own
+  }
+}
+
 void Unifier::lower_levels(const Ty& t0, int lvl) {
   Ty t = resolve(t0);
   switch (t->kind) {
@@ -283,6 +336,7 @@ void Unifier::bind(const Ty& var, const Ty& t) {
     fail(fmt::format("Occurs check: cannot instantiate {} with {}: it would be an infinite type", show(var), show(t)));
   scope_check(var, t);
   lower_levels(t, var->level);
+  if (var->stamp >= 0) lower_stamps(t, var->stamp);
   // Bind first, so that recursive unification of constraint payloads sees it.
   auto constraint_holder = std::make_shared<TyNode>(*var);
   // A type variable stands for a type without uniqueness: instantiating
@@ -318,6 +372,7 @@ void Unifier::merge_vars(const Ty& a, const Ty& b) {
   }
 
   if (b->level > a->level) b->level = a->level;
+  lower_stamp(b->stamp, a->stamp);
   auto a_copy = std::make_shared<TyNode>(*a);
   a->link = b;
   auto adopt = [&] {  // b takes a's (stronger) constraint
@@ -361,6 +416,11 @@ void Unifier::merge_vars(const Ty& a, const Ty& b) {
   for (const auto& [n, f] : b->fields) lower_levels(f, b->level);
   for (const auto& [n, ps] : b->constrs)
     for (const auto& p : ps) lower_levels(p, b->level);
+  if (b->stamp >= 0) {
+    for (const auto& [n, f] : b->fields) lower_stamps(f, b->stamp);
+    for (const auto& [n, ps] : b->constrs)
+      for (const auto& p : ps) lower_stamps(p, b->stamp);
+  }
 }
 
 std::string show_size(const DimRef& d0) {
@@ -382,6 +442,14 @@ bool Unifier::known_name(const DimRef& d) const {
 // type) may stand for anything, and so may an unknown size.
 bool Unifier::sizes_differ(const DimRef& a, const DimRef& b) const {
   using K = DimNode::Kind;
+  // An application (`[length xs]`) equals only the same application
+  // (Futhark compares size expressions syntactically): it differs from a
+  // constant or a name in scope.
+  auto app = [](const DimRef& d) {
+    return d->kind == K::Expr && !d->poly && d->tree && d->tree->op == SizeTree::Op::Apply && !tree_pending(d->tree);
+  };
+  auto rigid = [&](const DimRef& d) { return d->kind == K::Constant || known_name(d); };
+  if ((app(a) && rigid(b)) || (app(b) && rigid(a))) return true;
   if (a->kind == K::Expr || b->kind == K::Expr) {
     // Size expressions: only a difference that is a nonzero constant over
     // the same bindings (`n + 1` and `n + 2`) is certain. An escaped binding
@@ -411,14 +479,27 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
       var->met_unknown = true;
       return;
     }
+    // Futhark's linkVarToDim: a size introduced in one scope may not
+    // become a name bound later, in a deeper scope (`\(n: i64) (xs: [n]i32)
+    // -> zip xs ys`, ys a parameter of the enclosing function).
+    if (to->kind == DimNode::Kind::Name) check_size_scope(var->stamp, *to);
     if (to->kind == DimNode::Kind::Var) {
+      // The two are one size now: it belongs to the outer scope.
+      lower_stamp(to->stamp, var->stamp);
       if (var->met && !to->met) to->met = var->met;
       to->met_unknown = to->met_unknown || var->met_unknown;
       to->met_self = to->met_self || var->met_self;
     }
     // Occurs check: `acc ++ x` as a loop's next `acc` would make the size
     // of acc `acc + m`. Such a size is left to the run-time check.
+    // Elsewhere, where sizes are checked statically, Futhark rejects it
+    // (`ap (\xs -> xs ++ xs)` for `ap 'a (f: a -> a)`).
     if (to->kind == DimNode::Kind::Expr && tree_mentions(to->tree, var)) {
+      if (strict_sizes > 0 && loop_result == 0) {
+        UnifyFailure f{fmt::format("Occurs check: cannot instantiate a size with \"{}\".", show_tree(to->tree))};
+        f.whole = true;
+        throw f;
+      }
       var->met_self = true;
       return;
     }
@@ -443,7 +524,17 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
     else
       match_size_tree(b->tree, a);
     SizePoly pa, pb;
-    if (!dim_poly(a, pa) || !dim_poly(b, pb)) return;
+    if (!dim_poly(a, pa) || !dim_poly(b, pb)) {
+      // `xs ++ ys : [10]i32` with xs and ys parameters of unannotated
+      // sizes: a sum of the function's own sizes can be no constant or
+      // name (Futhark unifies only a variable with an expression).
+      const DimRef& open = pending(a) ? a : b;
+      const DimRef& other = pending(a) ? b : a;
+      if (strict_sizes > 0 && dim_resolve(open)->kind == DimNode::Kind::Expr && tree_pending(open->tree) &&
+          stamped_leaf(open->tree) && (other->kind == DimNode::Kind::Constant || known_name(other)))
+        throw UnifyFailure{fmt::format("Sizes \"{}\" and \"{}\" do not match.", show_size(a), show_size(b)), true};
+      return;
+    }
   }
   // An existential size (a function's `[]` result, differing branches)
   // against a known one where sizes are checked statically: Futhark gives
@@ -479,6 +570,11 @@ void Unifier::match_size_tree(const SizeTreePtr& p, const DimRef& target0) {
     return;
   }
   if (!target->tree || target->tree->op != p->op) return;  // an Expr, or a constant written as one
+  if (p->op == SizeTree::Op::Apply) {
+    if (p->fn != target->tree->fn || p->args.size() != target->tree->args.size()) return;
+    for (size_t i = 0; i < p->args.size(); ++i) match_size_tree(p->args[i], dim_of_tree(target->tree->args[i]));
+    return;
+  }
   match_size_tree(p->a, dim_of_tree(target->tree->a));
   if (p->b) match_size_tree(p->b, dim_of_tree(target->tree->b));
 }

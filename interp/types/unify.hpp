@@ -45,6 +45,16 @@ class Unifier {
   int joining_branches = 0;
   // Whether a Name size's binding is still the one its name refers to.
   std::function<bool(const DimNode&)> binding_in_scope;
+  // > 0 while a loop body's result is matched to its parameters, where a
+  // size may grow from one iteration to the next.
+  int loop_result = 0;
+  // The first stamp of the top-level definition being checked: a stamped
+  // variable from an earlier one (left in its type, say inside a size
+  // expression) is not checked against this one's bindings.
+  int stamp_floor = 0;
+  // The stamp (Scheme::stamp) of a Name size's binding while in scope; -1
+  // otherwise.
+  std::function<int(const DimNode&)> binding_stamp;
 
   Ty fresh(Loc loc = {});
   Ty fresh_overloaded(PrimMask prims, Loc loc);
@@ -79,6 +89,10 @@ class Unifier {
   // Binds the unsolved variables of a size expression's syntax to the
   // matching parts of `target` (same operators, operand by operand).
   void match_size_tree(const SizeTreePtr& pattern, const DimRef& target);
+  static void lower_stamp(int& stamp, int to);
+  static bool stamped_leaf(const SizeTreePtr& t);
+  void check_size_scope(int stamp, const DimNode& name) const;
+  void lower_stamps(const Ty& t, int stamp);
   int vars_ = 0;
 };
 

@@ -122,9 +122,8 @@ entry t16 (as: []f64) (bs: []f64) (abar: f64) (bbar: f64) =
 -- entry: t17
 -- input { [1.0, 2.0, 3.0] [2.0, 3.0, 4.0] [5.0, 1.0, 7.0] }
 -- output { [3.0, 2.0, 1.0] [16.0, 10.0, 6.0] [2.0, 0.0, 1.0] }
-entry t17 (as: []f64) (bs: []f64) (cs: []f64) =
+entry t17 [n] (as: [n]f64) (bs: [n]f64) (cs: [n]f64) =
   let op (a1, b1, c1) (a2, b2, c2) = (a1 + a2, b1 * b2, f64.max c1 c2)
-  let n = length as
   let xbar = vjp (scan op (0, 1, -f64.inf)) (zip3 as bs cs) (replicate n (1, 1, 1))
   in unzip3 xbar
 
@@ -133,9 +132,8 @@ entry t17 (as: []f64) (bs: []f64) (cs: []f64) =
 -- entry: t19
 -- input { [1.0, 3.0, 5.0] [2.0, 4.0, 6.0] }
 -- output { [1.0, 7.0, 47.0] [2.0, 8.0, 48.0] [29.0, 7.0, 1.0] [29.0, 21.0, 15.0] }
-entry t19 (ds: []f64) (cs: []f64) =
+entry t19 [n] (ds: [n]f64) (cs: [n]f64) =
   let op (d1, c1) (d2, c2) = (d2 + c2 * d1, c2 * c1)
-  let n = length ds
   let (ys, xbar) = vjp2 (scan op (0, 1)) (zip ds cs) (replicate n (1, 1))
   let (y1, y2) = unzip ys
   let (g1, g2) = unzip xbar

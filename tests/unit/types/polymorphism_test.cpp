@@ -48,9 +48,11 @@ def sq (x: f32) = x * x
 }
 
 TEST_CASE("local let-polymorphism") {
+  // Only a local function's declared type parameters are generalised (as
+  // in Futhark's Unsized.hs, LetFun).
   Session s;
   Program& p = s.decls(R"(
-def g = let f x = x in (f 1, f true)
+def g = let f 'a (x: a) = x in (f 1, f true)
 def h (y: i64) = let k 'a (x: a) (z: i64) = (x, y + z) in (k 1f32 2, k [1u8] 3)
 )");
   CHECK(s.value_type("g") == "(i32, bool)");
@@ -65,6 +67,12 @@ def h (y: i64) = let k 'a (x: a) (z: i64) = (x, y + z) in (k 1f32 2, k [1u8] 3)
   REQUIRE(letfun.kind == Expr::Kind::LetFun);
   CHECK(letfun.quantified.size() == 1);
   CHECK(count_unannotated(p) == 0);
+}
+
+TEST_CASE("local functions are not generalised over their inferred types") {
+  // Futhark's tests/types/inference5.fut.
+  CHECK(error_message("", "let f x = x in (f 1, f true)").find("Cannot apply \"f\"") != std::string::npos);
+  CHECK(type_of("let f x = x in (f 1, f 2)") == "(i32, i32)");
 }
 
 TEST_CASE("local functions with overloaded types are not generalised") {
