@@ -39,6 +39,16 @@ struct Bound {
 thread_local int depth = 0;
 constexpr int kMaxDepth = 8;
 
+// The most elements map_of_map copies an element-invariant array into (n
+// copies of it): 16M, 64 MB of f32.
+constexpr int64_t kMaxBroadcastElements = int64_t(1) << 24;
+
+int64_t elements(const ArrayValue& a) {
+  int64_t n = 1;
+  for (int64_t d : a.shape) n *= d;
+  return n;
+}
+
 struct DepthGuard {
   DepthGuard() { ++depth; }
   ~DepthGuard() { --depth; }
@@ -253,7 +263,20 @@ class Distributor {
     std::vector<Value> rows;
     int64_t m = -1;
     for (size_t k = 1; k < apply.list.size(); ++k) {
-      Value r = argument(*apply.list[k]);
+      // An array the inner map takes that does not depend on the element
+      // (`map (\b -> dot a b) B` with B free) becomes n copies of it, one
+      // per element. Past a budget, the map stays undistributed rather than
+      // materialise them (a matmul with fewer rows than lanes would copy B
+      // once per row of A: Futhark's reg-tiling/mmm-tr ran out of memory).
+      const Expr& ae = *apply.list[k];
+      Value r;
+      if (!mentions(ae, elem_names_)) {
+        r = step(ae, {});  // delayed: nothing is computed yet
+        if (r.kind == Value::Kind::Array && elements(r.arr()) > kMaxBroadcastElements) return std::nullopt;
+        materialise(r);
+      } else {
+        r = argument(ae);
+      }
       if (r.kind != Value::Kind::Array || r.arr().shape.size() < 2) return std::nullopt;
       int64_t len = r.arr().shape[1];
       if (m >= 0 && len != m) return std::nullopt;  // the map itself reports it, undistributed
