@@ -34,6 +34,14 @@ struct DepthGuard {
   ~DepthGuard() { --depth; }
 };
 
+// Counts the `#[unsafe]` expressions being evaluated (Evaluator::unsafe_depth_).
+struct UnsafeScope {
+  int& depth;
+  bool on;
+  UnsafeScope(int& d, bool unsafe) : depth(d), on(unsafe) { depth += on; }
+  ~UnsafeScope() { depth -= on; }
+};
+
 using Frame = std::vector<std::pair<std::string, Binding>>;
 
 Scalar literal_scalar(const Expr& e) {
@@ -570,15 +578,8 @@ Value Evaluator::eval_match(const Expr& e, const Ctx& ctx) {
 
 Value Evaluator::eval_attr(const Expr& e, const Ctx& ctx) {
   bool unsafe = std::find(e.attrs.begin(), e.attrs.end(), "unsafe") != e.attrs.end();
-  if (unsafe) ++unsafe_depth_;
-  Value v;
-  try {
-    v = eval(*e.a, ctx);
-  } catch (...) {
-    if (unsafe) --unsafe_depth_;
-    throw;
-  }
-  if (unsafe) --unsafe_depth_;
+  UnsafeScope scope(unsafe_depth_, unsafe);
+  Value v = eval(*e.a, ctx);
   for (const std::string& attr : e.attrs) {
     if (attr == "trace") {
       on_trace(loc_text(e.loc), v, resolve_type(e.a->type, ctx.tenv, ctx.env));

@@ -43,12 +43,6 @@ constexpr int kMaxDepth = 8;
 // copies of it): 16M, 64 MB of f32.
 constexpr int64_t kMaxBroadcastElements = int64_t(1) << 24;
 
-int64_t elements(const ArrayValue& a) {
-  int64_t n = 1;
-  for (int64_t d : a.shape) n *= d;
-  return n;
-}
-
 struct DepthGuard {
   DepthGuard() { ++depth; }
   ~DepthGuard() { --depth; }
@@ -272,7 +266,7 @@ class Distributor {
       Value r;
       if (!mentions(ae, elem_names_)) {
         r = step(ae, {});  // delayed: nothing is computed yet
-        if (r.kind == Value::Kind::Array && elements(r.arr()) > kMaxBroadcastElements) return std::nullopt;
+        if (r.kind == Value::Kind::Array && r.arr().count() > kMaxBroadcastElements) return std::nullopt;
         materialise(r);
       } else {
         r = argument(ae);

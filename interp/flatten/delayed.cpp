@@ -119,13 +119,9 @@ ProducerPtr delayed_producer(const ArrayValue& a) {
   // the producer computes its elements by flat index either way.
   const Producer& p = *g.producer;
   bool reshaped = a.shape != p.shape;
-  if (reshaped) {
-    int64_t n = 1;
-    for (int64_t d : a.shape) n *= d;
-    if (!a.buffer || a.elem.kind != ElemShape::Kind::Prim || p.elem_shape.kind != ElemShape::Kind::Prim ||
-        n != p.count())
-      return nullptr;
-  }
+  if (reshaped && (!a.buffer || a.elem.kind != ElemShape::Kind::Prim || p.elem_shape.kind != ElemShape::Kind::Prim ||
+                   a.count() != p.count()))
+    return nullptr;
   for (size_t k = 0; k < leaves.size(); ++k) {
     const ArrayValue& c = *leaves[k];
     if (c.offset != 0 || (!reshaped && c.shape != p.shape) || c.buffer != g.leaves[k].lock()) return nullptr;
