@@ -55,20 +55,17 @@ def first_datasets(text):
         while i < len(lines) and lines[i].startswith("--"):
             block.append(lines[i])
             i += 1
-        kept, cases, in_case, random = [], 0, False, False
+        # A case runs from its `input` line to the next case's: its input and
+        # output may each span several lines.
+        kept, cases, keep = [], 0, True
         for b in block:
             m = CASE.match(b)
             if m:
                 random = bool(m.group(1))
-                in_case = True
                 cases += not random  # the first case with data is kept
-            if in_case and (random or cases > 1):
-                if re.match(r"^--\s*(output|error)\b", b) or (m and "output" in b):
-                    in_case = False
-                continue
-            kept.append(b)
-            if re.match(r"^--\s*(output|error)\b", b):
-                in_case = False
+                keep = not random and cases == 1
+            if keep:
+                kept.append(b)
         out.extend(kept)
     return "\n".join(out)
 

@@ -1,5 +1,6 @@
 // SegMap and Scatter on the host: both visit the flat iteration space in
-// tiles of kLanes consecutive elements, split across threads in chunks.
+// tiles of consecutive elements (kLanes, or the frame's narrower width for
+// elements with large private arrays), split across threads in chunks.
 // The lane loops must be vectorised: -O2 (the build default) leaves them scalar.
 #pragma GCC optimize("O3")
 #include <algorithm>
@@ -59,8 +60,8 @@ void run_segmap(StepEnv& env) {
         native::note_fallback();
       }
       Frame& fr = env.elem_frame(worker);
-      for (int64_t f0 = b0; f0 < b1; f0 += kLanes) {
-        int n = int(std::min<int64_t>(kLanes, b1 - f0));
+      for (int64_t f0 = b0; f0 < b1; f0 += fr.lanes) {
+        int n = int(std::min<int64_t>(fr.lanes, b1 - f0));
         interpret_element_tile(fr, f0, n, size);
         for (size_t r = 0; r < k; ++r)
           store_lanes(p.result_type(r), env.write_buffer(r), f0, fr.regs[size_t(p.results()[r])], n);
@@ -75,8 +76,8 @@ void run_scatter(StepEnv& env) {
   int64_t size = env.step.segment_size, dest = env.step.dest_size;
   for_chunks(env, env.total(), [&](int64_t begin, int64_t end, int worker) {
     Frame& fr = env.elem_frame(worker);
-    for (int64_t f0 = begin; f0 < end; f0 += kLanes) {
-      int n = int(std::min<int64_t>(kLanes, end - f0));
+    for (int64_t f0 = begin; f0 < end; f0 += fr.lanes) {
+      int n = int(std::min<int64_t>(fr.lanes, end - f0));
       run_element_tile(fr, f0, n, size);
       const int64_t* idx = fr.in<int64_t>(p.results()[0]);
       for (int l = 0; l < n; ++l) {

@@ -231,8 +231,14 @@ void StepEnv::bind_native() {
 Frame& StepEnv::elem_frame(int worker) {
   auto& slot = elem_frames[size_t(worker)];
   if (!slot) {
-    // No tile of this step is wider than its element count.
-    slot = std::make_unique<Frame>(elem, int(std::clamp<int64_t>(total(), 1, kLanes)));
+    // No tile of this step is wider than its element count, nor holds more
+    // private storage than kLanes elements of kPrivateBytes: an element with
+    // more (a SegMap's, kernel_ir.hpp) runs in narrower tiles.
+    int64_t lanes = std::clamp<int64_t>(total(), 1, kLanes);
+    int64_t per_lane = 0;
+    for (const Program::Local& l : elem->locals) per_lane += l.count * int64_t(reg_bytes(l.elem));
+    if (per_lane > 0) lanes = std::min(lanes, std::max<int64_t>(1, kLanes * kir::kPrivateBytes / per_lane));
+    slot = std::make_unique<Frame>(elem, int(lanes));
     slot->arrays = arrays;
     if (native.entries) slot->native = NativeTile{native.entries->tile, &native.args, &native.bounds};
   }

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "interp/exec/host_gpu.hpp"
 #include "interp/exec/host_program.hpp"
 #include "interp/exec/closure_rewrite.hpp"
 #include "interp/flatten/planner.hpp"
@@ -39,9 +40,9 @@ struct Bound {
 thread_local int depth = 0;
 constexpr int kMaxDepth = 8;
 
-// The most elements map_of_map copies an element-invariant array into (n
-// copies of it): 16M, 64 MB of f32.
-constexpr int64_t kMaxBroadcastElements = int64_t(1) << 24;
+// Rows of a map of maps per host thread past which the map is not
+// distributed on the host (try_distribute).
+constexpr int64_t kRowsPerThread = 8;
 
 struct DepthGuard {
   DepthGuard() { ++depth; }
@@ -131,8 +132,9 @@ bool is_closure(const Value& v) {
 
 class Distributor {
  public:
-  Distributor(const exec::SoacCall& call, eval::Evaluator& ev)
-      : call_(call), ev_(ev), fn_(*call.args.at(0).fn), xs_(call.args.begin() + 1, call.args.end()) {
+  // fn: the mapped function (call.args[0], or its closure_of_partial).
+  Distributor(const exec::SoacCall& call, eval::Evaluator& ev, const Callable& fn)
+      : call_(call), ev_(ev), fn_(fn), xs_(call.args.begin() + 1, call.args.end()) {
     for (const PatternPtr& p : *fn_.params) pattern_names(*p, elem_names_);
   }
 
@@ -236,12 +238,16 @@ class Distributor {
   // names the element (a lambda capturing its values) gets them as
   // parameters, each element's values repeated for its m inner elements
   // (delayed: read where used, never copied).
-  std::optional<Value> map_of_map(const Expr& apply, std::string& how) {
-    if (apply.kind != Expr::Kind::Apply || !apply.a || apply.list.size() < 2) return std::nullopt;
-    if (mentions(*apply.a, elem_names_)) return std::nullopt;
+  // Whether `apply` is `map g e1 ... ek` (map_of_map's shape).
+  bool is_map_of_map(const Expr& apply) {
+    if (apply.kind != Expr::Kind::Apply || !apply.a || apply.list.size() < 2) return false;
+    if (mentions(*apply.a, elem_names_)) return false;
     Value head = ev_.eval(*apply.a, eval::Ctx{fn_.env, fn_.tenv});
-    if (!is_closure(head) || head.fn->intrinsic_alias() != "map" || head.fn->params->size() != apply.list.size())
-      return std::nullopt;
+    return is_closure(head) && head.fn->intrinsic_alias() == "map" && head.fn->params->size() == apply.list.size();
+  }
+
+  std::optional<Value> map_of_map(const Expr& apply, std::string& how) {
+    if (!is_map_of_map(apply)) return std::nullopt;
     const Expr& fe = *strip_attrs(apply.list[0].get());
     const bool captures = mentions(fe, elem_names_);
     Value g;
@@ -254,31 +260,34 @@ class Distributor {
       if (!is_closure(g) || g.fn->intrinsic_alias() || inner_parallelism(*g.fn->body, g.fn->env).empty())
         return std::nullopt;
     }
-    std::vector<Value> rows;
+    // Each inner argument: rows (an [n][m]... array mapped over the
+    // elements) or, when it does not depend on the element, the one [m]...
+    // array every element's inner map takes.
+    std::vector<std::pair<Value, bool>> inner;  // (value, the same for every element)
+    const int64_t n = xs_.empty() || xs_[0].kind != Value::Kind::Array ? -1 : xs_[0].arr().outer();
+    if (n <= 0) return std::nullopt;
     int64_t m = -1;
     for (size_t k = 1; k < apply.list.size(); ++k) {
-      // An array the inner map takes that does not depend on the element
-      // (`map (\b -> dot a b) B` with B free) becomes n copies of it, one
-      // per element. Past a budget, the map stays undistributed rather than
-      // materialise them (a matmul with fewer rows than lanes would copy B
-      // once per row of A: Futhark's reg-tiling/mmm-tr ran out of memory).
       const Expr& ae = *apply.list[k];
       Value r;
+      bool whole = false;
       if (!mentions(ae, elem_names_)) {
-        r = step(ae, {});  // delayed: nothing is computed yet
-        if (r.kind == Value::Kind::Array && r.arr().count() > kMaxBroadcastElements) return std::nullopt;
-        materialise(r);
+        // Read in place by every element (repeat_whole): copying it once per
+        // element made a matmul with fewer rows than lanes copy B per row
+        // of A (Futhark's reg-tiling/mmm-tr ran out of memory).
+        r = ev_.eval(ae, eval::Ctx{fn_.env, fn_.tenv});
+        whole = true;
+        if (r.kind != Value::Kind::Array || r.arr().shape.empty()) return std::nullopt;
       } else {
         r = argument(ae);
+        if (r.kind != Value::Kind::Array || r.arr().shape.size() < 2) return std::nullopt;
       }
-      if (r.kind != Value::Kind::Array || r.arr().shape.size() < 2) return std::nullopt;
-      int64_t len = r.arr().shape[1];
+      int64_t len = r.arr().shape[whole ? 0 : 1];
       if (m >= 0 && len != m) return std::nullopt;  // the map itself reports it, undistributed
       m = len;
-      rows.push_back(std::move(r));
+      inner.emplace_back(std::move(r), whole);
     }
     if (m <= 0) return std::nullopt;
-    int64_t n = rows[0].arr().shape[0];
     std::vector<Value> args;
     if (captures) {
       // The element's parameters the lambda names (all of them when it
@@ -306,7 +315,15 @@ class Distributor {
       params.insert(params.end(), fe.params.begin(), fe.params.end());
       g = closure_over(fn_, &fe, params, fe.a.get(), fn_.env);
     }
-    for (Value& r : rows) args.push_back(primitive(exec::SoacKind::Flatten, {std::move(r)}));
+    for (auto& [r, whole] : inner) {
+      if (!whole) {
+        args.push_back(primitive(exec::SoacKind::Flatten, {std::move(r)}));
+        continue;
+      }
+      std::optional<Value> cycled = flatten::repeat_whole(r, n, call_.loc);
+      if (!cycled) return std::nullopt;
+      args.push_back(std::move(*cycled));
+    }
     Value out = run_map(std::move(g), std::move(args));
     how = fmt::format("map of map over [{}][{}]: {} inner maps as one map of {} elements{}", n, m, n, n * m,
                       captures ? ", the element's values repeated for its inner elements" : "");
@@ -423,9 +440,30 @@ class Distributor {
 
 }  // namespace
 
+// A partial application of a named function (`map (sort_by key nbits) xss`)
+// as a closure over the parameters it still takes, the given arguments
+// bound in its environment, so that the rules below can look into it.
+// Null for anything else.
+std::optional<Value> closure_of_partial(const Value& fv, eval::Evaluator& ev) {
+  if (fv.kind != Value::Kind::Function || !fv.fn || fv.fn->kind != Callable::Kind::Partial) return std::nullopt;
+  const CallablePtr& callee = fv.fn->fn;
+  if (!callee || callee->kind != Callable::Kind::Closure || !callee->params || !callee->body ||
+      callee->intrinsic_alias() || callee->self.lock())
+    return std::nullopt;
+  const size_t given = fv.fn->args.size();
+  if (given == 0 || given >= callee->params->size()) return std::nullopt;
+  std::vector<std::pair<std::string, eval::Binding>> fixed;
+  for (size_t k = 0; k < given; ++k)
+    if (!ev.bind_pattern(*(*callee->params)[k], fv.fn->args[k], fixed, nullptr, eval::Ctx{callee->env, callee->tenv}))
+      return std::nullopt;
+  std::vector<PatternPtr> rest(callee->params->begin() + std::ptrdiff_t(given), callee->params->end());
+  return closure_over(*callee, &(*callee->params)[given], rest, callee->body, eval::extend(callee->env, std::move(fixed)));
+}
+
 Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n) {
   Distribution out;
-  const Value& fv = call.args.at(0);
+  std::optional<Value> saturated = closure_of_partial(call.args.at(0), ev);
+  const Value& fv = saturated ? *saturated : call.args.at(0);
   if (!is_closure(fv) || fv.fn->intrinsic_alias() || fv.fn->self.lock()) return out;
   const Callable& fn = *fv.fn;
   if (fn.params->size() != call.args.size() - 1) return out;
@@ -469,7 +507,20 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
     why = fmt::format("outer size {} < {} and the body has inner parallelism ({})", n, width, inner);
   }
   DepthGuard guard;
-  Distributor d(call, ev);
+  Distributor d(call, ev, fn);
+  // On the host a map of maps is planned row by row, each row's inner map
+  // a loop in one element, and a product of rows by columns gets the tiled
+  // schedule (plan_tiled.hpp): a few rows per thread already fill the
+  // threads. Distributed, the same nest runs as n*m dot products reading
+  // both operands through index arithmetic (a 256x1024 by 1024x512 product:
+  // 1.29 s against 0.53 s tiled, THORN_NATIVE=sync, 2 threads).
+  const int64_t threads = parallel_width(ev, 1, nullptr);
+  const bool on_gpu = ev.options().backend == "gpu" && host_gpu::gpu_resident_threads() > 0;
+  if (m == Mode::Auto && !on_gpu && parts.empty() && n >= threads * kRowsPerThread && d.is_map_of_map(*body)) {
+    out.note = fmt::format("{}: inner map kept inside each element (outer size {} gives each of {} host threads {} rows or more)\n",
+                           where, n, threads, kRowsPerThread);
+    return out;
+  }
   std::string how;
   try {
     if (!parts.empty()) out.value = d.lets(parts, *body, how);

@@ -178,6 +178,16 @@ struct Function {
   std::vector<Prim> result_types() const;
 };
 
+// Private storage (Function::locals) per element. Up to kPrivateBytes an
+// element's arrays are kept privately by choice (rather than recomputed
+// where read), and every kind of step may hold them: a GPU thread's local
+// memory, kLanes of them in a host frame. A SegMap or Scatter element may
+// need up to kMaxSegMapPrivateBytes (a map over few rows that each sort or
+// factor an array of their own): the host runs its tiles narrower, so that a
+// frame still holds kLanes * kPrivateBytes; other executors decline it.
+constexpr int64_t kPrivateBytes = 64 * 1024;
+constexpr int64_t kMaxSegMapPrivateBytes = int64_t(256) * kPrivateBytes;
+
 // Instructions of a block, nested blocks included (not through calls).
 int64_t instruction_count(const Block& b);
 // Whether b contains a For or While, also inside the subroutines it calls.

@@ -21,9 +21,14 @@ using kir::Reg;
 
 namespace {
 
-// Elements of private storage per running element: what one GPU thread can
-// keep in local memory, and 256 lanes x this on each host thread.
-constexpr int64_t kMaxLocalBytes = 64 * 1024;
+// Private storage an element must have (kernel_ir.hpp): past it the call
+// falls back; Planner::run declines more than kir::kPrivateBytes in the
+// elements of other steps than SegMap and Scatter.
+constexpr int64_t kMaxLocalBytes = kir::kMaxSegMapPrivateBytes;
+
+std::string too_private() {
+  return fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024);
+}
 
 int64_t product(const std::vector<int64_t>& dims, size_t from = 0) {
   int64_t n = 1;
@@ -103,7 +108,7 @@ bool Lowerer::fits_private(const Sym& arr, const Loc& loc) {
     like = element_like(arr, loc);
     int64_t bytes = 0;
     for (Prim p : leaf_types(like)) bytes += product(arr.arr->dims) * prim_bytes(p);
-    return f_.local_bytes() + bytes <= kMaxLocalBytes;
+    return f_.local_bytes() + bytes <= kir::kPrivateBytes;
   } catch (const Fallback&) {
     return false;  // elements that are not scalars or tuples of them
   }
@@ -125,7 +130,7 @@ Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   int64_t bytes = 0;
   for (Prim p : prims) bytes += count * prim_bytes(p);
   if (f_.local_bytes() + bytes > kMaxLocalBytes)
-    throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
+    throw Fallback(too_private());
   auto out = std::make_shared<SymArr>();
   out->dims = dims;
   out->len = arr.arr->len;
@@ -387,7 +392,7 @@ Sym Lowerer::sequential_row_scan(const Sym& op, const Sym& ne, const Sym& arr, c
   int64_t bytes = 0;
   for (Prim p : types) bytes += (n + 1) * inner * prim_bytes(p);
   if (f_.local_bytes() + bytes > kMaxLocalBytes)
-    throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
+    throw Fallback(too_private());
   auto out = std::make_shared<SymArr>();
   out->dims = dims;
   out->len = arr.arr->len;
@@ -434,7 +439,7 @@ Sym Lowerer::sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const
   out->len = arr.arr->len;
   out->elem = elem_shape_of_sym(ne);
   if (f_.local_bytes() + n * int64_t(types.size()) * 8 > kMaxLocalBytes)
-    throw Fallback(fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024));
+    throw Fallback(too_private());
   for (Prim p : types) {
     int id = b_.local_array(p, n, fmt::format("l{}", f_.locals.size()));
     out->leaves.push_back({id, 0, p, true, 0});

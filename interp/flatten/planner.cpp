@@ -10,6 +10,13 @@
 namespace thorn::flatten::planning {
 
 Value Planner::run(Builder& pb) {
+  // Only a SegMap's or Scatter's tiles narrow for large private arrays (kernel_ir.hpp).
+  for (const plan::Step& st : pb.plan.steps) {
+    bool narrows = st.kind == plan::StepKind::SegMap || st.kind == plan::StepKind::Scatter;
+    if ((!narrows && st.element.local_bytes() > kir::kPrivateBytes) || st.op.local_bytes() > kir::kPrivateBytes)
+      throw Fallback(fmt::format("private arrays of more than {} KiB per element of a {}", kir::kPrivateBytes / 1024,
+                                 plan::step_kind_name(st.kind)));
+  }
   if (want_listing) out.listing = plan::to_string(pb.plan);
   execute(pb.plan, pb.bufs);
   return Value();
@@ -210,6 +217,21 @@ std::optional<Value> repeat_each(const Value& xs, int64_t m, const Loc& loc) {
   Planner pl{call, none, {}, false};
   try {
     return pl.repeat_each(xs, m);
+  } catch (const Fallback&) {
+    return std::nullopt;
+  } catch (const Planner::Internal&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<Value> repeat_whole(const Value& xs, int64_t n, const Loc& loc) {
+  exec::SoacCall call;
+  call.kind = SoacKind::Replicate;
+  call.loc = loc;
+  const PlanExecutor none;
+  Planner pl{call, none, {}, false};
+  try {
+    return pl.repeat_whole(xs, n);
   } catch (const Fallback&) {
     return std::nullopt;
   } catch (const Planner::Internal&) {

@@ -59,4 +59,9 @@ HostRun run_on_host(exec::SoacCall& call, const PlanExecutor& execute, bool want
 // flattener can read (then the caller builds the nest another way).
 std::optional<Value> repeat_each(const Value& xs, int64_t m, const Loc& loc);
 
+// xs: [m]t repeated whole, n times: a delayed [n*m]t whose element f is
+// xs[f % m] (an array every outer element's inner map reads alike). Null
+// as for repeat_each.
+std::optional<Value> repeat_whole(const Value& xs, int64_t n, const Loc& loc);
+
 }  // namespace thorn::flatten

@@ -253,6 +253,8 @@ struct Planner {
 
   // flatten::repeat_each (planner.hpp).
   Value repeat_each(const Value& xs, int64_t m);
+  // flatten::repeat_whole (planner.hpp).
+  Value repeat_whole(const Value& xs, int64_t n);
 
   // transpose swaps the two outer dimensions; rows of higher rank arrays
   // ([n][m][k] -> [m][n][k]) move whole.

@@ -2,6 +2,7 @@
 // a narrow map with inner parallelism went and why, and every way agrees
 // with the reference backend (the host session validates every call).
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <cstdlib>
 #include <string>
@@ -104,4 +105,47 @@ TEST_CASE("flattening: a row's private arrays before its SOAC are built once per
   log = plans("map (\\r -> i64.sum (map (\\x -> x * 3 % 1001) r)) (unflatten (iota 600) : [20][30]i64)",
               "[1305i64, 4005i64, 6705i64, 9405i64, 12105i64, 14805i64, 17505i64, 20205i64, 22905i64, 25605i64, 28305i64, 4979i64, 3675i64, 6375i64, 9075i64, 11775i64, 14475i64, 17175i64, 19875i64, 22575i64]");
   CHECK(has(log, "SegRed [20][30]"));
+}
+
+TEST_CASE("distribution: an array every element's inner map reads alike is read in place, not copied per element") {
+  ForceDistribute always("always");
+  // B is the same for both rows of A: the flattened inner map reads it
+  // through a cyclic view (repeat_whole) instead of two copies of it.
+  std::string log = plans(
+      "let B = [[1i64, 2], [3, 4], [5, 6]] in map (\\a -> map (\\b -> i64.sum (map2 (*) a b)) B) [[1i64, 1], [2, 0]]",
+      "[[3i64, 7i64, 11i64], [2i64, 6i64, 10i64]]");
+  CHECK(has(log, "map of map over [2][3]"));
+  CHECK(has(log, "repeat_whole"));
+}
+
+TEST_CASE("distribution: on the host a map of maps with rows enough for every thread keeps its inner map") {
+  const int64_t threads = int64_t(host::ThreadPool::instance().size());
+  const int64_t n = threads * 8;
+  // Rows by columns run row by row (tiled when a product): distributing
+  // would only add index arithmetic.
+  std::string log = plans(fmt::format("map (\\a -> map (\\b -> a * b + 1) (iota 3)) (iota {}) |> map i64.sum |> i64.sum", n),
+                          fmt::format("{}i64", 3 * n * (n - 1) / 2 + 3 * n));
+  CHECK(has(log, fmt::format("inner map kept inside each element (outer size {} gives each of {} host threads 8 rows", n,
+                             threads)));
+}
+
+TEST_CASE("distribution: a partial application of a function of lets is distributed like a lambda") {
+  ForceDistribute always("always");
+  std::string log = plans(
+      "let f (k: i64) (xs: []i64) = let s = i64.sum xs in map (\\x -> x * k + s) xs in map (f 2) [[1i64, 2, 3], [0, 0, 1]]",
+      "[[8i64, 10i64, 12i64], [1i64, 1i64, 3i64]]");
+  CHECK(has(log, "distributed (THORN_DISTRIBUTE=always)"));
+  CHECK(has(log, "map-reduce flattened to one SegRed over [2][3]"));
+}
+
+TEST_CASE("flattening: a map over few rows whose elements need more than 64 KiB of private arrays") {
+  ForceDistribute never("never");
+  // Each element updates its own copy of a 10,000-element row (80 KB): the
+  // host runs such a SegMap in narrower tiles instead of the reference.
+  std::string log = plans(
+      "map (\\r -> let a = loop a = copy r for i < 3 do a with [i * 7] = a[i * 7] * 2 in i64.sum a) "
+      "(unflatten (iota 20000) : [2][10000]i64)",
+      "[49995021i64, 150025021i64]");
+  CHECK_FALSE(has(log, "private arrays of more than"));
+  CHECK_FALSE(has(log, "reference backend"));
 }
