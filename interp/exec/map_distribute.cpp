@@ -246,6 +246,39 @@ class Distributor {
     return is_closure(head) && head.fn->intrinsic_alias() == "map" && head.fn->params->size() == apply.list.size();
   }
 
+  // Whether `apply` is a map of maps whose inner function reduces and
+  // otherwise only maps (`map (\b -> f64.sum (map2 (*) a b)) B`: a row of
+  // a product), also in the functions it calls. Without a reduction the
+  // rows would be built one per element, which the host runs best
+  // distributed (LocVolCalib's stencils per option: 16 rows of 32768
+  // elements each); loops, scans, histograms and scatters as well
+  // (LocVolCalib's tridiagonal solves).
+  bool is_map_of_reductions(const Expr& apply) {
+    if (!is_map_of_map(apply)) return false;
+    const Expr& fe = *strip_attrs(apply.list[0].get());
+    static const std::set<std::string> sequential_work = {
+        "scan", "scan_comm", "reduce_by_index", "hist", "scatter", "scatter_2d", "scatter_3d", "filter",
+        "partition", "partition2", "foldl", "foldr", "while"};
+    static const std::set<std::string> reductions = {"reduce", "reduce_comm", "sum", "product", "maximum", "minimum"};
+    bool reduces = false;
+    std::function<bool(const Expr&, const eval::EnvPtr&, int)> only_reductions = [&](const Expr& e, const eval::EnvPtr& env,
+                                                                                     int depth) {
+      return !any_subexpr(e, [&](const Expr& x) {
+        if (x.kind == Expr::Kind::Loop) return true;
+        if (x.kind != Expr::Kind::Var) return false;
+        if (sequential_work.count(x.name.name)) return true;
+        if (reductions.count(x.name.name)) reduces = true;
+        if (!x.name.qualifiers.empty()) return false;  // f64.sum and the like
+        const eval::Binding* b = eval::lookup_value(env, std::string_view(x.name.name));
+        if (!b || b->value.kind != Value::Kind::Function || !b->value.fn) return false;
+        const Callable& f = *b->value.fn;
+        if (f.kind != Callable::Kind::Closure || !f.body || f.intrinsic_alias() || &f == &fn_) return false;
+        return depth == 0 || !only_reductions(*f.body, f.env, depth - 1);
+      });
+    };
+    return only_reductions(fe, fn_.env, 4) && reduces;
+  }
+
   std::optional<Value> map_of_map(const Expr& apply, std::string& how) {
     if (!is_map_of_map(apply)) return std::nullopt;
     const Expr& fe = *strip_attrs(apply.list[0].get());
@@ -278,6 +311,7 @@ class Distributor {
         r = ev_.eval(ae, eval::Ctx{fn_.env, fn_.tenv});
         whole = true;
         if (r.kind != Value::Kind::Array || r.arr().shape.empty()) return std::nullopt;
+        materialise(r);  // once: fused, a delayed producer would run at every read
       } else {
         r = argument(ae);
         if (r.kind != Value::Kind::Array || r.arr().shape.size() < 2) return std::nullopt;
@@ -516,8 +550,8 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   // 1.29 s against 0.53 s tiled, THORN_NATIVE=sync, 2 threads).
   const int64_t threads = parallel_width(ev, 1, nullptr);
   const bool on_gpu = ev.options().backend == "gpu" && host_gpu::gpu_resident_threads() > 0;
-  if (m == Mode::Auto && !on_gpu && parts.empty() && n >= threads * kRowsPerThread && d.is_map_of_map(*body)) {
-    out.note = fmt::format("{}: inner map kept inside each element (outer size {} gives each of {} host threads {} rows or more)\n",
+  if (m == Mode::Auto && !on_gpu && parts.empty() && n >= threads * kRowsPerThread && d.is_map_of_reductions(*body)) {
+    out.note = fmt::format("{}: inner map of reductions kept inside each element (outer size {} gives each of {} host threads {} rows or more)\n",
                            where, n, threads, kRowsPerThread);
     return out;
   }

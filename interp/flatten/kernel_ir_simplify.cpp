@@ -153,7 +153,8 @@ bool remove_dead(Block& b, const std::vector<int>& uses) {
 
 }  // namespace
 
-void simplify(Function& f) {
+void simplify(Function& f, bool params_are_indices) {
+  simplify_index_arithmetic(f, params_are_indices);
   Cse cse{f, {}, pure_subroutines(f), {}};
   cse.rename.resize(f.reg_types.size());
   for (size_t r = 0; r < cse.rename.size(); ++r) cse.rename[r] = Reg(r);
@@ -169,6 +170,7 @@ void simplify(Function& f) {
     for (Subroutine& s : f.subs) changed |= remove_dead(s.body, uses);
     changed |= remove_dead(f.body, uses);
   }
+  hoist_loop_invariants(f);
 }
 
 }  // namespace thorn::kir

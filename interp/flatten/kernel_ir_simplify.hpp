@@ -12,10 +12,23 @@
 //   once. Nothing is moved, so every value is computed by the same
 //   operations in the same order as before: results stay bit-identical.
 // - dead code: pure instructions whose results nothing uses.
+// - index arithmetic (kernel_ir_ranges.cpp), first: an i64 division or
+//   remainder by a positive constant c of z*c + q, where ranges show z >= 0
+//   and 0 <= q < c (a loop counter, an element index), is z or q. With
+//   params_are_indices (an element function: its parameters are element
+//   and segment indices) the parameters are known to be >= 0.
+// - loop-invariant code motion, last: pure instructions that cannot fail
+//   (no integer division but by a constant) whose operands a loop does not
+//   define move to just before it. Only integer arithmetic changes form and
+//   every float operation stays as it was: results stay bit-identical.
 #include "interp/flatten/kernel_ir.hpp"
 
 namespace thorn::kir {
 
-void simplify(Function& f);
+void simplify(Function& f, bool params_are_indices = false);
+
+// The two passes above on their own (kernel_ir_ranges.cpp).
+void simplify_index_arithmetic(Function& f, bool params_are_indices);
+void hoist_loop_invariants(Function& f);
 
 }  // namespace thorn::kir

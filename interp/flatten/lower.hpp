@@ -41,6 +41,10 @@ class Lowerer {
   // only for plans that run at once (their planner retries with a larger
   // bound), never for delayed producers, which run later.
   int64_t speculative_bound = 0;
+  // The most private storage an element may need (kernel_ir.hpp): more is
+  // a Fallback. kir::kMaxSegMapPrivateBytes only for an element computed
+  // once, at once (a row-wise map), never for one fused where it is read.
+  int64_t max_private_bytes = kir::kPrivateBytes;
 
   // ---- values
   Sym lower(const Expr& e, const ScopePtr& sc, bool tail = false);

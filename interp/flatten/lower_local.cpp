@@ -21,13 +21,8 @@ using kir::Reg;
 
 namespace {
 
-// Private storage an element must have (kernel_ir.hpp): past it the call
-// falls back; Planner::run declines more than kir::kPrivateBytes in the
-// elements of other steps than SegMap and Scatter.
-constexpr int64_t kMaxLocalBytes = kir::kMaxSegMapPrivateBytes;
-
-std::string too_private() {
-  return fmt::format("private arrays of more than {} KiB per element", kMaxLocalBytes / 1024);
+std::string too_private(int64_t limit) {
+  return fmt::format("private arrays of more than {} KiB per element", limit / 1024);
 }
 
 int64_t product(const std::vector<int64_t>& dims, size_t from = 0) {
@@ -129,8 +124,8 @@ Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   std::vector<Prim> prims = leaf_types(like);
   int64_t bytes = 0;
   for (Prim p : prims) bytes += count * prim_bytes(p);
-  if (f_.local_bytes() + bytes > kMaxLocalBytes)
-    throw Fallback(too_private());
+  if (f_.local_bytes() + bytes > max_private_bytes)
+    throw Fallback(too_private(max_private_bytes));
   auto out = std::make_shared<SymArr>();
   out->dims = dims;
   out->len = arr.arr->len;
@@ -391,8 +386,8 @@ Sym Lowerer::sequential_row_scan(const Sym& op, const Sym& ne, const Sym& arr, c
   std::vector<Prim> types = leaf_types(like);
   int64_t bytes = 0;
   for (Prim p : types) bytes += (n + 1) * inner * prim_bytes(p);
-  if (f_.local_bytes() + bytes > kMaxLocalBytes)
-    throw Fallback(too_private());
+  if (f_.local_bytes() + bytes > max_private_bytes)
+    throw Fallback(too_private(max_private_bytes));
   auto out = std::make_shared<SymArr>();
   out->dims = dims;
   out->len = arr.arr->len;
@@ -438,8 +433,8 @@ Sym Lowerer::sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const
   out->dims = {n};
   out->len = arr.arr->len;
   out->elem = elem_shape_of_sym(ne);
-  if (f_.local_bytes() + n * int64_t(types.size()) * 8 > kMaxLocalBytes)
-    throw Fallback(too_private());
+  if (f_.local_bytes() + n * int64_t(types.size()) * 8 > max_private_bytes)
+    throw Fallback(too_private(max_private_bytes));
   for (Prim p : types) {
     int id = b_.local_array(p, n, fmt::format("l{}", f_.locals.size()));
     out->leaves.push_back({id, 0, p, true, 0});

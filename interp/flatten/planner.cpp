@@ -68,10 +68,14 @@ Value Planner::map() {
   {
     kir::Function f;
     Lowerer lw(f);
+    lw.max_private_bytes = kir::kMaxSegMapPrivateBytes;  // rows() below if it needs more than kPrivateBytes
     Reg i = lw.b().param(Prim::I64);
     std::vector<Sym> xs;
     for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), i, call.loc, false));
     probe = lw.apply(lw.from_value(fv), xs, call.loc, true);
+    // Private arrays past what a fused or segmented element may hold: one
+    // element per row, computed once (knn-by-kdtree's radix sorts per node).
+    if (f.local_bytes() > kir::kPrivateBytes) return rows();
     // Over an array whose length depends on the element, the SOAC runs
     // sequentially inside each element instead (map_flat).
     if (probe.kind == Sym::Kind::Soac) {

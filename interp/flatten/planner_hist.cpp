@@ -106,7 +106,7 @@ Value Planner::hist_vectorised() {
       for (Reg r : ob.inline_call(scalar_op, args, {})) outs.push_back(r);
     }
     ob.ret(outs);
-    finish_function(st.op, "vectorised operator");
+    finish_function(st.op, "vectorised operator", false);
   }
   for (int64_t c = 0; c < d; ++c) st.neutral.insert(st.neutral.end(), ne1.begin(), ne1.end());
   st.commutative = true;

@@ -79,7 +79,8 @@ Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vect
 
 Sym shape_like(const Sym& s);
 
-void finish_function(kir::Function& f, const char* what);
+// element: f is an element function (its parameters are indices, >= 0).
+void finish_function(kir::Function& f, const char* what, bool element = true);
 
 // A step over `segments` regular segments of `size` elements each, at the
 // SOAC call `loc`; its element function is written by the caller.

@@ -127,7 +127,7 @@ Sym shape_like(const Sym& s) {
   return out;
 }
 
-void finish_function(kir::Function& f, const char* what) {
+void finish_function(kir::Function& f, const char* what, bool element) {
   if (std::string err = kir::verify(f); !err.empty())
     throw Error(ErrorKind::Internal, fmt::format("flattener produced invalid kernel IR for {}: {}\n{}", what, err,
                                                  kir::to_string(f)));
@@ -137,7 +137,7 @@ void finish_function(kir::Function& f, const char* what) {
     return !(v && std::string(v) == "0");
   }();
   if (!simplify) return;
-  kir::simplify(f);
+  kir::simplify(f, element);
   if (std::string err = kir::verify(f); !err.empty())
     throw Error(ErrorKind::Internal, fmt::format("kernel IR simplification broke the {}: {}\n{}", what, err,
                                                  kir::to_string(f)));

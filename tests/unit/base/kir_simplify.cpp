@@ -109,3 +109,77 @@ TEST_CASE("kir simplify: calls of pure subroutines merge, calls touching private
   CHECK(kir::verify(f) == "");
   CHECK(count_op(f.body, kir::Opcode::Call) == 3);
 }
+
+namespace {
+
+int64_t count_binop(const kir::Block& b, BinOp op) {
+  int64_t n = 0;
+  for (const kir::Instr& in : b.instrs) {
+    n += in.op == kir::Opcode::Binary && in.binop() == op;
+    for (const kir::Block& inner : in.blocks) n += count_binop(inner, op);
+  }
+  return n;
+}
+
+const kir::Instr& only_loop(const kir::Function& f) {
+  for (const kir::Instr& in : f.body.instrs)
+    if (in.op == kir::Opcode::For) return in;
+  FAIL("no loop");
+  return f.body.instrs.front();
+}
+
+// fn(e) = sum over j < 16 of xs[(e*16 + j) / 16 * 3 + (e*16 + j) % 16]: a
+// flattened row read back as (row, column), as a fused producer does.
+kir::Function row_reader(int64_t width) {
+  kir::Function f;
+  kir::Builder b(f);
+  Reg e = b.param(Prim::I64);
+  int xs = b.free_array(Prim::F64, "xs");
+  Reg w = b.i64(width);
+  Reg base = b.binary(BinOp::Mul, e, w);
+  auto r = b.for_(w, {b.constant(Scalar::floating(Prim::F64, 0))}, [&](Reg j, const std::vector<Reg>& acc) {
+    Reg flat = b.binary(BinOp::Add, base, j);
+    Reg row = b.binary(BinOp::Quot, flat, w);
+    Reg col = b.binary(BinOp::Rem, flat, w);
+    Reg at = b.binary(BinOp::Add, b.binary(BinOp::Mul, row, b.i64(3)), col);
+    return std::vector<Reg>{b.binary(BinOp::Add, acc[0], b.read(xs, at))};
+  });
+  b.ret(r);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("kir simplify: a flat index split again by its own width needs no division, and leaves the loop") {
+  kir::Function f = row_reader(16);
+  kir::simplify(f, /*params_are_indices=*/true);
+  CHECK(kir::verify(f) == "");
+  CHECK(count_binop(f.body, BinOp::Quot) == 0);
+  CHECK(count_binop(f.body, BinOp::Rem) == 0);
+  // row * 3 does not depend on j: computed once, before the loop.
+  const kir::Instr& loop = only_loop(f);
+  CHECK(count_binop(loop.blocks[0], BinOp::Mul) == 0);
+  CHECK(count_binop(f.body, BinOp::Mul) == 1);  // e * 3 (e*16/16 is e)
+}
+
+TEST_CASE("kir simplify: divisions stay where the ranges do not show the split") {
+  // Parameters that are not indices may be negative: (e*16 + j) / 16 is
+  // not e for e = -1.
+  kir::Function f = row_reader(16);
+  kir::simplify(f, /*params_are_indices=*/false);
+  CHECK(kir::verify(f) == "");
+  CHECK(count_binop(f.body, BinOp::Quot) == 1);
+  CHECK(count_binop(f.body, BinOp::Rem) == 1);
+
+  // A division by a register may fail (its Check guards it in place): it stays in the loop.
+  kir::Function g;
+  kir::Builder b(g);
+  Reg n = b.param(Prim::I64), d = b.param(Prim::I64);
+  auto r = b.for_(n, {b.i64(0)}, [&](Reg j, const std::vector<Reg>& acc) {
+    return std::vector<Reg>{b.binary(BinOp::Add, acc[0], b.binary(BinOp::Add, j, b.binary(BinOp::Quot, n, d)))};
+  });
+  b.ret(r);
+  kir::simplify(g, true);
+  CHECK(kir::verify(g) == "");
+  CHECK(count_binop(only_loop(g).blocks[0], BinOp::Quot) == 1);
+}

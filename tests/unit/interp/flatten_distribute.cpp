@@ -118,15 +118,21 @@ TEST_CASE("distribution: an array every element's inner map reads alike is read 
   CHECK(has(log, "repeat_whole"));
 }
 
-TEST_CASE("distribution: on the host a map of maps with rows enough for every thread keeps its inner map") {
+TEST_CASE("distribution: on the host a product's map of maps with rows enough for every thread keeps its inner map") {
   const int64_t threads = int64_t(host::ThreadPool::instance().size());
   const int64_t n = threads * 8;
-  // Rows by columns run row by row (tiled when a product): distributing
-  // would only add index arithmetic.
-  std::string log = plans(fmt::format("map (\\a -> map (\\b -> a * b + 1) (iota 3)) (iota {}) |> map i64.sum |> i64.sum", n),
-                          fmt::format("{}i64", 3 * n * (n - 1) / 2 + 3 * n));
-  CHECK(has(log, fmt::format("inner map kept inside each element (outer size {} gives each of {} host threads 8 rows", n,
-                             threads)));
+  // Rows by columns run row by row (tiled): distributing would only add
+  // index arithmetic. Only an inner map that reduces is kept: rows of
+  // scalar code are built one per element, which runs best distributed.
+  const std::string rows = fmt::format("(map (\\i -> [i, 1]) (iota {}))", n);
+  std::string log = plans("let B = [[1i64, 2], [3, 4], [5, 6]] in map (\\a -> map (\\b -> i64.sum (map2 (*) a b)) B) " +
+                              rows + " |> map i64.sum |> i64.sum",
+                          fmt::format("{}i64", 9 * n * (n - 1) / 2 + 12 * n));
+  CHECK(has(log, fmt::format("inner map of reductions kept inside each element (outer size {} gives each of {} host threads 8 rows",
+                             n, threads)));
+  log = plans(fmt::format("map (\\a -> map (\\b -> a * b + 1) (iota 3)) (iota {}) |> map i64.sum |> i64.sum", n),
+              fmt::format("{}i64", 3 * n * (n - 1) / 2 + 3 * n));
+  CHECK_FALSE(has(log, "kept inside each element"));
 }
 
 TEST_CASE("distribution: a partial application of a function of lets is distributed like a lambda") {
