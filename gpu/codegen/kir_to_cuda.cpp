@@ -390,7 +390,9 @@ class Emitter {
       case Opcode::For: {
         const Block& body = in.blocks.at(0);
         std::vector<Reg> carried(body.params.begin() + 1, body.params.end());
-        std::string n = fmt::format("n{}", tmp_++), i = fmt::format("i{}", tmp_++);
+        // Not i{}: i8, i16, i32 and i64 are type names (a loop counter named i64
+        // made the next declaration `i64 r1 = ...` a syntax error).
+        std::string n = fmt::format("n{}", tmp_++), i = fmt::format("it{}", tmp_++);
         line("{");
         ++indent_;
         line(fmt::format("const i64 {} = {};", n, reg(in.a)));

@@ -236,6 +236,28 @@ TEST_CASE("native tier: control flow and private arrays (while, for with permute
   });
 }
 
+TEST_CASE("native tier: many loops in one element (a counter named like a type would not compile)") {
+  // The C source numbers loop counters; one named i64 (or i8, i16, i32)
+  // made the next declaration a syntax error (finpar/LocVolCalib's row
+  // element, 40 loops, stayed interpreted).
+  ElemBuilder e;
+  kir::Builder& b = e.b;
+  Reg acc = e.j;
+  for (int k = 0; k < 40; ++k) {
+    auto r = b.for_(b.i64(3), {acc}, [&](Reg i, const std::vector<Reg>& v) {
+      // Declarations of every integer type inside the loop.
+      Reg t = b.binary(BinOp::Add, v[0], i);
+      for (Prim p : {Prim::I8, Prim::I16, Prim::I32})
+        t = b.binary(BinOp::Add, t, b.convert(Prim::I64, b.binary(BinOp::Add, b.convert(p, i), b.convert(p, t))));
+      return std::vector<Reg>{b.binary(BinOp::Add, t, b.i64(k))};
+    });
+    acc = r[0];
+  }
+  b.ret({acc});
+  plan::Step s = step(StepKind::SegMap, 3, 50, e.f, {}, {0});
+  same_on_both_tiers(s, [&] { return std::vector<BufferPtr>{std::make_shared<Buffer>(Prim::I64, 150)}; });
+}
+
 TEST_CASE("native tier: the block form (uniform loops) agrees, including its partial last block") {
   // A row of a matrix product per element, as the flattener plans matmul:
   // uniform For loops over a row's columns and a dot product, the row in a
