@@ -174,6 +174,7 @@ struct Gen {
   cg::LiftedConstants lc;
   std::string out;
   std::optional<std::vector<char>> varying;  // the block form's (native_uniform.hpp)
+  LaneLoops lanes;                           // outside it (native_uniform.hpp)
   std::set<const kir::Instr*> unchecked = affine_reads(step.element);  // native_bounds.hpp
 
   void env_struct() {
@@ -204,6 +205,7 @@ struct Gen {
     o.lifted = &lc;
     if (&f == &step.element) {
       if (varying) o.varying = &*varying;
+      else if (!lanes.empty()) o.lane_loops = &lanes;
       o.unchecked_reads = &unchecked;
     }
     return cg::emit_function(f, o);
@@ -396,11 +398,12 @@ std::vector<uint64_t> lifted_constant_bits(const plan::Step& step) {
 }
 
 Source generate(const plan::Step& step) {
-  Gen g{step, cg::lift_constants(step, kLiftAll, true), {}, std::nullopt};
+  Gen g{step, cg::lift_constants(step, kLiftAll, true), {}, std::nullopt, {}};
   // Loops with uniform control flow: the block form (native_uniform.hpp),
   // unless the lanes' private arrays would not fit the stack.
   if (has_loop(step.element) && step.element.local_bytes() * kBlock <= kMaxLocalBytes)
     g.varying = varying_registers(step.element);
+  if (!g.varying) g.lanes = lane_loops(step.element);
   Source src;
   // Only what shapes the code goes in the text (no names, sizes or
   // locations), so that the same nest elsewhere hits the caches.
