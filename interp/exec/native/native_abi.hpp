@@ -30,11 +30,17 @@ using TileFn = int (*)(const Args*, int64_t flat0, int32_t n, void* const* lanes
 // The operator, lane-wise: out[r][l] = op(acc[..][l], x[..][l]) for l < n.
 using ApplyFn = int (*)(const Args*, const void* const* acc, const void* const* x, void* const* out, int32_t n);
 
+// SegRed without map outputs, commutative operator: for l < n,
+// acc[..][l] = op(acc[..][l], element(flat0 + l)), n <= kLanes; the lane
+// accumulators in register representation. On failure acc is unchanged.
+using FoldFn = int (*)(const Args*, int64_t flat0, int32_t n, void* const* acc);
+
 // A loaded module's entries (null where the step has none).
 struct Entries {
   SegMapFn segmap = nullptr;
   TileFn tile = nullptr;
   ApplyFn apply = nullptr;
+  FoldFn fold = nullptr;
 };
 
 }  // namespace thorn::host::native
