@@ -377,9 +377,12 @@ struct Gen {
   }
 
   // SegRed's fold (native_abi.hpp FoldFn): the element and the operator
-  // per lane in one loop, the accumulators in local arrays (copied in, and
-  // back only on success, so that a failure leaves them as they were), so
-  // the element's results never go through the interpreter's lane arrays.
+  // per lane in one loop, tile after tile of a segment's range, so the
+  // element's results never go through the interpreter's lane arrays. The
+  // accumulators live in local arrays for the call (copied in, and back
+  // only on success, so that a failure leaves them as they were; stores
+  // through the caller's pointers could alias the inputs, see
+  // scalar_entry), which a call per tile paid as much as the tile's work.
   void fold() {
     auto ops = cg::function_results(step.op);
     std::string decl, temps, copy_in, copy_out, body, args, op_args, op_outs, stores;
@@ -388,26 +391,30 @@ struct Gen {
       std::string L = lane_type(ops[r]);
       decl += fmt::format("  {0}* const p{1} = ({0}*)acc[{1}];\n", L, r);
       temps += fmt::format("  {} t{}[256];\n", L, r);
-      copy_in += fmt::format("  __builtin_memcpy(t{0}, p{0}, (unsigned long)n * sizeof(t{0}[0]));\n", r);
-      copy_out += fmt::format("  __builtin_memcpy(p{0}, t{0}, (unsigned long)n * sizeof(t{0}[0]));\n", r);
-      op_args += fmt::format(", t{}[i - flat0]", r);
+      copy_in += fmt::format("  __builtin_memcpy(t{0}, p{0}, (unsigned long)w * sizeof(t{0}[0]));\n", r);
+      copy_out += fmt::format("  __builtin_memcpy(p{0}, t{0}, (unsigned long)w * sizeof(t{0}[0]));\n", r);
+      op_args += fmt::format(", t{}[i - c0]", r);
       body += fmt::format("      {0} w{1} = {0}();\n", cg::reg_type(ops[r]), r);
       op_outs += fmt::format(", w{}", r);
-      stores += fmt::format("      t{}[i - flat0] = ({})w{};\n", r, L, r);
+      stores += fmt::format("      t{}[i - c0] = ({})w{};\n", r, L, r);
     }
     for (size_t r = 0; r < ops.size(); ++r) op_args += fmt::format(", v{}", r);  // no map outputs: results m.. are 0..
-    out += fmt::format(R"CPP(THORN_ENTRY int thorn_fold(const thorn_args* a, i64 flat0, i32 n, void* const* acc) {{
+    out += fmt::format(R"CPP(THORN_ENTRY int thorn_fold(const thorn_args* a, i64 begin, i64 end, void* const* acc) {{
   thorn_env env;
   i32 err = 0;
   thorn_bind(env, a, &err);
-  if (n > 256) return 1;
-{0}{1}{2}  const u8 bad = thorn_for_range(flat0, flat0 + n, a->segment_size, [&](i64 s, i64 j, i64 i) -> u8 {{
-    u8 o = 0;
-{3}    bool good = thorn_elem(env, o, s, j{4});
-    good &= thorn_op(env, o{5}{6});
-{7}    return (u8)(o | !good);
-  }});
-  if (bad) return 1;
+  const i64 w = end - begin < 256 ? end - begin : 256;
+{0}{1}{2}  for (i64 c0 = begin; c0 < end; c0 += 256) {{
+    if (__atomic_load_n(env.cancel, __ATOMIC_RELAXED)) return 1;
+    const i64 c1 = end - c0 < 256 ? end : c0 + 256;
+    const u8 bad = thorn_for_range(c0, c1, a->segment_size, [&](i64 s, i64 j, i64 i) -> u8 {{
+      u8 o = 0;
+{3}      bool good = thorn_elem(env, o, s, j{4});
+      good &= thorn_op(env, o{5}{6});
+{7}      return (u8)(o | !good);
+    }});
+    if (bad) return 1;
+  }}
 {8}  return 0;
 }}
 )CPP",
