@@ -87,10 +87,10 @@ class Emitter {
       sub_locals_[k].assign(f_.locals.size(), 0);
       used_locals(f_.subs[k].body, sub_locals_[k], true);
     }
-    in_sub_ = true;
     for (size_t k = 0; k < f_.subs.size(); ++k)
       if (reached[k]) subroutine(int(k));
-    in_sub_ = false;
+    varying_ = o_.varying;
+    laned_locals_ = o_.varying != nullptr;
 
     std::vector<std::string> params{fmt::format("const {}& env", o_.env_type)};
     if (host()) params.push_back("u8& oob");
@@ -123,7 +123,8 @@ class Emitter {
   // ---- subroutines (kir::Subroutine): each a function of its own,
   //   THORN_DEV|THORN_NOINLINE bool NAME_sK(env, [oob,] params..., result refs...)
   // failing as the element does; a Call passes its failure on. Never in the
-  // block form (native_uniform.cpp keeps functions with calls out of it).
+  // block form (native_uniform.cpp keeps functions with calls out of it),
+  // but a subroutine may hold a lane loop (a row of Mandelbrot's pixels).
   std::string sub_name(int k) const { return fmt::format("{}_s{}", o_.name, k); }
 
   void reach(const Block& b, std::vector<char>& reached) const {
@@ -196,9 +197,13 @@ class Emitter {
   // is an array of THORN_B lanes, read as rN[l] inside a loop over the lanes
   // that each statement writing it is wrapped in; uniform registers and all
   // control flow stay scalar.
-  bool block() const { return o_.varying != nullptr && !in_sub_; }
-  bool varying(Reg r) const { return block() && r >= 0 && (*o_.varying)[size_t(r)]; }
-  std::string reg(Reg r) const { return varying(r) ? reg_name(r) + "[l]" : reg_name(r); }
+  // Within a lane loop (FunctionEmitOptions::lane_loops) the same, with the
+  // loop's own varying registers, the private arrays shared by the lanes.
+  bool block() const { return varying_ != nullptr; }
+  bool varying(Reg r) const { return block() && r >= 0 && (*varying_)[size_t(r)]; }
+  std::string reg(Reg r) const {
+    return varying(r) && !lane_scalar_.count(r) ? reg_name(r) + "[l]" : reg_name(r);
+  }
   void lanes_line(bool over_lanes, const std::string& s) {
     line(over_lanes ? "for (int l = 0; l < THORN_B; ++l) " + s : s);
   }
@@ -210,7 +215,7 @@ class Emitter {
   // (kir::verify's scoping), which the emitted braces follow.
   bool compact() const { return host() && !block(); }
   void define(Reg dst, const std::string& expr) {
-    if (compact()) line(fmt::format("{} {} = {};", reg_type(type(dst)), reg_name(dst), expr));
+    if (compact() || lane_scalar_.count(dst)) line(fmt::format("{} {} = {};", reg_type(type(dst)), reg_name(dst), expr));
     else assign(dst, expr);
   }
 
@@ -227,16 +232,18 @@ class Emitter {
     }
   }
 
-  void declare_registers(const Block& body) {
+  void declare_registers(const Block& body, bool is_function_body = true) {
     std::map<Prim, std::vector<Reg>> by_type;
-    collect(body, true, by_type);
+    collect(body, is_function_body, by_type);
     for (auto& [t, regs] : by_type) {
       std::string names;
       for (size_t i = 0; i < regs.size(); ++i) {
         if (is_param_.count(regs[i])) continue;
         names += (names.empty() ? "" : ", ") + reg_name(regs[i]) + (varying(regs[i]) ? "[THORN_B]" : "");
       }
-      if (!names.empty()) out_ += fmt::format("  {} {};\n", reg_type(t), names);
+      if (names.empty()) continue;
+      if (is_function_body) out_ += fmt::format("  {} {};\n", reg_type(t), names);
+      else line(fmt::format("{} {};", reg_type(t), names));
     }
   }
 
@@ -249,7 +256,7 @@ class Emitter {
   void declare_locals() {
     for (size_t k = 0; k < f_.locals.size(); ++k)
       out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1),
-                          block() ? "[THORN_B]" : "");
+                          laned_locals_ ? "[THORN_B]" : "");
   }
   // The private arrays a block uses, with those of the subroutines it calls
   // (computed in index order: callees first).
@@ -341,7 +348,14 @@ class Emitter {
       case Opcode::Binary: define(in.dst, binary(in)); return;
       case Opcode::Compare: define(in.dst, compare(in)); return;
       case Opcode::Convert: define(in.dst, convert(in.src_type, in.type, reg(in.a))); return;
-      case Opcode::Select: define(in.dst, fmt::format("{} ? {} : {}", reg(in.a), reg(in.b), reg(in.c))); return;
+      case Opcode::Select:
+        // Across lanes, a choice between bools (`&&` lowered) is bitwise:
+        // GCC's vectoriser takes a bool `?:` for control flow.
+        if (block() && type(in.dst) == Prim::Bool)
+          define(in.dst, fmt::format("(bool)(((u8){0} & (u8){1}) | ((u8)!{0} & (u8){2}))", reg(in.a), reg(in.b), reg(in.c)));
+        else
+          define(in.dst, fmt::format("{} ? {} : {}", reg(in.a), reg(in.b), reg(in.c)));
+        return;
       case Opcode::Read: {
         const kir::FreeArray& fa = free_array(in);
         std::string mem = fmt::format("{}{}[{}]", o_.free_array_prefix, in.aux, free_index(in));
@@ -362,11 +376,12 @@ class Emitter {
       // the host (whose extra bounds test only guards against planner bugs).
       case Opcode::LocalRead:
         check_local(in);
-        define(in.dst, fmt::format("l{}[{}]{}", in.aux, local_index(in), block() ? "[l]" : ""));
+        define(in.dst, fmt::format("l{}[{}]{}", in.aux, local_index(in), laned_locals_ ? "[l]" : ""));
         return;
       case Opcode::LocalWrite:
         check_local(in);
-        lanes_line(block(), fmt::format("l{}[{}]{} = {};", in.aux, local_index(in), block() ? "[l]" : "", reg(in.b)));
+        lanes_line(laned_locals_ || varying(in.a) || varying(in.b),
+                   fmt::format("l{}[{}]{} = {};", in.aux, local_index(in), laned_locals_ ? "[l]" : "", reg(in.b)));
         return;
       case Opcode::Check:
         lanes_line(varying(in.a), fmt::format("if (!{}) {{ thorn_fail({}, {} + {}); return false; }}", reg(in.a), o_.err,
@@ -388,6 +403,10 @@ class Emitter {
         return;
       }
       case Opcode::For: {
+        if (!block() && o_.lane_loops) {
+          auto it = o_.lane_loops->find(&in);
+          if (it != o_.lane_loops->end()) return lane_loop(in, it->second);
+        }
         const Block& body = in.blocks.at(0);
         std::vector<Reg> carried(body.params.begin() + 1, body.params.end());
         // Not i{}: i8, i16, i32 and i64 are type names (a loop counter named i64
@@ -415,6 +434,7 @@ class Emitter {
         return;
       }
       case Opcode::While: {
+        if (varying(in.blocks.at(0).results.at(0))) return masked_while(in);
         const Block& cond = in.blocks.at(0);
         const Block& body = in.blocks.at(1);
         line("{");
@@ -437,6 +457,87 @@ class Emitter {
       }
     }
     throw Error(ErrorKind::Internal, fmt::format("kernel codegen: unknown opcode {} in {}", int(in.op), f_.name));
+  }
+
+  // A For whose iterations run THORN_B at a time, as the lanes of the
+  // block form (FunctionEmitOptions::lane_loops): the counter is a lane
+  // array, the spare lanes of the last block repeat its last iteration
+  // (which the analysis allows: iterations are independent, and the same
+  // one twice stores the same values to the same places).
+  void lane_loop(const Instr& in, const std::vector<char>& vary) {
+    const Block& body = in.blocks.at(0);
+    std::string n = fmt::format("n{}", tmp_++), i = fmt::format("i{}", tmp_++);
+    line("{  // lane loop");
+    ++indent_;
+    line(fmt::format("const i64 {} = {};", n, reg(in.a)));
+    varying_ = &vary;
+    // The loop's registers, lane arrays or scalars, shadowing the
+    // function's scalar declarations of the same names.
+    declare_registers(body, false);
+    line(fmt::format("for (i64 {0} = 0; {0} < {1}; {0} += THORN_B) {{", i, n));
+    ++indent_;
+    if (loop_depth_ == 0) poll_cancel();
+    ++loop_depth_;
+    lanes_line(true, fmt::format("{0} = {1} + l < {2} ? {1} + l : {2} - 1;", reg(body.params.at(0)), i, n));
+    block_body(body);
+    --loop_depth_;
+    --indent_;
+    line("}");
+    varying_ = nullptr;
+    --indent_;
+    line("}");
+  }
+
+  // A While whose condition varies across the lanes: it runs while any
+  // lane's condition holds; a lane whose condition failed keeps its
+  // carried values, so that every lane ends with its own element's values.
+  // The lanes that are done still compute the condition and the body,
+  // which the analysis allows only for straight-line code without effects
+  // (native_uniform.hpp); their condition stays false, since it is a pure
+  // function of values that no longer change. Condition, body and the
+  // select of the carried values are one loop over the lanes, each
+  // register a scalar in it: a loop the compiler vectorises whole (one
+  // loop per statement, with the lanes' registers in memory, was slower
+  // than one element at a time).
+  void masked_while(const Instr& in) {
+    const Block& cond = in.blocks.at(0);
+    const Block& body = in.blocks.at(1);
+    std::string any = fmt::format("a{}", tmp_++);
+    line("{  // masked while");
+    ++indent_;
+    parallel_assign(cond.params, in.args);
+    line("while (true) {");
+    ++indent_;
+    poll_cancel();
+    line(fmt::format("u8 {} = 0;", any));
+    line("for (int l = 0; l < THORN_B; ++l) {");
+    ++indent_;
+    for (const Block* b : {&cond, &body})
+      for (const Instr& x : b->instrs) lane_scalar_.insert(x.dst);
+    for (Reg p : body.params) lane_scalar_.insert(p);
+    block_body(cond);
+    const std::string go = fmt::format("g{}", tmp_++);
+    line(fmt::format("const bool {} = {};", go, reg(cond.results.at(0))));
+    line(fmt::format("{} |= (u8){};", any, go));
+    for (size_t k = 0; k < body.params.size(); ++k)
+      line(fmt::format("const {} {} = {};", reg_type(type(body.params[k])), reg_name(body.params[k]), reg(cond.params[k])));
+    block_body(body);
+    std::vector<std::string> next;
+    for (size_t k = 0; k < cond.params.size(); ++k) {
+      next.push_back(fmt::format("t{}", tmp_++));
+      line(fmt::format("const {} {} = {} ? {} : {};", reg_type(type(cond.params[k])), next.back(), go,
+                       reg(body.results.at(k)), reg(cond.params[k])));
+    }
+    for (size_t k = 0; k < cond.params.size(); ++k) line(fmt::format("{} = {};", reg(cond.params[k]), next[k]));
+    lane_scalar_.clear();
+    --indent_;
+    line("}");
+    line(fmt::format("if (!{}) break;", any));
+    --indent_;
+    line("}");
+    parallel_assign(in.dsts, cond.params);
+    --indent_;
+    line("}");
   }
 
   std::string unary(const Instr& in) {
@@ -551,8 +652,9 @@ class Emitter {
         return fmt::format("({0} < {1} ? {1} : {0})", a, b);
       case BinOp::Atan2: return round_to(t, fmt::format("{}({}, {})", f64 ? "atan2" : "atan2f", a, b));
       case BinOp::Hypot: return round_to(t, fmt::format("{}({}, {})", f64 ? "hypot" : "hypotf", a, b));
-      case BinOp::LogAnd: return fmt::format("({} && {})", a, b);
-      case BinOp::LogOr: return fmt::format("({} || {})", a, b);
+      // Across lanes bitwise, as Select on bools (instr).
+      case BinOp::LogAnd: return block() ? fmt::format("(bool)((u8){} & (u8){})", a, b) : fmt::format("({} && {})", a, b);
+      case BinOp::LogOr: return block() ? fmt::format("(bool)((u8){} | (u8){})", a, b) : fmt::format("({} || {})", a, b);
     }
     throw Error(ErrorKind::Internal, fmt::format("kernel codegen: unknown binary operator {} in {}", int(in.sub), f_.name));
   }
@@ -602,7 +704,9 @@ class Emitter {
   int tmp_ = 0;
   int loop_depth_ = 0;  // For loops around the current statement
   std::map<Reg, bool> is_param_;
-  bool in_sub_ = false;  // emitting a subroutine: never the block form
+  const std::vector<char>* varying_ = nullptr;  // the block form's or a lane loop's varying registers
+  bool laned_locals_ = false;  // the block form: private arrays [count][lane]
+  std::set<Reg> lane_scalar_;  // a masked While's registers: scalars within its loop over the lanes
   std::vector<std::vector<char>> sub_locals_;  // per subroutine: the private arrays it (or a callee) uses
 };
 

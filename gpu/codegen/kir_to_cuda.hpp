@@ -15,6 +15,7 @@
 // unit the compilers can digest), small ones THORN_DEV. Semantics follow Futhark (see gpu/codegen/prelude.cpp):
 // wrap-around integer arithmetic, division rounding down, conversions as the
 // host backends do them, f16 rounded after every operation.
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,6 +55,12 @@ struct FunctionEmitOptions {
   // counts are uniform. Varying parameters and every result are then passed
   // as pointers to THORN_B lanes; private arrays are laid out [count][lane].
   const std::vector<char>* varying = nullptr;
+  // Host dialect, lane loops (native_uniform.hpp), outside the block form:
+  // For loops whose iterations run THORN_B at a time as lanes, with the
+  // registers that vary across them (the block form within the loop: an
+  // array of lanes each, the private arrays shared). A While whose
+  // condition varies, here or in the block form, runs masked.
+  const std::map<const kir::Instr*, std::vector<char>>* lane_loops = nullptr;
   // Host dialect: reads whose bounds the caller checks itself (interp/exec/
   // native/native_bounds.hpp); their index is used as is, not clamped.
   const std::set<const kir::Instr*>* unchecked_reads = nullptr;

@@ -19,6 +19,8 @@
 #include "interp/exec/host_direct.hpp"
 #include "interp/exec/host_partition.hpp"
 #include "interp/exec/host_step.hpp"
+#include "interp/exec/native/native_registry.hpp"
+#include "interp/util/cancel.hpp"
 
 namespace thorn::host {
 
@@ -68,6 +70,20 @@ struct Red {
       int used = 0;
       auto acc = ptrs(out);
       std::vector<const std::byte*> x(static_cast<size_t>(k));
+      // Natively, the element and the operator in one loop, the whole
+      // range in one call (native_abi.hpp FoldFn): the same accumulators,
+      // updated lane by lane in the same order, without the lane arrays in
+      // between. On failure the tiles below redo the range.
+      const native::FoldFn fold = m == 0 && fr.native.fn && env.native.entries ? env.native.entries->fold : nullptr;
+      if (fold && j1 > j0 && fr.native.bounds->ok(s * size + j0, s * size + j1)) {
+        check_cancel();
+        if (fold(&env.native.args, s * size + j0, s * size + j1, reinterpret_cast<void* const*>(acc.data())) == 0) {
+          used = int(std::min<int64_t>(kLanes, j1 - j0));
+          j0 = j1;
+        } else {
+          native::note_fallback();
+        }
+      }
       for (int64_t j = j0; j < j1; j += kLanes) {
         int n = int(std::min<int64_t>(kLanes, j1 - j));
         run_element_tile(fr, s * size + j, n, size);

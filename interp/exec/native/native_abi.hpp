@@ -30,11 +30,20 @@ using TileFn = int (*)(const Args*, int64_t flat0, int32_t n, void* const* lanes
 // The operator, lane-wise: out[r][l] = op(acc[..][l], x[..][l]) for l < n.
 using ApplyFn = int (*)(const Args*, const void* const* acc, const void* const* x, void* const* out, int32_t n);
 
+// SegRed without map outputs, commutative operator: the positions
+// [begin, end) of one segment tile by tile, as the host folds them: for
+// each tile of kLanes positions p, acc[..][l] = op(acc[..][l],
+// element(p)) with l = p - the tile's first position; the lane
+// accumulators in register representation. On failure (a Check, an index,
+// Ctrl-C) acc is unchanged.
+using FoldFn = int (*)(const Args*, int64_t begin, int64_t end, void* const* acc);
+
 // A loaded module's entries (null where the step has none).
 struct Entries {
   SegMapFn segmap = nullptr;
   TileFn tile = nullptr;
   ApplyFn apply = nullptr;
+  FoldFn fold = nullptr;
 };
 
 }  // namespace thorn::host::native

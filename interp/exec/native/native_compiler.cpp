@@ -158,6 +158,7 @@ bool load(const std::string& so_path, Built& out, std::string& error) {
   out.entries.segmap = reinterpret_cast<SegMapFn>(::dlsym(h, "thorn_segmap"));
   out.entries.tile = reinterpret_cast<TileFn>(::dlsym(h, "thorn_tile"));
   out.entries.apply = reinterpret_cast<ApplyFn>(::dlsym(h, "thorn_apply"));
+  out.entries.fold = reinterpret_cast<FoldFn>(::dlsym(h, "thorn_fold"));
   if (!out.entries.tile) {
     error = "the object has no thorn_tile";
     return false;

@@ -45,6 +45,37 @@ bool uses_f16(const kir::Function& f) {
   return false;
 }
 
+// Whether the fold (Gen::fold) computes what the interpreter's lane
+// accumulators do. An operator that is one binary operation per value on
+// (acc, x) or (x, acc) is run by the host executor's typed loops as
+// acc = acc OP x (recognise_fast_op, host_step.cpp); the fold runs the
+// operator's code, the same bits for + and * with acc first (in the other
+// order, two NaNs could give the other's payload). Any other operator is
+// the interpreter's code on both sides.
+bool fold_agrees(const kir::Function& op) {
+  const size_t k = op.body.results.size();
+  if (op.body.params.size() != 2 * k || k == 0) return false;
+  auto def_of = [&](size_t r) -> const kir::Instr* {
+    for (const kir::Instr& in : op.body.instrs)
+      if (in.dst == op.body.results[r]) return &in;
+    return nullptr;
+  };
+  auto typed = [&](size_t r) {
+    const kir::Instr* d = def_of(r);
+    const kir::Reg acc = op.body.params[r], x = op.body.params[k + r];
+    return d && d->op == kir::Opcode::Binary && ((d->a == acc && d->b == x) || (d->a == x && d->b == acc));
+  };
+  bool all_typed = op.body.instrs.size() == k;
+  for (size_t r = 0; r < k && all_typed; ++r) all_typed = typed(r);
+  if (!all_typed) return true;  // the interpreter's code on both sides
+  for (size_t r = 0; r < k; ++r) {
+    const kir::Instr* d = def_of(r);
+    if (d->a != op.body.params[r]) return false;
+    if (d->binop() != kir::BinOp::Add && d->binop() != kir::BinOp::Mul) return false;
+  }
+  return true;
+}
+
 bool has_op(const plan::Step& s) {
   return s.kind == plan::StepKind::SegRed || s.kind == plan::StepKind::SegScan ||
          s.kind == plan::StepKind::SegHist;
@@ -174,6 +205,7 @@ struct Gen {
   cg::LiftedConstants lc;
   std::string out;
   std::optional<std::vector<char>> varying;  // the block form's (native_uniform.hpp)
+  LaneLoops lanes;                           // outside it (native_uniform.hpp)
   std::set<const kir::Instr*> unchecked = affine_reads(step.element);  // native_bounds.hpp
 
   void env_struct() {
@@ -204,6 +236,7 @@ struct Gen {
     o.lifted = &lc;
     if (&f == &step.element) {
       if (varying) o.varying = &*varying;
+      else if (!lanes.empty()) o.lane_loops = &lanes;
       o.unchecked_reads = &unchecked;
     }
     return cg::emit_function(f, o);
@@ -343,6 +376,51 @@ struct Gen {
                  types, [&](size_t r) { return fmt::format("({})v{}", lane_type(res[r]), r); }, "flat0");
   }
 
+  // SegRed's fold (native_abi.hpp FoldFn): the element and the operator
+  // per lane in one loop, tile after tile of a segment's range, so the
+  // element's results never go through the interpreter's lane arrays. The
+  // accumulators live in local arrays for the call (copied in, and back
+  // only on success, so that a failure leaves them as they were; stores
+  // through the caller's pointers could alias the inputs, see
+  // scalar_entry), which a call per tile paid as much as the tile's work.
+  void fold() {
+    auto ops = cg::function_results(step.op);
+    std::string decl, temps, copy_in, copy_out, body, args, op_args, op_outs, stores;
+    element_call(body, args);
+    for (size_t r = 0; r < ops.size(); ++r) {
+      std::string L = lane_type(ops[r]);
+      decl += fmt::format("  {0}* const p{1} = ({0}*)acc[{1}];\n", L, r);
+      temps += fmt::format("  {} t{}[256];\n", L, r);
+      copy_in += fmt::format("  __builtin_memcpy(t{0}, p{0}, (unsigned long)w * sizeof(t{0}[0]));\n", r);
+      copy_out += fmt::format("  __builtin_memcpy(p{0}, t{0}, (unsigned long)w * sizeof(t{0}[0]));\n", r);
+      op_args += fmt::format(", t{}[i - c0]", r);
+      body += fmt::format("      {0} w{1} = {0}();\n", cg::reg_type(ops[r]), r);
+      op_outs += fmt::format(", w{}", r);
+      stores += fmt::format("      t{}[i - c0] = ({})w{};\n", r, L, r);
+    }
+    for (size_t r = 0; r < ops.size(); ++r) op_args += fmt::format(", v{}", r);  // no map outputs: results m.. are 0..
+    out += fmt::format(R"CPP(THORN_ENTRY int thorn_fold(const thorn_args* a, i64 begin, i64 end, void* const* acc) {{
+  thorn_env env;
+  i32 err = 0;
+  thorn_bind(env, a, &err);
+  const i64 w = end - begin < 256 ? end - begin : 256;
+{0}{1}{2}  for (i64 c0 = begin; c0 < end; c0 += 256) {{
+    if (__atomic_load_n(env.cancel, __ATOMIC_RELAXED)) return 1;
+    const i64 c1 = end - c0 < 256 ? end : c0 + 256;
+    const u8 bad = thorn_for_range(c0, c1, a->segment_size, [&](i64 s, i64 j, i64 i) -> u8 {{
+      u8 o = 0;
+{3}      bool good = thorn_elem(env, o, s, j{4});
+      good &= thorn_op(env, o{5}{6});
+{7}      return (u8)(o | !good);
+    }});
+    if (bad) return 1;
+  }}
+{8}  return 0;
+}}
+)CPP",
+                       decl, temps, copy_in, body, args, op_args, op_outs, stores, copy_out);
+  }
+
   void apply() {
     auto res = cg::function_results(step.op);
     std::string decl, body, args_acc, args_x, outs, stores;
@@ -396,11 +474,12 @@ std::vector<uint64_t> lifted_constant_bits(const plan::Step& step) {
 }
 
 Source generate(const plan::Step& step) {
-  Gen g{step, cg::lift_constants(step, kLiftAll, true), {}, std::nullopt};
+  Gen g{step, cg::lift_constants(step, kLiftAll, true), {}, std::nullopt, {}};
   // Loops with uniform control flow: the block form (native_uniform.hpp),
   // unless the lanes' private arrays would not fit the stack.
   if (has_loop(step.element) && step.element.local_bytes() * kBlock <= kMaxLocalBytes)
     g.varying = varying_registers(step.element);
+  if (!g.varying) g.lanes = lane_loops(step.element);
   Source src;
   // Only what shapes the code goes in the text (no names, sizes or
   // locations), so that the same nest elsewhere hits the caches.
@@ -421,6 +500,11 @@ Source generate(const plan::Step& step) {
     g.out += g.function(step.op, "thorn_op", "env.msg_op");
     src.apply = true;
     g.apply();
+    if (step.kind == plan::StepKind::SegRed && step.num_map_outputs == 0 && !g.varying &&
+        cg::function_results(step.element).size() == cg::function_results(step.op).size() && fold_agrees(step.op)) {
+      src.fold = true;
+      g.fold();
+    }
   }
   src.text = std::move(g.out);
   return src;

@@ -21,7 +21,7 @@ std::string unsupported(const plan::Step& step);
 
 struct Source {
   std::string text;
-  bool segmap = false, tile = false, apply = false;  // which entries it defines
+  bool segmap = false, tile = false, apply = false, fold = false;  // which entries it defines
 };
 
 // Constants the flattener baked into the IR are lifted into Args::consts as
