@@ -466,7 +466,7 @@ class Emitter {
   // one twice stores the same values to the same places).
   void lane_loop(const Instr& in, const std::vector<char>& vary) {
     const Block& body = in.blocks.at(0);
-    std::string n = fmt::format("n{}", tmp_++), i = fmt::format("i{}", tmp_++);
+    std::string n = fmt::format("n{}", tmp_++), i = fmt::format("it{}", tmp_++);
     line("{  // lane loop");
     ++indent_;
     line(fmt::format("const i64 {} = {};", n, reg(in.a)));
