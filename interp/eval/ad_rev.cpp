@@ -453,7 +453,7 @@ class Rev {
   // A function value named where the element function was written.
   const Value* global(const Expr& f) const {
     if (f.kind != Expr::Kind::Var && f.kind != Expr::Kind::OpSection) return nullptr;
-    if (f.name.qualifiers.empty() && cur.count(f.name.name)) return nullptr;
+    if (f.name.qualifiers.empty() && (cur.count(f.name.name) || active_src.count(f.name.name))) return nullptr;
     const Binding* b = lookup_value(env, f.name);
     return b && b->value.kind == Value::Kind::Function ? &b->value : nullptr;
   }

@@ -44,6 +44,8 @@ AV Sweep::nested_map_rule(const Value& fn, std::vector<AV>& args, Scope& s, cons
   } else {
     c = f.fn->fn;
     if (args[0].partial_args && args[0].partial_args->size() == f.fn->args.size()) lead = *args[0].partial_args;
+    else if (args[0].captures)  // which arguments carry derivatives is not known
+      throw Unsupported("mapping a partial application over values that carry derivatives");
     else
       for (const auto& a : f.fn->args) lead.push_back(constant(a));
   }
@@ -74,6 +76,10 @@ AV Sweep::nested_map_rule(const Value& fn, std::vector<AV>& args, Scope& s, cons
       const Binding* here = lookup_value(c->env, name);
       if (seen || !here || here != lookup_value(sc->env, name)) continue;
       if (av.is_tuple) throw Unsupported(fmt::format("a mapped function using {}, a tuple that carries a derivative", name));
+      // A captured function over active values (tabulate's f): its body
+      // would be differentiated as a constant function.
+      if (av.v.kind != Value::Kind::Scalar && av.v.kind != Value::Kind::Array)
+        throw Unsupported(fmt::format("a mapped function using {}, a function over values that carry derivatives", name));
       free.push_back(name);
       free_avs.push_back(av);
     }

@@ -256,7 +256,7 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
     const Callable& fc = *f.fn;
     if ((fc.kind == Callable::Kind::Closure && needs_rev(fc)) ||
         (fc.kind == Callable::Kind::Partial && fc.fn && fc.fn->kind == Callable::Kind::Closure &&
-         (needs_rev(*fc.fn) || args[0].partial_args)))
+         (args[0].partial_args || (!args[0].captures && needs_rev(*fc.fn)))))
       return nested_map_rule(fn, args, s, at);
   }
   if (f.kind == Value::Kind::Function && f.fn->kind == Callable::Kind::Closure) {

@@ -61,3 +61,11 @@ TEST_CASE("ad: a mapped function over arrays without a rule still falls back, wi
   std::string log = same(std::string(kData) + "in vjp (\\w -> f64.sum (map2 (\\x y -> f64.sum (scan (+) 0 (map2 (*) w x)) - y) xs ys)) [0.5, 0.25, 1, 2] 1");
   CHECK(has(log, "runs on the reference tape: scan"));
 }
+
+TEST_CASE("ad: a map of a partial application over a function that captures active values is not taken as constant") {
+  // tabulate_2d maps `f >-> tabulate m`: which of its arguments carry
+  // derivatives is unknown there, so it must fall back (it once gave 0).
+  std::string log = same("vjp (\\(x: [8]f64) -> map f64.sum (tabulate_2d 4 4 (\\k j -> x[k + j] * x[j]))) "
+                         "[1, 2, 3, 4, 5, 6, 7, 8f64] [1, 0, 0, 0]");
+  CHECK(has(log, "runs on the reference tape"));
+}
