@@ -136,6 +136,7 @@ class Rev {
   };
   std::vector<Entry> tape;
   std::map<std::string, ExprPtr> adj;  // alias -> adjoint (a variable)
+  std::map<std::string, std::string> same_length;  // a map's result -> its first input
 
   static inline int counter = 0;
   std::string fresh() {
@@ -173,8 +174,46 @@ class Rev {
     if (!t) t = e->type;
     return var(bind_value(std::move(e), act, t), t);
   }
+  // Names an expression mentions (every variable, bound inside or not: an
+  // over-approximation of its free variables, which is safe here).
+  static void mentioned(const Expr& e, std::set<std::string>& out) {
+    if (e.kind == Expr::Kind::Var && e.name.qualifiers.empty()) out.insert(e.name.name);
+    for (const ExprPtr* x : {&e.a, &e.b, &e.c})
+      if (*x) mentioned(**x, out);
+    for (const auto& x : e.list) mentioned(*x, out);
+    for (const auto& [f, x] : e.fields) mentioned(*x, out);
+    for (const auto& ix : e.indices)
+      for (const ExprPtr* x : {&ix.index, &ix.start, &ix.end, &ix.stride})
+        if (*x) mentioned(**x, out);
+    for (const auto& c : e.cases)
+      if (c.body) mentioned(*c.body, out);
+  }
+  static void bound(const Pattern& p, std::vector<std::string>& out) {
+    if (p.kind == Pattern::Kind::Id) out.push_back(p.name);
+    if (p.inner) bound(*p.inner, out);
+    for (const auto& e : p.elems) bound(*e, out);
+    for (const auto& [f, e] : p.fields) bound(*e, out);
+  }
+
   ExprPtr close(ExprPtr result) {
+    // Dead bindings dropped: the forward sweep binds every primal value,
+    // but the return sweep needs only some (the partials of + need no
+    // primal; a sum's adjoint needs only its input's length).
+    std::set<std::string> live;
+    mentioned(*result, live);
+    std::vector<bool> keep(chain.size(), false);
     for (size_t k = chain.size(); k-- > 0;) {
+      std::vector<std::string> names;
+      bound(*chain[k].first, names);
+      bool used = chain[k].first->kind == Pattern::Kind::Wildcard;
+      for (const auto& n : names) used = used || live.count(n);
+      if (!used) continue;
+      keep[k] = true;
+      for (const auto& n : names) live.erase(n);
+      mentioned(*chain[k].second, live);
+    }
+    for (size_t k = chain.size(); k-- > 0;) {
+      if (!keep[k]) continue;
       auto l = std::make_shared<Expr>();
       l->kind = Expr::Kind::Let;
       l->loc = loc;
@@ -276,7 +315,7 @@ class Rev {
   ExprPtr sum_rows(const ExprPtr& rows, const TypePtr& t) {
     int r = rank_of(t);
     if (r > 2) throw Unsupported("a captured array of more than two dimensions in a mapped function");
-    const char* f = r == 0 ? "sum" : r == 1 ? "sum_rows" : "sum_rows2";
+    const char* f = r == 0 ? "sum" : r == 1 ? "sum_rows_v" : "sum_rows2";
     return call(rules(prim_of(t), f), {rows}, t);
   }
 
@@ -543,8 +582,14 @@ class Rev {
       if (!is_active(xs)) return r;
       std::string xa = xs->name.name;
       TypePtr xt = xs->type;
-      tape.push_back({r->name.name, [this, xa, xt](const ExprPtr& bar) {
-                        accumulate(xa, call(rules(prim_of(xt), "bcast"), {var(xa, xt), bar}, xt));
+      // The broadcast's length from an array as long as xs that the
+      // return sweep keeps anyway (the input of the map that made xs), so
+      // the map itself can be dropped when nothing else needs it.
+      std::string like = xa;
+      for (auto it = same_length.find(like); it != same_length.end(); it = same_length.find(like)) like = it->second;
+      TypePtr lt = types.count(like) ? types[like] : xt;
+      tape.push_back({r->name.name, [this, xa, xt, like, lt](const ExprPtr& bar) {
+                        accumulate(xa, call(rules(prim_of(xt), "bcast"), {var(like, lt), bar}, xt));
                       }});
       return r;
     }
@@ -675,6 +720,7 @@ class Rev {
       vf = lead.empty() ? h : bind(call(h, lead, nullptr), false, nullptr);
     }
     ExprPtr r = bind(fwd, true);
+    if (!as.empty() && as[0]->kind == Expr::Kind::Var) same_length[r->name.name] = as[0]->name.name;
     std::vector<TypePtr> ts;
     for (size_t k = 0; k < targets.size(); ++k) ts.push_back(summed[k] ? rows_of(types[targets[k]]) : types[targets[k]]);
     tape.push_back({r->name.name, [this, vf, as, targets, summed, ts](const ExprPtr& bar) {
