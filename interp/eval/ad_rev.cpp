@@ -195,35 +195,44 @@ class Rev {
     for (const auto& [f, e] : p.fields) bound(*e, out);
   }
 
-  ExprPtr close(ExprPtr result) {
-    // Dead bindings dropped: the forward sweep binds every primal value,
-    // but the return sweep needs only some (the partials of + need no
-    // primal; a sum's adjoint needs only its input's length).
+  ExprPtr close(ExprPtr result) { return wrap(chain, std::move(result)); }
+
+  // `let`s of `bindings` around `result`, those nothing needs dropped: the
+  // forward sweep binds every primal value, but the return sweep needs
+  // only some (the partials of + need no primal; a sum's adjoint needs
+  // only its input's length), and a delayed row read by index recomputes
+  // whatever its element computes.
+  ExprPtr wrap(const std::vector<std::pair<PatternPtr, ExprPtr>>& bindings, ExprPtr result) {
     std::set<std::string> live;
     mentioned(*result, live);
-    std::vector<bool> keep(chain.size(), false);
-    for (size_t k = chain.size(); k-- > 0;) {
+    std::vector<bool> keep(bindings.size(), false);
+    for (size_t k = bindings.size(); k-- > 0;) {
       std::vector<std::string> names;
-      bound(*chain[k].first, names);
-      bool used = chain[k].first->kind == Pattern::Kind::Wildcard;
+      bound(*bindings[k].first, names);
+      bool used = bindings[k].first->kind == Pattern::Kind::Wildcard;
       for (const auto& n : names) used = used || live.count(n);
       if (!used) continue;
       keep[k] = true;
       for (const auto& n : names) live.erase(n);
-      mentioned(*chain[k].second, live);
+      mentioned(*bindings[k].second, live);
     }
-    for (size_t k = chain.size(); k-- > 0;) {
+    for (size_t k = bindings.size(); k-- > 0;) {
       if (!keep[k]) continue;
       auto l = std::make_shared<Expr>();
       l->kind = Expr::Kind::Let;
       l->loc = loc;
-      l->pattern = chain[k].first;
-      l->a = chain[k].second;
+      l->pattern = bindings[k].first;
+      l->a = bindings[k].second;
       l->b = result;
       l->type = result->type;
       result = l;
     }
     return result;
+  }
+  ExprPtr wrap(const std::vector<std::pair<std::string, ExprPtr>>& lets, ExprPtr result) {
+    std::vector<std::pair<PatternPtr, ExprPtr>> bs;
+    for (const auto& [n, e] : lets) bs.push_back({id_pattern(n, e->type, loc), e});
+    return wrap(bs, std::move(result));
   }
 
   bool is_active(const ExprPtr& atom) const {
@@ -447,19 +456,26 @@ class Rev {
     std::vector<size_t> which;
     for (size_t k = 0; k < names.size(); ++k)
       if (r.t[k]) outs.push_back(r.t[k]), which.push_back(k);
-    ExprPtr block = d.close(0, tuple_of(d, outs));
-    if (which.empty()) return bind(block, false, e->type);
-    std::vector<std::string> vs;
+    // The primal and the partials as separate blocks, each with only the
+    // bindings it needs: the return sweep needs the partials alone, so the
+    // primal (and what only it uses, an inner call's result) can be dropped.
+    if (which.empty()) return bind(wrap(d.lets, r.p), false, e->type);
+    std::vector<std::string> vs{bind_value(wrap(d.lets, r.p), false, e->type)};
+    std::vector<ExprPtr> partials(outs.begin() + 1, outs.end());
     auto pat = std::make_shared<Pattern>();
     pat->kind = Pattern::Kind::Tuple;
     pat->loc = loc;
-    for (size_t k = 0; k < outs.size(); ++k) {
+    for (size_t k = 0; k < partials.size(); ++k) {
       vs.push_back(fresh());
       types[vs.back()] = e->type;
       pat->elems.push_back(id_pattern(vs.back(), e->type, loc));
     }
-    pat->type = block->type;
-    emit(pat, block);
+    ExprPtr block = wrap(d.lets, tuple_of(d, partials));
+    if (partials.size() == 1) emit(id_pattern(vs[1], e->type, loc), block);
+    else {
+      pat->type = block->type;
+      emit(pat, block);
+    }
     active.insert(vs[0]);
     std::vector<std::pair<std::string, std::string>> parts;  // target alias, partial
     for (size_t q = 0; q < which.size(); ++q) parts.push_back({targets[which[q]], vs[q + 1]});
