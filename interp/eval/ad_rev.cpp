@@ -760,37 +760,6 @@ class Rev {
 
 }  // namespace
 
-bool needs_rev(const Callable& f) {
-  if (f.kind != Callable::Kind::Closure || !f.params || !f.body) return false;
-  std::function<bool(const Pattern&)> scalar_pat = [&](const Pattern& p) {
-    if (p.kind == Pattern::Kind::Ascribed && p.inner) return scalar_pat(*p.inner);
-    if (p.kind == Pattern::Kind::Tuple) {
-      for (const auto& e : p.elems)
-        if (!scalar_pat(*e)) return false;
-      return true;
-    }
-    return !p.type || p.type->kind == Type::Kind::Prim || p.kind == Pattern::Kind::Wildcard;
-  };
-  for (const auto& p : *f.params)
-    if (!scalar_pat(*p)) return true;
-  if (f.body->type && f.body->type->kind == Type::Kind::Array) return true;
-  // Array work in the body: a subexpression of array type other than the
-  // array of a gather `a[i]` (which the scalar transformation covers).
-  std::function<bool(const Expr&)> arrays = [&](const Expr& e) {
-    if (e.type && e.type->kind == Type::Kind::Array && e.kind != Expr::Kind::Var) return true;
-    if (e.kind == Expr::Kind::Lambda) return true;
-    auto sub = [&](const ExprPtr& x) { return x && arrays(*x); };
-    if (e.kind != Expr::Kind::Index && sub(e.a)) return true;
-    if (sub(e.b) || sub(e.c)) return true;
-    for (const auto& x : e.list)
-      if (sub(x)) return true;
-    for (const auto& ix : e.indices)
-      if (sub(ix.index)) return true;
-    return false;
-  };
-  return arrays(*f.body);
-}
-
 std::shared_ptr<Generated> make_rev(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
                                     const std::vector<std::string>& free_active) {
   auto g2 = std::make_shared<Generated2>();
