@@ -231,6 +231,29 @@ module ad_rules (R: float) = {
 
   -- A sum of adjoint contributions (free variables of a mapped function).
   def sum [n] (xs: [n]t) : t = reduce (\a b -> R.(a + b)) (R.i64 0) xs
+
+  -- The reverse map rule for element functions over arrays (ad_rev.cpp):
+  -- adding, zeroing and broadcasting adjoints of rows, and summing the
+  -- per-row contributions to a captured array's adjoint over the rows.
+  def vadd2 [n] [m] (a: [n][m]t) (b: [n][m]t) : *[n][m]t = map2 (map2 (\x y -> R.(x + y))) a b
+  def vadd3 [n] [m] [l] (a: [n][m][l]t) (b: [n][m][l]t) : *[n][m][l]t =
+    map2 (map2 (map2 (\x y -> R.(x + y)))) a b
+  def zeros1 [n] (_: [n]t) : *[n]t = replicate n (R.i64 0)
+  def zeros2 [n] [m] (_: [n][m]t) : *[n][m]t = replicate n (replicate m (R.i64 0))
+  def zeros3 [n] [m] [l] (_: [n][m][l]t) : *[n][m][l]t = replicate n (replicate m (replicate l (R.i64 0)))
+  def bcast 'a [n] (_: [n]a) (b: t) : *[n]t = replicate n b
+  def onehot_like [n] (_: [n]t) (k: i64) (ybar: t) : *[n]t = onehot n k ybar
+  -- Column sums: one reduction per column (a map of reductions, which the
+  -- planner runs as a segmented reduction), for arrays in memory.
+  def sum_rows [n] [m] (xss: [n][m]t) : *[m]t =
+    map (\j -> reduce (\a b -> R.(a + b)) (R.i64 0) (map (\i -> xss[i, j]) (iota n))) (iota m)
+  -- Inside generated element code, where the rows may be a delayed
+  -- computation: a reduction of whole rows computes each row once, where
+  -- reading by columns would compute it once per element.
+  def sum_rows_v [n] [m] (xss: [n][m]t) : [m]t =
+    reduce (map2 (\a b -> R.(a + b))) (replicate m (R.i64 0)) xss
+  def sum_rows2 [n] [m] [l] (x: [n][m][l]t) : *[m][l]t =
+    map (\j -> map (\k -> reduce (\a b -> R.(a + b)) (R.i64 0) (map (\i -> x[i, j, k]) (iota n))) (iota l)) (iota m)
 }
 
 module ad_rules_f64 = ad_rules f64

@@ -69,3 +69,15 @@ def ls_data (n: i64) = let xs = inputs n in (xs, map (\x -> 3 * x + 0.5 + f64.si
 entry lsq_fwd (n: i64) = let (xs, ys) = ls_data n in ls_loss xs ys (0.25, 2.0)
 entry lsq_vjp (n: i64) = let (xs, ys) = ls_data n in vjp (ls_loss xs ys) (0.25, 2.0) 1
 entry lsq_jvp (n: i64) = let (xs, ys) = ls_data n in jvp (ls_loss xs ys) (0.25, 2.0) (1, 0)
+
+-- A least-squares gradient over a matrix (gradient descent's step): the
+-- mapped function takes a row of n x 4 inputs and sums a dot product with
+-- the captured weights, so the vjp is the map rule for element functions
+-- over arrays (ad_rev.cpp) with the weights' adjoint a column sum.
+def gd_loss (w: [4]f64) (xs: [][4]f64) (ys: []f64) =
+  f64.sum (map2 (\x y -> let p = f64.sum (map2 (*) w x) in (p - y) * (p - y)) xs ys)
+def gd_data (n: i64) =
+  let xs = tabulate_2d n 4 (\i j -> f64.i64 ((i * 7 + j * 3) % 11) / 11)
+  in (xs, map (\x -> x[0] * 2 + x[1] - x[3]) xs)
+entry gd_fwd (n: i64) = let (xs, ys) = gd_data n in gd_loss [0.5, 0.25, 1, 2] xs ys
+entry gd_vjp (n: i64) = let (xs, ys) = gd_data n in f64.sum (vjp (\w -> gd_loss w xs ys) [0.5, 0.25, 1, 2] 1)

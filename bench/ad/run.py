@@ -3,8 +3,9 @@
 
 For each row (map-reduce, scan (+), scan with a 2x2 matrix operator,
 reduce_by_index (+, *, max) with 31, 1023 and 1.5M bins, a least-squares
-gradient) and each size, measures the forward entry, the vjp entry and the
-jvp entry (where the row has one):
+gradient, a least-squares gradient over the rows of a [n][4] matrix) and
+each size, measures the forward entry, the vjp entry and the jvp entry
+(where the row has one):
   time: best of --runs in-process runs after a warm-up (`thorn bench`);
   peak memory: the peak RSS of one `thorn run` of the entry (/usr/bin/time
   -f %M; it includes thorn's own ~20 MB, printed as the `empty` row);
@@ -46,6 +47,7 @@ ROWS = [
     ("hist generic 1023 bins", "hist_gen", 1023, True, True),
     ("hist generic 1.5M bins", "hist_gen", 1_500_000, True, True),
     ("least squares", "lsq", None, True, True),
+    ("gd over [n][4] rows", "gd", None, False, True),
 ]
 
 

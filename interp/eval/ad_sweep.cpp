@@ -113,6 +113,11 @@ AV Sweep::eval(const ExprPtr& e, Scope& s) {
       if (auto it = s.active.find(e->name.name); it != s.active.end() && it->second.section_operand) return it->second;
     AV f = constant(ev.eval(*e, ctx));
     f.captures = true;
+    if (e->kind == Expr::Kind::Apply) {
+      auto pa = std::make_shared<std::vector<AV>>();
+      for (const auto& x : e->list) pa->push_back(eval(x, s));
+      f.partial_args = pa;
+    }
     if (e->kind == Expr::Kind::OpSection && (e->a == nullptr) != (e->b == nullptr)) {
       AV operand = eval(e->a ? e->a : e->b, s);
       if (!operand.is_tuple && operand.v.kind == Value::Kind::Scalar) f.section_operand = std::make_shared<AV>(operand);

@@ -32,6 +32,9 @@ struct AV {
   // derivative: c's value (map_rule maps the operator over the array and a
   // replicate of c instead).
   std::shared_ptr<AV> section_operand;
+  // A partial application `g a1 .. ak` of a named function: the arguments
+  // (the map rule differentiates g with respect to those that are active).
+  std::shared_ptr<std::vector<AV>> partial_args;
   bool active() const;
 };
 
@@ -77,6 +80,8 @@ class Sweep {
   AV scalar_rule(const std::string& op, const Value& y, std::vector<AV>& args);
   AV index_rule(const AV& xs, int64_t i, const Value& y);
   AV map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& at);
+  // ad_sweep_nest.cpp: map of an element function over arrays (ad_rev.hpp).
+  AV nested_map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& at);
   AV reduce_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_rule(const Value& fn, std::vector<AV>& args, const Loc& at);
   AV scan_generic_rule(const Value& fn, std::vector<AV>& args, Prim p, const Loc& at);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "interp/eval/ad_sweep_impl.hpp"
+#include "interp/eval/ad_rev.hpp"
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/eval/value_ops.hpp"
 
@@ -249,6 +250,15 @@ AV Sweep::map_rule(const Value& fn, std::vector<AV>& args, Scope& s, const Loc& 
   const Value& f = args[0].v;
   size_t k = args.size() - 1;
   CallablePtr c;
+  // Element functions over arrays, with SOACs inside, or partial
+  // applications of named functions over active values: ad_rev.
+  if (f.kind == Value::Kind::Function) {
+    const Callable& fc = *f.fn;
+    if ((fc.kind == Callable::Kind::Closure && needs_rev(fc)) ||
+        (fc.kind == Callable::Kind::Partial && fc.fn && fc.fn->kind == Callable::Kind::Closure &&
+         (args[0].partial_args || (!args[0].captures && needs_rev(*fc.fn)))))
+      return nested_map_rule(fn, args, s, at);
+  }
   if (f.kind == Value::Kind::Function && f.fn->kind == Callable::Kind::Closure) {
     c = f.fn;
   } else if (args[0].captures) {
