@@ -486,6 +486,16 @@ std::optional<Value> closure_of_partial(const Value& fv, eval::Evaluator& ev) {
     return std::nullopt;
   const size_t given = fv.fn->args.size();
   if (given == 0 || given >= callee->params->size()) return std::nullopt;
+  // A size parameter that a given argument's shape gives (`sobolIndR [k]
+  // (dirs: [k]i32) (n: i32)` applied to dirs) would have nothing to be
+  // solved from in the closure's call: such a partial is left as it is.
+  if (callee->type_params) {
+    std::set<std::string> sizes;
+    for (const TypeParam& tp : *callee->type_params)
+      if (tp.is_size) sizes.insert(tp.name);
+    for (size_t k = 0; k < given && !sizes.empty(); ++k)
+      if (!(*callee->params)[k]->type || sized_by((*callee->params)[k]->type, sizes)) return std::nullopt;
+  }
   std::vector<std::pair<std::string, eval::Binding>> fixed;
   for (size_t k = 0; k < given; ++k)
     if (!ev.bind_pattern(*(*callee->params)[k], fv.fn->args[k], fixed, nullptr, eval::Ctx{callee->env, callee->tenv}))
