@@ -162,6 +162,8 @@ bool empty_call(const SoacCall& call) {
     case SoacKind::Iota:
     case SoacKind::Replicate:
       return !call.args.empty() && call.args[0].kind == Value::Kind::Scalar && call.args[0].scalar.as_i64() == 0;
+    case SoacKind::Transpose:  // [1][0] has rows but no elements
+      return !call.args.empty() && call.args[0].kind == Value::Kind::Array && call.args[0].arr().count() == 0;
     default: break;
   }
   for (const Value& v : call.args)

@@ -95,12 +95,14 @@ kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const S
 // Indexes `v` at the row-major position `flat % inner` over `dims` (whose
 // product is `inner`), one index per dimension, outermost first.
 Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vector<int64_t>& dims, const Loc& loc) {
-  // Rows with an empty dimension have no elements to index (and the
-  // strides below would divide by zero): the reference builds them.
-  if (inner <= 0) throw Fallback("rows with an empty dimension");
-  for (int64_t d : dims)
-    if (d <= 0) throw Fallback("rows with an empty dimension");
   kir::Builder& b = lw.b();
+  // Rows with an empty dimension have no elements: the code below never
+  // runs (the step or loop around it counts inner = 0 elements), but it
+  // must still have the element's shape; the strides would divide by zero.
+  if (inner <= 0) {
+    for (size_t k = 0; k < dims.size(); ++k) v = lw.index(v, b.i64(0), loc, false);
+    return v;
+  }
   Reg rest = b.binary(kir::BinOp::Rem, flat, b.i64(inner));
   int64_t stride = inner;
   for (int64_t d : dims) {
