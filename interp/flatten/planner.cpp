@@ -240,14 +240,18 @@ using planning::Planner;
 using exec::SoacKind;
 
 
-std::optional<Value> repeat_each(const Value& xs, int64_t m, const Loc& loc) {
+namespace {
+
+// Runs one of the Planner's repeats outside a call (exec's distribution
+// asks for them): null where the planner cannot read xs.
+std::optional<Value> plan_repeat(const Value& xs, int64_t times, bool each, const Loc& loc) {
   exec::SoacCall call;
   call.kind = SoacKind::Replicate;
   call.loc = loc;
   const PlanExecutor none;
   Planner pl{call, none, {}, false};
   try {
-    return pl.repeat_each(xs, m);
+    return pl.repeat(xs, times, each);
   } catch (const Fallback&) {
     return std::nullopt;
   } catch (const Planner::Internal&) {
@@ -255,19 +259,12 @@ std::optional<Value> repeat_each(const Value& xs, int64_t m, const Loc& loc) {
   }
 }
 
+}  // namespace
+
+std::optional<Value> repeat_each(const Value& xs, int64_t m, const Loc& loc) { return plan_repeat(xs, m, true, loc); }
+
 std::optional<Value> repeat_whole(const Value& xs, int64_t n, const Loc& loc) {
-  exec::SoacCall call;
-  call.kind = SoacKind::Replicate;
-  call.loc = loc;
-  const PlanExecutor none;
-  Planner pl{call, none, {}, false};
-  try {
-    return pl.repeat_whole(xs, n);
-  } catch (const Fallback&) {
-    return std::nullopt;
-  } catch (const Planner::Internal&) {
-    return std::nullopt;
-  }
+  return plan_repeat(xs, n, false, loc);
 }
 
 namespace {

@@ -85,53 +85,38 @@ Value Planner::finish_producer(std::shared_ptr<Producer> p, Lowerer& lw, const S
   return make_delayed_array(p);
 }
 
-Value Planner::repeat_each(const Value& xs, int64_t m) {
+// xs repeated `times` times into a delayed array of times * len(xs) rows:
+// row f is xs[f / times] (each row repeated in place, `each`) or
+// xs[f % len(xs)] (the whole array repeated).
+Value Planner::repeat(const Value& xs, int64_t times, bool each) {
   if (xs.kind != Value::Kind::Array || xs.arr().shape.empty()) throw Fallback("repeat of a non-array");
   const std::vector<int64_t>& shape = xs.arr().shape;
-  int64_t n = shape[0];
+  int64_t len = shape[0];
   std::vector<int64_t> rest(shape.begin() + 1, shape.end());
   int64_t inner = 1;
   for (int64_t d : rest) inner *= d;
-  if (n == 0 || m <= 0 || inner == 0) throw Fallback("empty repeat");
+  if (len == 0 || times <= 0 || inner == 0) throw Fallback("empty repeat");
+  const char* what = each ? "repeat" : "repeat_whole";
   auto p = std::make_shared<Producer>();
-  p->elem.name = "repeat";
+  p->elem.name = what;
   Lowerer lw(p->elem);
   kir::Builder& b = lw.b();
   Reg flat = b.param(Prim::I64);
   Reg outer = inner == 1 ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
-  Reg row = b.binary(kir::BinOp::Quot, outer, b.i64(m));
+  Reg row = each ? b.binary(kir::BinOp::Quot, outer, b.i64(times)) : b.binary(kir::BinOp::Rem, outer, b.i64(len));
   Sym v = lw.index(lw.array_of(xs), row, call.loc, false);
   if (!rest.empty()) v = index_row_major(lw, v, flat, inner, rest, call.loc);
-  std::vector<int64_t> out_shape{n * m};
+  std::vector<int64_t> out_shape{len * times};
   out_shape.insert(out_shape.end(), rest.begin(), rest.end());
-  return finish_producer(std::move(p), lw, v, "repeat", std::move(out_shape));
+  return finish_producer(std::move(p), lw, v, what, std::move(out_shape));
 }
 
-// xs: [m]t repeated whole, n times: a delayed [n*m]t whose element f is
-// xs[f % m]. An array the inner map of a map of maps takes that does not
-// depend on the outer element (B in map (\a -> map (\b -> dot a b) B) A)
-// is read in place by every outer element instead of copied n times.
-Value Planner::repeat_whole(const Value& xs, int64_t n) {
-  if (xs.kind != Value::Kind::Array || xs.arr().shape.empty()) throw Fallback("repeat of a non-array");
-  const std::vector<int64_t>& shape = xs.arr().shape;
-  int64_t m = shape[0];
-  std::vector<int64_t> rest(shape.begin() + 1, shape.end());
-  int64_t inner = 1;
-  for (int64_t d : rest) inner *= d;
-  if (n <= 0 || m == 0 || inner == 0) throw Fallback("empty repeat");
-  auto p = std::make_shared<Producer>();
-  p->elem.name = "repeat_whole";
-  Lowerer lw(p->elem);
-  kir::Builder& b = lw.b();
-  Reg flat = b.param(Prim::I64);
-  Reg outer = inner == 1 ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
-  Reg row = b.binary(kir::BinOp::Rem, outer, b.i64(m));
-  Sym v = lw.index(lw.array_of(xs), row, call.loc, false);
-  if (!rest.empty()) v = index_row_major(lw, v, flat, inner, rest, call.loc);
-  std::vector<int64_t> out_shape{n * m};
-  out_shape.insert(out_shape.end(), rest.begin(), rest.end());
-  return finish_producer(std::move(p), lw, v, "repeat_whole", std::move(out_shape));
-}
+Value Planner::repeat_each(const Value& xs, int64_t m) { return repeat(xs, m, true); }
+
+// An array the inner map of a map of maps takes that does not depend on
+// the outer element (B in map (\a -> map (\b -> dot a b) B) A) is read in
+// place by every outer element instead of copied n times.
+Value Planner::repeat_whole(const Value& xs, int64_t n) { return repeat(xs, n, false); }
 
 // transpose swaps the two outer dimensions; rows of higher rank arrays
 // ([n][m][k] -> [m][n][k]) move whole.

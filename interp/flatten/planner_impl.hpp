@@ -260,6 +260,7 @@ struct Planner {
 
   // flatten::repeat_each (planner.hpp).
   Value repeat_each(const Value& xs, int64_t m);
+  Value repeat(const Value& xs, int64_t times, bool each);
   // flatten::repeat_whole (planner.hpp).
   Value repeat_whole(const Value& xs, int64_t n);
 
