@@ -1,7 +1,6 @@
 #include "interp/eval/session.hpp"
 
 #include <algorithm>
-#include <pthread.h>
 
 #include <exception>
 #include <functional>
@@ -14,6 +13,7 @@
 #include "interp/eval/loader.hpp"
 #include "interp/exec/dispatch.hpp"
 #include "interp/flatten/planner_cache.hpp"
+#include "interp/util/big_stack.hpp"
 #include "interp/util/resources.hpp"
 #include "interp/syntax/parser.hpp"
 #include "interp/types/checker.hpp"
@@ -30,33 +30,7 @@ namespace {
 // that the evaluator's own depth limit, not a segfault, is what stops it.
 constexpr size_t kEvalStackBytes = size_t(512) << 20;
 
-void run_with_big_stack(const std::function<void()>& body) {
-  struct Job {
-    const std::function<void()>* body;
-    std::exception_ptr error;
-  } job{&body, nullptr};
-  auto trampoline = [](void* p) -> void* {
-    auto* j = static_cast<Job*>(p);
-    try {
-      (*j->body)();
-    } catch (...) {
-      j->error = std::current_exception();
-    }
-    return nullptr;
-  };
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, kEvalStackBytes);
-  pthread_t thread;
-  int rc = pthread_create(&thread, &attr, trampoline, &job);
-  pthread_attr_destroy(&attr);
-  if (rc != 0) {
-    body();  // no thread (resource limits): run here, with the ordinary stack
-    return;
-  }
-  pthread_join(thread, nullptr);
-  if (job.error) std::rethrow_exception(job.error);
-}
+void run_with_big_stack(const std::function<void()>& body) { run_on_big_stack(body, kEvalStackBytes); }
 
 template <class F>
 auto on_big_stack(F&& f) -> decltype(f()) {

@@ -110,10 +110,38 @@ struct Kern {
     return pairwise(part.data(), nb);
   }
 
-  // out[s] = ne op fold(row s) for rows of m < kAcc elements: a batch of
-  // rows advances one position at a time (independent chains, each row
-  // still left to right).
+  // out[s] = ne op fold(row s) for rows of m < kAcc elements, each row left
+  // to right. Rows of 8 or more: four rows at a time, each read
+  // contiguously (the core overlaps their chains). Shorter rows: a batch of
+  // rows advances one position at a time (independent chains; the loads are
+  // strided, which costs less than a loop per row of a few elements). A
+  // batch at every width measured 1.6x slower for [10^6][10] (the strided
+  // loads assembled two at a time, on one core; 10 to 31 elements a row).
   [[gnu::always_inline]] static inline void short_rows_body(const T* x, int64_t rows, int64_t m, T ne, T* out) {
+    if (m >= 8) {
+      int64_t s = 0;
+      for (; s + 4 <= rows; s += 4) {
+        const T* b = x + s * m;
+        T a0 = b[0], a1 = b[m], a2 = b[2 * m], a3 = b[3 * m];
+        for (int64_t j = 1; j < m; ++j) {
+          a0 = op(a0, b[j]);
+          a1 = op(a1, b[m + j]);
+          a2 = op(a2, b[2 * m + j]);
+          a3 = op(a3, b[3 * m + j]);
+        }
+        out[s] = op(ne, a0);
+        out[s + 1] = op(ne, a1);
+        out[s + 2] = op(ne, a2);
+        out[s + 3] = op(ne, a3);
+      }
+      for (; s < rows; ++s) {
+        const T* b = x + s * m;
+        T a = b[0];
+        for (int64_t j = 1; j < m; ++j) a = op(a, b[j]);
+        out[s] = op(ne, a);
+      }
+      return;
+    }
     constexpr int R = 64;
     T a[R];
     for (int64_t s0 = 0; s0 < rows; s0 += R) {

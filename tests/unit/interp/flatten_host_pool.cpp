@@ -39,3 +39,16 @@ TEST_CASE("host pool: the lowest failing task's exception is rethrown; nested ca
   pool.parallel_for(100, [&](int64_t, int) { n++; });
   CHECK(n.load() == 100);
 }
+
+// Tasks are claimed with the job's generation: helpers that wake late (after
+// the job, or during a later one) must not run a finished job's function or
+// run any task twice. Many short jobs back to back, of 2 to 5 tasks.
+TEST_CASE("host pool: back-to-back short jobs each run their own tasks once") {
+  ThreadPool& pool = ThreadPool::instance();
+  for (int job = 0; job < 20000; ++job) {
+    int64_t n = 2 + job % 4;
+    std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
+    pool.parallel_for(n, [&](int64_t t, int) { hits[size_t(t)]++; });
+    for (auto& h : hits) REQUIRE(h.load() == 1);
+  }
+}
