@@ -462,11 +462,11 @@ class Fwd {
       if (!xt) return {p, nullptr};
       return {p, bind(g.intr(name.c_str(), {args[0], args[1], xt}, e->type), e->type)};
     }
-    if (name == "transpose" && args.size() == 1) {
+    if ((name == "transpose" || name == "copy") && args.size() == 1) {  // linear
       auto [xs, xt] = norm(args[0]);
-      ExprPtr p = bind(g.intr("transpose", {xs}, e->type), e->type);
+      ExprPtr p = bind(g.intr(name.c_str(), {xs}, e->type), e->type);
       if (!xt) return {p, nullptr};
-      return {p, bind(g.intr("transpose", {xt}, e->type), e->type)};
+      return {p, bind(g.intr(name.c_str(), {xt}, e->type), e->type)};
     }
     if (e->type && e->type->kind == Type::Kind::Prim && e->kind == Expr::Kind::Apply) return scalar(e);
     throw Unsupported(fmt::format("{} (at {}) in a mapped function over arrays", name, e->loc.str()));
