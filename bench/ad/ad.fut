@@ -73,7 +73,8 @@ entry lsq_jvp (n: i64) = let (xs, ys) = ls_data n in jvp (ls_loss xs ys) (0.25, 
 -- A least-squares gradient over a matrix (gradient descent's step): the
 -- mapped function takes a row of n x 4 inputs and sums a dot product with
 -- the captured weights, so the vjp is the map rule for element functions
--- over arrays (ad_rev.cpp) with the weights' adjoint a column sum.
+-- over arrays (ad_rev.cpp) with the weights' adjoint a column sum; the jvp
+-- (a directional derivative) is its forward counterpart (ad_fwd.cpp).
 def gd_loss (w: [4]f64) (xs: [][4]f64) (ys: []f64) =
   f64.sum (map2 (\x y -> let p = f64.sum (map2 (*) w x) in (p - y) * (p - y)) xs ys)
 def gd_data (n: i64) =
@@ -81,3 +82,15 @@ def gd_data (n: i64) =
   in (xs, map (\x -> x[0] * 2 + x[1] - x[3]) xs)
 entry gd_fwd (n: i64) = let (xs, ys) = gd_data n in gd_loss [0.5, 0.25, 1, 2] xs ys
 entry gd_vjp (n: i64) = let (xs, ys) = gd_data n in f64.sum (vjp (\w -> gd_loss w xs ys) [0.5, 0.25, 1, 2] 1)
+entry gd_jvp (n: i64) = let (xs, ys) = gd_data n in jvp (\w -> gd_loss w xs ys) [0.5, 0.25, 1, 2] [0.5, -1, 2, 0.25]
+
+-- A matrix-vector product, [n/64][64] (n elements), differentiated in the
+-- matrix: a map of a partial application of a named function over rows.
+def mv_dot (xs: []f64) (ys: []f64) = f64.sum (map2 (*) xs ys)
+def mv_data (n: i64) =
+  let m = tabulate_2d (n / 64) 64 (\i j -> f64.i64 ((i * 7 + j * 3) % 11) / 11)
+  in (m, tabulate 64 (\j -> f64.i64 (j % 5) - 2))
+def matvec (m: [][]f64) (v: []f64) = map (mv_dot v) m
+entry mv_fwd (n: i64) = let (m, v) = mv_data n in f64.sum (matvec m v)
+entry mv_vjp (n: i64) = let (m, v) = mv_data n in f64.sum (map f64.sum (vjp (\m -> matvec m v) m (replicate (n / 64) 1)))
+entry mv_jvp (n: i64) = let (m, v) = mv_data n in f64.sum (jvp (\m -> matvec m v) m m)

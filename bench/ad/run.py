@@ -3,7 +3,8 @@
 
 For each row (map-reduce, scan (+), scan with a 2x2 matrix operator,
 reduce_by_index (+, *, max) with 31, 1023 and 1.5M bins, a least-squares
-gradient, a least-squares gradient over the rows of a [n][4] matrix) and
+gradient, a least-squares gradient over the rows of a [n][4] matrix, a
+matrix-vector product differentiated in the matrix) and
 each size, measures the forward entry, the vjp entry and the jvp entry
 (where the row has one):
   time: best of --runs in-process runs after a warm-up (`thorn bench`);
@@ -47,7 +48,8 @@ ROWS = [
     ("hist generic 1023 bins", "hist_gen", 1023, True, True),
     ("hist generic 1.5M bins", "hist_gen", 1_500_000, True, True),
     ("least squares", "lsq", None, True, True),
-    ("gd over [n][4] rows", "gd", None, False, True),
+    ("gd over [n][4] rows", "gd", None, True, True),
+    ("matvec [n/64][64]", "mv", None, True, True),
 ]
 
 

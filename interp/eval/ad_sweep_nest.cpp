@@ -9,6 +9,7 @@
 
 #include <functional>
 
+#include "interp/eval/ad_fwd.hpp"
 #include "interp/eval/ad_rev.hpp"
 #include "interp/eval/ad_sweep_impl.hpp"
 
@@ -121,7 +122,33 @@ AV Sweep::nested_map_rule(const Value& fn, std::vector<AV>& args, Scope& s, cons
   bool any = !free.empty();
   for (bool m : mask) any = any || m;
   if (!any) return constant(ev.apply(fn, primal, at));
-  if (!reverse) throw Unsupported("forward mode of a mapped function over arrays");
+  if (!reverse) {
+    // Forward mode: the primal by the original map, the tangent by a map of
+    // f's generated tangent function over the rows and the active rows'
+    // tangents, partially applied to the captures' tangents (whole) and the
+    // leading arguments with their tangents.
+    Value tf = fwd_lambda(ev, *c, mask, free, lead.size());
+    std::vector<Value> pargs;
+    for (const auto& a : free_avs) pargs.push_back(a.dot ? *a.dot : zeros_like(a.v));
+    for (const auto& a : lead) pargs.push_back(a.v);
+    for (const auto& a : lead)
+      if (a.active()) pargs.push_back(a.dot ? *a.dot : zeros_like(a.v));
+    if (!pargs.empty()) {
+      auto p = std::make_shared<Callable>();
+      p->kind = Callable::Kind::Partial;
+      p->loc = c->loc;
+      p->fn = tf.fn;
+      p->args = std::move(pargs);
+      tf = Value::function(p);
+    }
+    std::vector<Value> targs{tf};
+    for (auto& a : arrays) targs.push_back(a);
+    for (size_t j = 0; j < k; ++j)
+      if (args[j + 1].active()) targs.push_back(args[j + 1].dot ? *args[j + 1].dot : zeros_like(args[j + 1].v));
+    Value mapper = map_of(targs.size() - 1);
+    Value ydot = apply(mapper, std::move(targs));
+    return dual(ev.apply(fn, primal, at), std::move(ydot));
+  }
   // Generated before anything runs, so an unsupported function falls back.
   Value vf = rev_lambda(ev, *c, mask, free);
   if (!lead.empty()) {
