@@ -493,6 +493,17 @@ class Rev {
     ExprPtr x = norm(e->a);
     ExprPtr i = norm(e->indices[0].index);
     if (rank_of(x->type) != 1) throw Unsupported("an index of a multi-dimensional array that carries a derivative");
+    // The one-hot rule takes an i64 position; a literal index (`x[1]`) may
+    // have been given another integer type.
+    if (i->type && i->type->kind == Type::Kind::Prim && i->type->prim != Prim::I64) {
+      if (i->kind != Expr::Kind::IntLit) throw Unsupported("an index that is not an i64 of an array that carries a derivative");
+      auto wide = std::make_shared<Expr>(*i);
+      wide->type = std::make_shared<Type>(*i->type);
+      const_cast<Type&>(*wide->type).prim = Prim::I64;
+      wide->prim = Prim::I64;
+      wide->suffix = Prim::I64;
+      i = wide;
+    }
     auto n = std::make_shared<Expr>(*e);
     n->a = x;
     n->indices[0].index = i;
