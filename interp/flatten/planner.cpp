@@ -23,11 +23,6 @@ Value Planner::run(Builder& pb) {
   return Value();
 }
 
-// Inputs of at most this many elements (all inputs together) are copied
-// out of their delayed producers when a map is called again with them, so
-// that its plan is cached (Planner::map).
-constexpr int64_t kSmallDelayedInputs = int64_t(1) << 16;
-
 // ---- map
 Value Planner::map() {
   const Value& fv = call.args.at(0);
@@ -52,17 +47,11 @@ Value Planner::map() {
     key.clear();
     cacheable = map_key(key);
   };
-  // The same for a small map called again and again with delayed inputs
-  // (a time loop over a small mesh, rodinia/cfd's 2000 steps over
-  // transposed rows): lowering its function at every call cost more than
-  // the call; copying its small inputs costs less.
   std::string site;
   if (!cacheable && plan_cache_enabled() && delayed_inputs()) {
     call_site_key(site);
     if (!signature(fv, false, site, nullptr, nullptr)) site.clear();
-    if (!site.empty() &&
-        (rows_site(site, false) || (input_elements() <= kSmallDelayedInputs && hot_small_site(site))))
-      materialise_and_key();
+    if (!site.empty() && rows_site(site, false)) materialise_and_key();
   }
   auto rows = [&] {
     if (!site.empty() && !cacheable) {
@@ -153,21 +142,6 @@ bool Planner::delayed_inputs() const {
 void Planner::materialise_inputs() {
   for (size_t k = 1; k < call.args.size(); ++k)
     if (call.args[k].kind == Value::Kind::Array) materialise_leaves(call.args[k].arr());
-}
-
-int64_t Planner::input_elements() const {
-  int64_t total = 0;
-  for (size_t k = 1; k < call.args.size(); ++k)
-    if (call.args[k].kind == Value::Kind::Array) total += call.args[k].arr().count();
-  return total;
-}
-
-bool Planner::hot_small_site(const std::string& site) {
-  static std::mutex mu;
-  static std::unordered_map<std::string, int> calls;
-  std::lock_guard<std::mutex> lock(mu);
-  if (calls.size() >= 4096) calls.clear();
-  return ++calls[site] >= 2;
 }
 
 // Call sites (with the mapped function's code identity) whose map built

@@ -125,12 +125,6 @@ struct Planner {
   // The set of call sites whose rows are built from materialised inputs:
   // add one, or ask whether `site` is in it.
   static bool rows_site(const std::string& site, bool add);
-  // Counts a call of a small map with delayed inputs at `site`; true from
-  // its second call on (Planner::map then materialises its inputs and
-  // caches its plan instead of lowering it again at every call).
-  static bool hot_small_site(const std::string& site);
-  // Elements of the call's array inputs, delayed or not.
-  int64_t input_elements() const;
 
   // A cached map: its producer with this call's buffers and parameters.
   std::optional<Value> map_hit(const CachedPlan& c, int64_t n);
