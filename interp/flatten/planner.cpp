@@ -5,7 +5,6 @@
 #include <map>
 #include <mutex>
 #include <tuple>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace thorn::flatten::planning {
