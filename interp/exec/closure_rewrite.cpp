@@ -61,6 +61,22 @@ bool mentions(const Expr& e, const std::set<std::string>& names) {
   });
 }
 
+std::set<std::string> mentioned_names(const Expr& e) {
+  std::set<std::string> used;
+  any_subexpr(e, [&](const Expr& x) {
+    if (x.kind == Expr::Kind::Var && x.name.qualifiers.empty()) used.insert(x.name.name);
+    if (x.kind == Expr::Kind::Loop && !x.a && !x.params.empty()) pattern_names(*x.params[0], used);
+    return false;
+  });
+  return used;
+}
+
+bool mentions_any(const std::set<std::string>& used, const std::set<std::string>& names) {
+  for (const std::string& n : names)
+    if (used.count(n)) return true;
+  return false;
+}
+
 std::string inner_parallelism(const Expr& e) {
   static const std::set<std::string> soacs = {
       "map",  "map2",    "map3",    "map4",    "map5",    "reduce", "reduce_comm", "scan",  "reduce_by_index",

@@ -24,6 +24,13 @@ bool any_subexpr(const Expr& e, const std::function<bool(const Expr&)>& visit);
 // Whether e may name one of `names` (shadowing ignored: an over-approximation).
 bool mentions(const Expr& e, const std::set<std::string>& names);
 
+// Every name e may refer to, as mentions() sees them: one walk, so that
+// asking about many name sets (map distribution's lets, each against every
+// later let) does not walk e again for each.
+std::set<std::string> mentioned_names(const Expr& e);
+// Whether `used` (mentioned_names of some e) holds one of `names`.
+bool mentions_any(const std::set<std::string>& used, const std::set<std::string>& names);
+
 // A SOAC (or a loop) in e: work that, inside one element, runs
 // sequentially. Names only: a user function called `map` counts too.
 // Empty when there is none, else what was found ("scan", "an inner loop").

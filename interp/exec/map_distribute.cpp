@@ -154,19 +154,24 @@ class Distributor {
     }
     std::vector<Bound> bound;
     std::vector<std::string> steps;
+    // What each let (and the result) names, walked once: asked of every
+    // earlier let's names, the walks were quadratic in the lets, at every
+    // call (rodinia/cfd: 24 lets per time step, 2000 steps).
+    std::vector<std::set<std::string>> used;
+    for (const LetPart& l : parts) used.push_back(mentioned_names(*l.value));
+    used.push_back(mentioned_names(result));
     for (size_t k = 0; k < parts.size(); ++k) {
       const LetPart& l = parts[k];
-      Value r = step(*l.value, bound);
+      Value r = step(*l.value, bound, &used[k]);
       // Read again by several later steps, or costly: computed once.
       int uses = 0;
-      for (size_t j = k + 1; j < parts.size(); ++j) uses += mentions(*parts[j].value, l.names);
-      uses += mentions(result, l.names);
+      for (size_t j = k + 1; j <= parts.size(); ++j) uses += mentions_any(used[j], l.names);
       if (uses > 1 || !cheap(*l.value)) materialise(r);
       bound.push_back({l.pattern, l.names, std::move(r)});
       std::string s = inner_parallelism(*l.value);
       steps.push_back(s.empty() ? "scalar code" : s);
     }
-    Value r = step(result, bound);
+    Value r = step(result, bound, &used.back());
     std::string s = inner_parallelism(result);
     steps.push_back(s.empty() ? "scalar code" : s);
     how = fmt::format("{} maps, one per let ({})", steps.size(), join(steps));
@@ -413,11 +418,12 @@ class Distributor {
   }
 
   // One map of e over the elements, with the earlier results e names.
-  Value step(const Expr& e, const std::vector<Bound>& bound) {
+  // `used`: mentioned_names(e), when the caller has it.
+  Value step(const Expr& e, const std::vector<Bound>& bound, const std::set<std::string>* used = nullptr) {
     std::vector<PatternPtr> params = *fn_.params;
     std::vector<Value> arrays = xs_;
     for (const Bound& b : bound)
-      if (mentions(e, b.names)) {
+      if (used ? mentions_any(*used, b.names) : mentions(e, b.names)) {
         params.push_back(b.pattern);
         arrays.push_back(b.array);
       }

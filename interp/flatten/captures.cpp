@@ -69,8 +69,12 @@ bool function_sig(const Callable& c, std::string& s, std::string* why) {
 
 // Leaves in the depth-first order of Lowerer::view_of; components may have
 // more dimensions than the array (arrays of tuples with array components).
-bool array_sig(const ArrayValue& a, bool outer_free, std::string& s, SourceLeaves* leaves, std::string* why) {
-  if (delayed_producer(a)) return fail(why, "a delayed array (its producer is code inside the plan)");
+bool array_sig(const ArrayValue& a, bool outer_free, std::string& s, SourceLeaves* leaves, std::string* why,
+               int64_t copy_delayed_up_to) {
+  if (delayed_producer(a)) {
+    if (a.count() > copy_delayed_up_to) return fail(why, "a delayed array (its producer is code inside the plan)");
+    materialise_leaves(a);
+  }
   s += 'a';
   num(s, a.shape.size());
   for (size_t d = outer_free ? 1 : 0; d < a.shape.size(); ++d) num(s, uint64_t(a.shape[d]));
@@ -87,7 +91,7 @@ bool array_sig(const ArrayValue& a, bool outer_free, std::string& s, SourceLeave
       for (const std::string& nm : a.elem.names) s += nm + ",";
       num(s, a.components.size());
       for (const ArrayPtr& c : a.components)
-        if (!array_sig(*c, outer_free, s, leaves, why)) return false;
+        if (!array_sig(*c, outer_free, s, leaves, why, copy_delayed_up_to)) return false;
       return true;
     case ElemShape::Kind::Boxed: break;
   }
@@ -96,7 +100,8 @@ bool array_sig(const ArrayValue& a, bool outer_free, std::string& s, SourceLeave
 
 }  // namespace
 
-bool signature(const Value& v, bool outer_free, std::string& s, SourceLeaves* leaves, std::string* why) {
+bool signature(const Value& v, bool outer_free, std::string& s, SourceLeaves* leaves, std::string* why,
+               int64_t copy_delayed_up_to) {
   switch (v.kind) {
     case Value::Kind::Scalar:
       s += 's';
@@ -109,10 +114,10 @@ bool signature(const Value& v, bool outer_free, std::string& s, SourceLeaves* le
       if (v.names)
         for (const std::string& nm : *v.names) s += nm + ",";
       for (const Value& e : *v.elems)
-        if (!signature(e, false, s, leaves, why)) return false;
+        if (!signature(e, false, s, leaves, why, copy_delayed_up_to)) return false;
       s += ')';
       return true;
-    case Value::Kind::Array: return array_sig(v.arr(), outer_free, s, leaves, why);
+    case Value::Kind::Array: return array_sig(v.arr(), outer_free, s, leaves, why, copy_delayed_up_to);
     case Value::Kind::Function: return v.fn && function_sig(*v.fn, s, why);
     case Value::Kind::Sum:
       // The constructor is part of the signature: plans match on it when
@@ -120,7 +125,7 @@ bool signature(const Value& v, bool outer_free, std::string& s, SourceLeaves* le
       s += '#' + v.constructor() + '(';
       if (v.elems)
         for (const Value& e : *v.elems)
-          if (!signature(e, false, s, leaves, why)) return false;
+          if (!signature(e, false, s, leaves, why, copy_delayed_up_to)) return false;
       s += ')';
       return true;
     default: break;
@@ -130,7 +135,7 @@ bool signature(const Value& v, bool outer_free, std::string& s, SourceLeaves* le
 
 bool rebind(const std::vector<CaptureSource>& sources, const std::vector<ReadBinding>& reads,
             const std::vector<std::tuple<int, int, int>>& aliases, const Value& fn, const std::vector<Value>& args,
-            std::vector<BufferPtr>& out) {
+            std::vector<BufferPtr>& out, int64_t copy_delayed_up_to) {
   std::vector<Value> vals(sources.size());
   std::vector<SourceLeaves> leaves(sources.size());
   std::string sig;
@@ -161,7 +166,8 @@ bool rebind(const std::vector<CaptureSource>& sources, const std::vector<ReadBin
         break;
     }
     sig.clear();
-    if (!signature(vals[i], src.step == CaptureSource::Step::Input, sig, &leaves[i], nullptr) || sig != src.sig)
+    if (!signature(vals[i], src.step == CaptureSource::Step::Input, sig, &leaves[i], nullptr, copy_delayed_up_to) ||
+        sig != src.sig)
       return false;
   }
   out.assign(reads.size(), nullptr);

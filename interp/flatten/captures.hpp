@@ -51,6 +51,11 @@ struct ReadBinding {
 
 struct CaptureLog {
   bool lift = true;        // captured scalars become parameters (else constants, and not cacheable)
+  // Delayed arrays of at most this many elements are materialised when
+  // their signature is taken, so that a plan reading them can be cached
+  // (0: a delayed array makes the plan uncacheable). The planner sets it at
+  // call sites it has already planned (PlanCache::hot_site).
+  int64_t copy_delayed_up_to = 0;
   bool cacheable = true;
   std::string why_not;     // first reason it is not cacheable
   bool lifted = false;     // some scalar became a parameter
@@ -76,14 +81,18 @@ struct SourceLeaves {
   std::vector<BufferPtr> arrays;
 };
 // The value's signature (structure, types, shapes, offsets, function
-// identity); false when it cannot be cached (why in `why`).
-bool signature(const Value& v, bool outer_free, std::string& sig, SourceLeaves* leaves, std::string* why);
+// identity); false when it cannot be cached (why in `why`). A delayed array
+// of at most `copy_delayed_up_to` elements is materialised first (its
+// producer runs now); a larger one, or any with 0, fails.
+bool signature(const Value& v, bool outer_free, std::string& sig, SourceLeaves* leaves, std::string* why,
+               int64_t copy_delayed_up_to = 0);
 
 // Resolves every source against a new call (fn, the call's arguments) and
 // binds the free arrays; false when anything differs from the recording
 // (the caller then plans afresh).
+// `copy_delayed_up_to`: as the recording's CaptureLog had it.
 bool rebind(const std::vector<CaptureSource>& sources, const std::vector<ReadBinding>& reads,
             const std::vector<std::tuple<int, int, int>>& aliases, const Value& fn, const std::vector<Value>& args,
-            std::vector<BufferPtr>& out);
+            std::vector<BufferPtr>& out, int64_t copy_delayed_up_to = 0);
 
 }  // namespace thorn::flatten

@@ -22,7 +22,7 @@ Sym Lowerer::from_source(const Value& v, int src) {
   if (auto it = src_syms_.find(src); it != src_syms_.end()) return it->second;
   CaptureSource& cs = cap_->sources.at(size_t(src));
   std::string sig, why;
-  if (!signature(v, cs.step == CaptureSource::Step::Input, sig, nullptr, &why)) {
+  if (!signature(v, cs.step == CaptureSource::Step::Input, sig, nullptr, &why, cap_->copy_delayed_up_to)) {
     cap_->refuse(why);
     return from_value(v);
   }

@@ -5,7 +5,8 @@
 #include <map>
 #include <mutex>
 #include <tuple>
-#include <unordered_set>
+#include <array>
+#include <functional>
 
 namespace thorn::flatten::planning {
 
@@ -52,6 +53,16 @@ Value Planner::map() {
     if (!signature(fv, false, site, nullptr, nullptr)) site.clear();
     if (!site.empty() && rows_site(site, false)) materialise_and_key();
   }
+  // A map called again at the same site (a time loop's steps) whose inputs
+  // or captured arrays are small delayed arrays: lowering its function at
+  // every call costs more than copying them (rodinia/cfd's 2000 steps read
+  // transposed rows and a captured transposed state). From its second call
+  // they are materialised, and its plan is cached and then hit.
+  if (plan_cache_enabled() && !site.empty() && !cacheable && plan_cache().hot_site(site)) {
+    copy_delayed_up_to = kCopyDelayedUpTo;
+    key.clear();
+    cacheable = map_key(key);
+  }
   auto rows = [&] {
     if (!site.empty() && !cacheable) {
       rows_site(site, true);
@@ -61,8 +72,12 @@ Value Planner::map() {
     }
     return map_rows(n, cacheable ? &key : nullptr);
   };
-  if (cacheable)
+  if (cacheable) {
     if (std::optional<Value> v = cached_map(key, n)) return std::move(*v);
+    // Missed again at a site planned before: a captured delayed array
+    // kept the last plan out of the cache (its producer is code in it).
+    if (copy_delayed_up_to == 0 && plan_cache().hot_site(key)) copy_delayed_up_to = kCopyDelayedUpTo;
+  }
   // A first lowering to see what the function returns.
   Sym probe;
   {
@@ -146,14 +161,17 @@ void Planner::materialise_inputs() {
 // Call sites (with the mapped function's code identity) whose map built
 // rows once each from delayed inputs. Addresses of AST nodes: a freed
 // node's address reused by another call site costs that site only an
-// early materialisation, never a wrong plan.
+// early materialisation, never a wrong plan. A fixed table of hashes, so
+// that it allocates nothing per site (see PlanCache::hot_site); a slot
+// taken by another site only makes this one learn it again.
 bool Planner::rows_site(const std::string& site, bool add) {
   static std::mutex mu;
-  static std::unordered_set<std::string> sites;
+  static std::array<uint64_t, 1024> sites{};
+  const uint64_t h = std::hash<std::string>{}(site) | 1;  // 0 marks an empty slot
   std::lock_guard<std::mutex> lock(mu);
-  if (!add) return sites.count(site) > 0;
-  if (sites.size() >= 4096) sites.clear();
-  sites.insert(site);
+  uint64_t& slot = sites[h % sites.size()];
+  if (!add) return slot == h;
+  slot = h;
   return true;
 }
 
@@ -165,7 +183,7 @@ bool Planner::map_key(std::string& k) {
   call_site_key(k);
   if (!signature(call.args.at(0), false, k, nullptr, nullptr)) return false;
   for (size_t a = 1; a < call.args.size(); ++a)
-    if (!signature(call.args[a], true, k, nullptr, nullptr)) return false;
+    if (!signature(call.args[a], true, k, nullptr, nullptr, copy_delayed_up_to)) return false;
   return true;
 }
 
@@ -190,7 +208,8 @@ std::optional<Value> Planner::cached_map(const std::string& key, int64_t n) {
 std::optional<Value> Planner::map_hit(const CachedPlan& c, int64_t n) {
   if (!c.producer && !c.rows) return std::nullopt;
   std::vector<BufferPtr> reads;
-  if (!rebind(c.sources, c.reads, c.aliases, call.args.at(0), call.args, reads)) return std::nullopt;
+  if (!rebind(c.sources, c.reads, c.aliases, call.args.at(0), call.args, reads, c.copy_delayed_up_to))
+    return std::nullopt;
   speculative_bound = c.speculative_bound;  // what a retry grows (run_on_host)
   if (c.rows) {
     return run_rows(c.rows->step, std::move(reads), c.rows->parts, c.rows->skeleton, n,

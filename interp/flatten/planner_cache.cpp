@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -42,6 +43,18 @@ void PlanCache::stale() {
   ++stats_.misses;
 }
 
+bool PlanCache::hot_site(const std::string& site) {
+  const uint64_t h = std::hash<std::string>{}(site);
+  std::lock_guard<std::mutex> g(mu_);
+  SiteCalls& c = sites_[h % kSiteSlots];
+  if (c.hash != h || c.generation != anchor_generation_) {
+    c = SiteCalls{h, anchor_generation_, 1};
+    return false;
+  }
+  if (c.calls < 2) ++c.calls;
+  return c.calls >= 2;
+}
+
 PlanCacheStats PlanCache::stats() const {
   std::lock_guard<std::mutex> g(mu_);
   PlanCacheStats s = stats_;
@@ -53,11 +66,13 @@ void PlanCache::clear() {
   std::lock_guard<std::mutex> g(mu_);
   map_.clear();
   lru_.clear();
+  sites_.fill(SiteCalls{});
 }
 
 void PlanCache::set_anchor(std::shared_ptr<const void> anchor) {
   std::lock_guard<std::mutex> g(mu_);
   anchor_ = std::move(anchor);
+  ++anchor_generation_;
 }
 
 PlanCache& plan_cache() {

@@ -98,6 +98,12 @@ struct Planner {
   // cache (whose entry, with the bound too small, is then replaced).
   int64_t speculative_bound = 0;
   bool skip_cache = false;
+  // Delayed inputs and captured arrays up to this many elements are
+  // materialised so that the plan can be cached (0: they are fused). Set at
+  // a call site's second call (Planner::map, PlanCache::hot_site).
+  int64_t copy_delayed_up_to = 0;
+  // About what copying costs against lowering a function again (~1 ms).
+  static constexpr int64_t kCopyDelayedUpTo = int64_t(1) << 18;
   // Whether f stores arrays under a guessed bound; the plan note saying so.
   static bool speculates(const kir::Function& f);
   std::string speculation_text() const;

@@ -14,6 +14,7 @@ namespace thorn::flatten::planning {
 Value Planner::map_flat(int64_t n, const std::vector<int64_t>& dims, const std::string* key) {
   if (key) {
     CaptureLog log;
+    log.copy_delayed_up_to = copy_delayed_up_to;
     try {
       return map_flat_once(n, dims, &log, key);
     } catch (const Fallback&) {
@@ -84,6 +85,7 @@ std::string Planner::cache_map(const std::string& key, const CaptureLog& log, co
   auto c = std::make_shared<CachedPlan>();
   fill(*c);
   c->speculative_bound = speculative_bound;
+  c->copy_delayed_up_to = log.copy_delayed_up_to;
   c->sources = log.sources;
   c->reads = log.reads;
   c->aliases = log.aliases;
@@ -176,6 +178,7 @@ static Sym skeleton(const Sym& r) {
 Value Planner::map_rows(int64_t n, const std::string* key) {
   if (key) {
     CaptureLog log;
+    log.copy_delayed_up_to = copy_delayed_up_to;
     try {
       return map_rows_once(n, &log, key);
     } catch (const Fallback&) {

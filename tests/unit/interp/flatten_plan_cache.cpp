@@ -179,3 +179,41 @@ TEST_CASE("plan cache: an entry keeps its code anchor alive until evicted") {
   for (size_t k = 0; k < flatten::PlanCache::kMaxEntries; ++k) c.insert("k" + std::to_string(k), p);
   CHECK(watch.expired());
 }
+
+TEST_CASE("plan cache: a map called again with small delayed inputs copies them and is cached") {
+  // `transpose m` is delayed: the first call fuses it into the map's
+  // element (no key can hold it); from the second call on the input is
+  // copied out and the plan is cached (rodinia/cfd's time loop).
+  Delta d = same(
+      "let m = [[1f32, 2, 3], [4, 5, 6]] in "
+      "loop acc = 0f32 for i < 5 do acc + f32.sum (map (\\r -> r[0] * 2 + r[1] + f32.i64 i) (transpose m))",
+      "165.0f32");
+  CHECK(d.hits >= 3);
+}
+
+TEST_CASE("plan cache: a map capturing a small delayed array is cached from its second call") {
+  // `t` (a transpose, delayed) is captured, not an input: the capture's
+  // signature copies it at a site that was planned before.
+  Delta d = same(
+      "let m = [[1i64, 2, 3], [4, 5, 6]] in "
+      "loop acc = 0i64 for i < 6 do "
+      "  let t = transpose m in "
+      "  acc + (map (\\k -> t[k % 3, 1] * k + i) [0i64, 1, 2, 3])[3]",
+      "87i64");
+  CHECK(d.hits >= 4);
+}
+
+TEST_CASE("plan cache: a site is hot from its second call within one anchor") {
+  flatten::PlanCache c;
+  CHECK(!c.hot_site("s"));
+  CHECK(c.hot_site("s"));
+  CHECK(c.hot_site("s"));
+  CHECK(!c.hot_site("t"));
+  // A new anchor (the REPL's next input) starts counting again.
+  auto anchor = std::make_shared<int>(1);
+  c.set_anchor(anchor);
+  CHECK(!c.hot_site("s"));
+  CHECK(c.hot_site("s"));
+  c.set_anchor(nullptr);
+  CHECK(!c.hot_site("s"));
+}
