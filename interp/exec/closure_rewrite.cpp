@@ -77,7 +77,7 @@ bool mentions_any(const std::set<std::string>& used, const std::set<std::string>
   return false;
 }
 
-std::string inner_parallelism(const Expr& e) {
+std::string inner_parallelism(const Expr& e, bool loops) {
   static const std::set<std::string> soacs = {
       "map",  "map2",    "map3",    "map4",    "map5",    "reduce", "reduce_comm", "scan",  "reduce_by_index",
       "hist", "scatter", "filter",  "partition", "sum",   "product", "maximum",    "minimum", "all", "any",
@@ -85,7 +85,7 @@ std::string inner_parallelism(const Expr& e) {
   std::string found;
   any_subexpr(e, [&](const Expr& x) {
     if (x.kind == Expr::Kind::Var && soacs.count(x.name.name)) found = x.name.name;
-    else if (x.kind == Expr::Kind::Loop) found = "an inner loop";
+    else if (loops && x.kind == Expr::Kind::Loop) found = "an inner loop";
     return !found.empty();
   });
   return found;
@@ -93,8 +93,9 @@ std::string inner_parallelism(const Expr& e) {
 
 namespace {
 
-std::string called_parallelism(const Expr& e, const eval::EnvPtr& env, int depth, std::set<const Expr*>& seen) {
-  std::string found = inner_parallelism(e);
+std::string called_parallelism(const Expr& e, const eval::EnvPtr& env, int depth, std::set<const Expr*>& seen,
+                               bool loops) {
+  std::string found = inner_parallelism(e, loops);
   if (!found.empty() || depth == 0) return found;
   any_subexpr(e, [&](const Expr& x) {
     if (x.kind != Expr::Kind::Apply || !x.a || x.a->kind != Expr::Kind::Var || !x.a->name.qualifiers.empty())
@@ -103,7 +104,7 @@ std::string called_parallelism(const Expr& e, const eval::EnvPtr& env, int depth
     if (!b || b->value.kind != Value::Kind::Function || !b->value.fn) return false;
     const Callable& f = *b->value.fn;
     if (f.kind != Callable::Kind::Closure || !f.body || f.intrinsic_alias() || !seen.insert(f.body).second) return false;
-    std::string inner = called_parallelism(*f.body, f.env, depth - 1, seen);
+    std::string inner = called_parallelism(*f.body, f.env, depth - 1, seen, loops);
     if (!inner.empty()) found = inner + " in " + x.a->name.name;
     return !found.empty();
   });
@@ -112,9 +113,9 @@ std::string called_parallelism(const Expr& e, const eval::EnvPtr& env, int depth
 
 }  // namespace
 
-std::string inner_parallelism(const Expr& e, const eval::EnvPtr& env) {
+std::string inner_parallelism(const Expr& e, const eval::EnvPtr& env, bool loops) {
   std::set<const Expr*> seen;
-  return called_parallelism(e, env, 4, seen);
+  return called_parallelism(e, env, 4, seen, loops);
 }
 
 const Expr* strip_attrs(const Expr* e) {

@@ -34,10 +34,11 @@ bool mentions_any(const std::set<std::string>& used, const std::set<std::string>
 // A SOAC (or a loop) in e: work that, inside one element, runs
 // sequentially. Names only: a user function called `map` counts too.
 // Empty when there is none, else what was found ("scan", "an inner loop").
-std::string inner_parallelism(const Expr& e);
+// `loops`: false looks for SOACs only (inside loops too).
+std::string inner_parallelism(const Expr& e, bool loops = true);
 // The same, also looking into the user functions e calls (by name, looked
 // up in env, a few calls deep): "scan in rollback".
-std::string inner_parallelism(const Expr& e, const eval::EnvPtr& env);
+std::string inner_parallelism(const Expr& e, const eval::EnvPtr& env, bool loops = true);
 
 // The expression under any attributes (`#[unsafe] e`).
 const Expr* strip_attrs(const Expr* e);

@@ -534,6 +534,7 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
                                                                         : inner_parallelism(*strip_attrs(fn.body), fn.env);
   if (inner.empty()) return out;
   std::string where = fmt::format("map at {}", call.loc.str());
+
   Mode m = mode_from_env("THORN_DISTRIBUTE");
   std::string width;
   // Measured on LocVolCalib (16 options of 255 time steps, 2 threads,
@@ -552,6 +553,14 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
     if (!parts.empty())
       out.note = fmt::format("{}: inner parallelism ({}) kept sequential inside each element (outer size {} fills the {})\n",
                              where, inner, n, width);
+    return out;
+  } else if (!parts.empty() && inner_parallelism(*strip_attrs(fn.body), fn.env, false).empty()) {
+    // Loops without SOACs in them run sequentially in every let's map just
+    // as in the whole element's: one map per let adds calls and
+    // intermediate arrays, not parallelism (rodinia/cfd's flux loop over 4
+    // neighbours: 24 maps per time step).
+    out.note = fmt::format("{}: not distributed (outer size {} < {}, but its inner parallelism is loops without "
+                           "SOACs, sequential either way)\n", where, n, width);
     return out;
   } else {
     why = fmt::format("outer size {} < {} and the body has inner parallelism ({})", n, width, inner);

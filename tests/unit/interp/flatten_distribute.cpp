@@ -155,3 +155,25 @@ TEST_CASE("flattening: a map over few rows whose elements need more than 64 KiB 
   CHECK_FALSE(has(log, "private arrays of more than"));
   CHECK_FALSE(has(log, "reference backend"));
 }
+
+TEST_CASE("distribution: a narrow map whose only inner parallelism is a loop without SOACs is not split") {
+  // One map per let would run the same sequential loop in one of them:
+  // more calls and intermediate arrays, no more parallelism.
+  std::string log = plans(
+      "let xss = [[1i64, 2, 3, 4], [5, 6, 7, 8]] in "
+      "map (\\xs -> let a = xs[0] * 2 "
+      "             let b = loop acc = a for i < 4 do acc + xs[i] * i "
+      "             in a + b) xss",
+      "[24i64, 64i64]");
+  CHECK(has(log, "not distributed (outer size 2 <"));
+  CHECK(has(log, "loops without SOACs"));
+  // A SOAC inside the loop is parallelism: that body is still distributed.
+  log = plans(
+      "let xss = [[1i64, 2, 3, 4], [5, 6, 7, 8]] in "
+      "map (\\xs -> let a = xs[0] * 2 "
+      "             let b = loop acc = a for i < 2 do acc + i64.sum (map (* i) xs) "
+      "             in a + b) xss",
+      "[14i64, 46i64]");
+  CHECK(!has(log, "loops without SOACs"));
+  CHECK(has(log, "distributed (outer size 2 <"));
+}
