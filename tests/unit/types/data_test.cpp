@@ -26,7 +26,9 @@ TEST_CASE("record errors") {
   CHECK(error_message("", "(1).a") == "cannot access field \"a\" of a value of type i32");
   CHECK(error_message("", "{a = 1, a = 2}").find("Field \"a\" previously defined at ") == 0);
   CHECK(error_message("", "let r = {x = 1} in r with x = true") ==
-        "Type mismatch when updating record field \"x\": expected a numeric type, got bool");
+        "Type mismatch when updating record field \"x\": the new value has type bool, but the field has type i32.");
+  // The field's sizes may change (tests/programs/record_update_sizes.fut runs it).
+  CHECK(error_message("", "let r = {x = [1i32]} in (r with x = [2, 3]).x") == "<no error>");
 }
 
 TEST_CASE("sum types") {
