@@ -11,6 +11,7 @@
 #include "interp/cli/entry_points.hpp"
 #include "interp/cli/session_setup.hpp"
 #include "interp/core/value_io.hpp"
+#include "interp/eval/user_params.hpp"
 #include "interp/exec/host_backend.hpp"
 #include "interp/util/cancel.hpp"
 #include "interp/util/error.hpp"
@@ -31,7 +32,10 @@ constexpr const char* kHelp =
     "  -b, --binary-output     write the results in Futhark's binary format\n"
     "  -w, --no-warnings       accepted for compatibility (thorn prints none)\n"
     "  --log plan              print each segmented plan to stderr as it is made\n"
-    "                          (like THORN_LOG_PLAN=1)\n";
+    "                          (like THORN_LOG_PLAN=1)\n"
+    "  --tuning FILE           user parameters (`#[param(name)] e`) from FILE, lines\n"
+    "                          name=value, as a compiled Futhark program reads them\n"
+    "  -p, --param NAME=VALUE  set one user parameter (after --tuning's)\n";
 
 // SIGINT: the first one asks the computation to stop at its next safe
 // point (Interrupted, exit status 130, see main.cpp); a second one, before
@@ -59,6 +63,8 @@ int cmd_run(const Args& args_in) {
   std::string entry_name = "main";
   bool binary = false;
   std::vector<std::string> files;
+  std::string tuning_file;
+  std::vector<std::string> param_settings;
   while (args.next()) {
     if (args.is("-h", "--help")) {
       std::cout << kHelp << kCommonOptionsHelp;
@@ -74,6 +80,10 @@ int cmd_run(const Args& args_in) {
       std::string what = args.value();
       if (what != "plan") args.fail(fmt::format("unknown --log topic '{}' (known: plan)", what));
       exec::host_backend::set_log_plans(true);
+    } else if (args.is("", "--tuning")) {
+      tuning_file = args.value();
+    } else if (args.is("-p", "--param")) {
+      param_settings.push_back(args.value());
     } else if (take_common_option(args, common)) {
     } else if (args.positional()) {
       files.push_back(args.arg());
@@ -88,6 +98,23 @@ int cmd_run(const Args& args_in) {
   return evaluator_missing("run");
 #else
   try {
+    eval::UserParams params;
+    if (!tuning_file.empty()) params = eval::read_tuning_file(tuning_file);
+    for (const std::string& setting : param_settings) {
+      size_t eq = setting.find('=');
+      int64_t v = 0;
+      bool ok = eq != std::string::npos && eq > 0;
+      try {
+        size_t used = 0;
+        if (ok) v = std::stoll(setting.substr(eq + 1), &used);
+        ok = ok && used == setting.size() - eq - 1;
+      } catch (...) {
+        ok = false;
+      }
+      if (!ok) throw Error(ErrorKind::Usage, fmt::format("--param expects NAME=INTEGER, got '{}'", setting));
+      params[setting.substr(0, eq)] = v;
+    }
+    eval::set_user_params(std::move(params));
     auto session = open_session(common);
     session->load_file(files[0]);
     auto entry = session->entry(entry_name);

@@ -12,6 +12,7 @@
 #include "interp/cli/entry_points.hpp"
 #include "interp/cli/futhark_script.hpp"
 #include "interp/cli/random_values.hpp"
+#include "interp/eval/user_params.hpp"
 #include "interp/util/error.hpp"
 
 namespace thorn::cli {
@@ -94,6 +95,19 @@ class ProgramRunner {
     if (!spec) return {};
     if (spec->has_tag("disable")) return {whole(CaseResult::Status::Skipped, "tagged disable")};
 
+    // The program's tuning file, as `futhark test` passes it: user
+    // parameters (`#[param(name)] e`) for this program's cases only.
+    std::string tuning = path_ + ".tuning";
+    eval::UserParams params;
+    try {
+      if (std::filesystem::exists(tuning)) params = eval::read_tuning_file(tuning);
+    } catch (const Error& e) {
+      return {whole(CaseResult::Status::Failed, e.render())};
+    }
+    struct Scoped {
+      explicit Scoped(eval::UserParams p) { eval::set_user_params(std::move(p)); }
+      ~Scoped() { eval::set_user_params({}); }
+    } scoped_params(std::move(params));
     auto start = Clock::now();
     CommonOptions common = options_.common;
     try {

@@ -10,6 +10,7 @@
 #include "interp/core/ad_value.hpp"
 #include "interp/eval/ad.hpp"
 #include "interp/eval/evaluator.hpp"
+#include "interp/eval/user_params.hpp"
 #include "interp/eval/intrinsics.hpp"
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/eval/value_ops.hpp"
@@ -585,6 +586,9 @@ Value Evaluator::eval_attr(const Expr& e, const Ctx& ctx) {
       on_trace(loc_text(e.loc), v, resolve_type(e.a->type, ctx.tenv, ctx.env));
     } else if (attr.rfind("trace(", 0) == 0 && attr.back() == ')') {
       on_trace(attr.substr(6, attr.size() - 7), v, resolve_type(e.a->type, ctx.tenv, ctx.env));
+    } else if (std::optional<int64_t> p = user_param_value(attr);
+               p && v.kind == Value::Kind::Scalar && v.scalar.type == Prim::I64) {
+      v = Value(Scalar::i64(*p));  // `#[param(name)] e` with name set (user_params.hpp)
     }
   }
   return v;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "interp/eval/scalar_ops.hpp"
+#include "interp/eval/user_params.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
 #include "interp/syntax/print.hpp"
@@ -663,8 +664,15 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       return upd(r, 0);
     }
     case Expr::Kind::Ascribe:
-    case Expr::Kind::Coerce:
-    case Expr::Kind::Attr: return lower(*e.a, sc, tail);
+    case Expr::Kind::Coerce: return lower(*e.a, sc, tail);
+    case Expr::Kind::Attr: {
+      Sym v = lower(*e.a, sc, tail);
+      // `#[param(name)] e` with name set: its value (interp/eval/user_params.hpp).
+      for (const std::string& attr : e.attrs)
+        if (std::optional<int64_t> p = eval::user_param_value(attr); p && v.is_scalar() && v.prim == Prim::I64)
+          v = constant(Scalar::i64(*p));
+      return v;
+    }
     case Expr::Kind::QualParens: {
       // M.(e): e with M's names in front (the checker resolved M already).
       const Scope* root = sc.get();
