@@ -413,6 +413,13 @@ std::vector<Value> Session::call(const std::string& name, std::vector<Value> arg
     throw;
   } catch (const std::bad_alloc&) {
     throw out_of_memory_error(loc);
+  } catch (Error& e) {
+    // An argument whose shape its parameter's sizes reject is reported at
+    // the entry point itself; say so as a compiled Futhark program does.
+    if (e.kind == ErrorKind::Runtime && e.loc.known() && e.loc.file == loc.file && e.loc.line == loc.line &&
+        e.loc.col == loc.col && e.message.rfind("Size mismatch", 0) == 0)
+      e.message = "Error: entry point arguments have invalid sizes. " + e.message;
+    throw;
   }
   std::vector<Value> out;
   if (result.kind == Value::Kind::Tuple) {
