@@ -38,7 +38,51 @@ struct Checker {
   std::vector<bool> higher_order;  // per parameter
   std::vector<std::set<std::string>> param_names;
 
+  bool binds_self(const Pattern* p) const {
+    if (!p) return false;
+    std::set<std::string> names;
+    pattern_names(*p, names);
+    return names.count(d.name) > 0;
+  }
+
+  // Where a local binding shadows the function's name (`case (#bar f) ->
+  // f x` inside `def f`), uses of the name below it are not recursion.
+  bool shadowed_scope(const Expr& e) {
+    switch (e.kind) {
+      case Expr::Kind::Let:
+        if (!binds_self(e.pattern.get())) return false;
+        if (e.a) walk(*e.a);
+        return true;
+      case Expr::Kind::LetFun:
+        if (e.name.name != d.name) return false;
+        return true;  // a local function of the same name: neither its body nor the rest refer to d
+      case Expr::Kind::Lambda:
+        for (const auto& p : e.params)
+          if (binds_self(p.get())) return true;
+        return false;
+      case Expr::Kind::Match: {
+        bool any = false;
+        for (const Case& c : e.cases) any = any || binds_self(c.pattern.get());
+        if (!any) return false;
+        if (e.a) walk(*e.a);
+        for (const Case& c : e.cases)
+          if (!binds_self(c.pattern.get()) && c.body) walk(*c.body);
+        return true;
+      }
+      case Expr::Kind::Loop: {
+        bool shadows = (!e.params.empty() && binds_self(e.params[0].get())) || e.loop_var == d.name ||
+                       binds_self(e.pattern.get());
+        if (!shadows) return false;
+        if (e.a) walk(*e.a);
+        if (e.c && e.loop_form != Expr::LoopForm::While) walk(*e.c);  // a while condition is in the scope
+        return true;
+      }
+      default: return false;
+    }
+  }
+
   void walk(const Expr& e) {
+    if (shadowed_scope(e)) return;
     if (e.kind == Expr::Kind::Apply && e.a && names_self(*e.a, d.name)) {
       if (e.list.size() != d.params.size())
         fail(e.loc, fmt::format("Recursive application of \"{}\" is not fully saturated: expected {} arguments but "
