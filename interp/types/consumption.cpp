@@ -160,7 +160,7 @@ void leaves(const Als& a, std::vector<Ids>& out) {
 }
 
 // t with every array (and type parameter) in it unique: what `*` on a type
-// name that stands for a tuple or record means.
+// name that stands for a tuple, record or sum means.
 TypePtr all_unique(const TypePtr& t) {
   if (!t) return t;
   auto c = std::make_shared<Type>(*t);
@@ -172,6 +172,11 @@ TypePtr all_unique(const TypePtr& t) {
       break;
     case Type::Kind::Record:
       for (auto& [n, f] : c->fields) f = all_unique(f);
+      break;
+    case Type::Kind::Sum:  // `*sum`: every constructor's payload (Futhark's sumtype23)
+      c->unique = true;
+      for (auto& [n, ps] : c->constructors)
+        for (auto& p : ps) p = all_unique(p);
       break;
     default: return t;
   }
