@@ -354,6 +354,10 @@ class Checker {
   std::vector<Capture*> captures_;
   std::map<std::string, int> globals_;
   std::map<int, std::string> global_names_;
+  // Consuming parameters of tuple or record type: their components are
+  // distinct locations (the caller checked that its argument's components
+  // do not alias), though they share the parameter's one alias id.
+  Ids distinct_parts_;
   const std::set<const Expr*>& abstract_globals_;
   std::map<int, Loc> consumed_;
   std::map<int, std::string> desc_;
@@ -508,6 +512,7 @@ class Checker {
         TypePtr t = declared ? declared : p.type;
         bool cons = force_consume || (t && diet_consume(*t));
         int id = fresh(fmt::format("variable \"{}\"", p.name));
+        if (!loop_pattern_ && t && diet_consume(*t) && is_structured(*t)) distinct_parts_.insert(id);
         env_.push_back(Entry{p.name, id, cons, shaped(t, {id})});
         out.push_back(ParamVar{p.name, id, t});
         return;
@@ -803,8 +808,9 @@ class Checker {
     for (const auto& p : parts) {
       // Components of one global are distinct locations (Futhark tracks a
       // global's aliases per path); consuming them fails as "not consumable".
+      // So are a consuming tuple parameter's (Futhark's uniqueness61).
       for (int id : p)
-        if (seen.count(id) && !global_names_.count(id))
+        if (seen.count(id) && !global_names_.count(id) && !distinct_parts_.count(id))
           fail(loc, "Argument passed for consuming parameter is self-aliased.");
       seen.insert(p.begin(), p.end());
     }
