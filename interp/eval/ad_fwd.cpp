@@ -275,8 +275,28 @@ class Fwd {
       case Expr::Kind::Apply: return apply(e);
       case Expr::Kind::Intrinsic: return intrinsic(e->text, e->list, e);
       case Expr::Kind::Index: return index(e);
+      case Expr::Kind::ArrayLit: return array_lit(e);
       default: return scalar(e);
     }
+  }
+
+  // `[a, b]` is linear in its elements: its tangent is `[ȧ, ḃ]`, zeros for
+  // the elements that carry no derivative.
+  Dual1 array_lit(const ExprPtr& e) {
+    std::vector<Dual1> xs;
+    for (const auto& x : e->list) xs.push_back(norm(x));
+    auto p = std::make_shared<Expr>(*e);
+    auto t = std::make_shared<Expr>(*e);
+    bool any = false;
+    for (size_t k = 0; k < xs.size(); ++k) {
+      p->list[k] = xs[k].first;
+      any = any || xs[k].second;
+    }
+    ExprPtr pv = bind(p, e->type);
+    if (!any) return {pv, nullptr};
+    rank_of(e->type);  // arrays of floats only (a tangent of every element)
+    for (size_t k = 0; k < xs.size(); ++k) t->list[k] = xs[k].second ? xs[k].second : zeros(xs[k].first);
+    return {pv, bind(t, e->type)};
   }
 
   Dual1 let(const Expr& e) {

@@ -345,6 +345,7 @@ class Rev {
       case Expr::Kind::Apply: return apply(e);
       case Expr::Kind::Intrinsic: return intrinsic(e->text, e->list, *e);
       case Expr::Kind::Index: return index(e);
+      case Expr::Kind::ArrayLit: return array_lit(e);
       default: return scalar(e);
     }
   }
@@ -487,6 +488,41 @@ class Rev {
     return var(vs[0], t);
   }
 
+  // `[a, b]`: each element's adjoint is the literal's adjoint at its position.
+  ExprPtr array_lit(const ExprPtr& e) {
+    rank_of(e->type);  // arrays of floats only
+    auto n = std::make_shared<Expr>(*e);
+    bool any = false;
+    for (auto& x : n->list) {
+      x = norm(x);
+      any = any || is_active(x);
+    }
+    ExprPtr r = bind(n, any, e->type);
+    if (!any) return r;
+    std::vector<ExprPtr> xs = n->list;
+    TypePtr row = elem_type(r);
+    tape.push_back({r->name.name, [this, xs, row](const ExprPtr& bar) {
+                      for (size_t k = 0; k < xs.size(); ++k) {
+                        if (!is_active(xs[k])) continue;
+                        auto at = std::make_shared<Expr>();
+                        at->kind = Expr::Kind::IntLit;
+                        at->loc = loc;
+                        at->int_value = k;
+                        at->prim = Prim::I64;
+                        at->suffix = Prim::I64;
+                        at->type = prim_type(Prim::I64);
+                        auto ix = std::make_shared<Expr>();
+                        ix->kind = Expr::Kind::Index;
+                        ix->loc = loc;
+                        ix->a = bar;
+                        ix->indices.push_back(IndexArg{false, at, nullptr, nullptr, nullptr});
+                        ix->type = row;
+                        accumulate(xs[k]->name.name, ix);
+                      }
+                    }});
+    return r;
+  }
+
   ExprPtr index(const ExprPtr& e) {
     if (!e->a || e->a->kind != Expr::Kind::Var || e->indices.size() != 1 || e->indices[0].is_slice)
       throw Unsupported(fmt::format("a slice or multi-dimensional index (at {}) of an array that carries a derivative", e->loc.str()));
@@ -538,7 +574,14 @@ class Rev {
     if (!fv) throw Unsupported(fmt::format("a call of a local or computed function (at {}) in a mapped function", e->loc.str()));
     const Callable& c = *fv->fn;
     if (c.kind == Callable::Kind::Closure) {
-      if (auto alias_name = c.intrinsic_alias()) return intrinsic(*alias_name, e->list, *e);
+      if (auto alias_name = c.intrinsic_alias()) {
+        // A scalar function of scalars (`f64.sqrt x[1]`, with x active: not
+        // pure, as the gather has a rule of its own) has dual-number partials.
+        bool scalars = e->type && e->type->kind == Type::Kind::Prim;
+        for (const auto& x : e->list) scalars = scalars && x->type && x->type->kind == Type::Kind::Prim;
+        if (scalars) return scalar(e);
+        return intrinsic(*alias_name, e->list, *e);
+      }
       if (c.params && c.params->size() == e->list.size()) return call_closure(c, e);
     }
     throw Unsupported(fmt::format("a call of {} (at {}) in a mapped function over arrays", c.describe(), e->loc.str()));
