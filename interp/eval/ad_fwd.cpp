@@ -610,6 +610,13 @@ class Fwd {
 
 }  // namespace
 
+namespace {
+thread_local Evaluator* planning = nullptr;
+}
+Evaluator* planning_evaluator() { return planning; }
+PlanningEvaluator::PlanningEvaluator(Evaluator& ev) : prev(planning) { planning = &ev; }
+PlanningEvaluator::~PlanningEvaluator() { planning = prev; }
+
 Value fwd_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
                  const std::vector<std::string>& free_active, size_t nlead) {
   if (f.kind != Callable::Kind::Closure || !f.params || !f.body) throw Unsupported("a mapped function that is not a closure");
