@@ -276,8 +276,56 @@ class Fwd {
       case Expr::Kind::Intrinsic: return intrinsic(e->text, e->list, e);
       case Expr::Kind::Index: return index(e);
       case Expr::Kind::ArrayLit: return array_lit(e);
+      case Expr::Kind::Loop: return loop(e);
       default: return scalar(e);
     }
+  }
+
+  // `loop x = x0 for i < n do body` (or `while c`) becomes
+  // `loop (x, ẋ) = (x0, ẋ0) for i < n do (body, its tangent)`: the body is
+  // walked by a walker of its own (its bindings stay inside the loop) with
+  // x's twin the loop's second variable. The loop variable is taken to
+  // carry a derivative from the start (zeros when x0 has none), since the
+  // body may give it one.
+  Dual1 loop(const ExprPtr& e) {
+    const Pattern* id = e->params.empty() ? nullptr : param_id(*e->params[0]);
+    if (!e->type_params.empty() || !e->a || !id || e->loop_form == Expr::LoopForm::ForIn)
+      throw Unsupported(fmt::format("a loop of this form (at {}) in a mapped function over arrays (one variable, for or while)", e->loc.str()));
+    TypePtr t = id->type ? id->type : e->params[0]->type;
+    rank_of(t);
+    auto [ip, it] = norm(e->a);
+    if (!it) it = zeros(ip);
+    auto n = std::make_shared<Expr>(*e);
+    if (e->loop_form == Expr::LoopForm::For) n->c = norm(e->c).first;  // the bound: an integer
+    Fwd sub(ev, env, loc, out);
+    sub.locals = locals;
+    sub.tan = tan;
+    sub.locals.insert(id->name);
+    if (e->loop_form == Expr::LoopForm::For) sub.locals.insert(e->loop_var), sub.tan.erase(e->loop_var);
+    std::string tn = fresh();
+    sub.tan[id->name] = var(tn, t);
+    auto [bp, bt] = sub.norm(e->b);
+    if (!bt) bt = sub.zeros(bp);
+    n->b = sub.wrap(sub.chain, tuple_of(g, {bp, bt}));
+    auto pat = std::make_shared<Pattern>();
+    pat->kind = Pattern::Kind::Tuple;
+    pat->loc = loc;
+    pat->elems = {e->params[0], id_pattern(tn, t, loc)};
+    pat->type = tuple_type({t, t});
+    n->params = {pat};
+    n->a = tuple_of(g, {ip, it});
+    n->type = tuple_type({e->type, e->type});
+    out.keep.push_back(n);
+    std::string p = fresh(), q = fresh();
+    auto res = std::make_shared<Pattern>();
+    res->kind = Pattern::Kind::Tuple;
+    res->loc = loc;
+    res->elems = {id_pattern(p, e->type, loc), id_pattern(q, e->type, loc)};
+    res->type = n->type;
+    emit(res, n);
+    locals.insert(p);
+    locals.insert(q);
+    return {var(p, e->type), var(q, e->type)};
   }
 
   // `[a, b]` is linear in its elements: its tangent is `[ȧ, ḃ]`, zeros for

@@ -60,3 +60,23 @@ entry stack_vjp (x: [2]f64) =
   let rows = map (\k -> vjp (stack 2) x (tabulate_2d 3 2 (\r c -> f64.bool (r * 2 + c == k)))) (iota 6)
   in tabulate 2 (\i -> tabulate_2d 3 2 (\r c -> rows[r * 2 + c][i]))
 
+-- A loop with a literal body: forward mode generates a loop over (value,
+-- tangent) pairs; reverse mode (no loop rule in the vjp transformation yet)
+-- runs on the reference backend, with the same values.
+def iter (x: [2]f64) : [2]f64 =
+  loop y = x for i < 3 do [y[0] * y[1] + f64.i64 i, f64.sin y[0]]
+
+-- ==
+-- entry: iter_jvp iter_vjp
+-- input { [0.5, 1.5] }
+-- output { [[2.431010686082902, 0.6607883230347038], [0.28876994636677683, 0.05025816855817685]] }
+entry iter_jvp (x: [2]f64) = tabulate 2 (jvp iter x <-< onehot 2) |> transpose
+entry iter_vjp (x: [2]f64) = tabulate 2 (vjp iter x <-< onehot 2)
+
+-- A while loop whose trip count depends on the primal.
+-- ==
+-- entry: doubling_jvp
+-- input { [0.5, 1.5] }
+-- output { [[32.0, 0.0], [0.0, 32.0]] }
+def doubling (x: [2]f64) : [2]f64 = loop y = x while y[0] < 10 do map (* 2) y
+entry doubling_jvp (x: [2]f64) = tabulate 2 (jvp doubling x <-< onehot 2)

@@ -24,7 +24,8 @@ const char* kDefs =
     "let onehot n (i: i64) : [n]f64 = tabulate n (\\j -> f64.bool (i == j)) "
     "let bellman (x: [2]f64) : [2]f64 = [f64.sqrt x[1], f64.sqrt (1 - x[0] ** 2)] "
     "let squash [n] (x: [n]f64) : [n]f64 = let s = f64.sum (map (\\a -> a * a) x) in map (\\a -> a / (1 + s)) x "
-    "let stack (c: f64) (x: [2]f64) : [3][2]f64 = [x, map (* c) x, [x[0] * x[1], c]] ";
+    "let stack (c: f64) (x: [2]f64) : [3][2]f64 = [x, map (* c) x, [x[0] * x[1], c]] "
+    "let iter (x: [2]f64) : [2]f64 = loop y = x for i < 3 do [y[0] * y[1] + f64.i64 i, f64.sin y[0]] ";
 
 }  // namespace
 
@@ -33,7 +34,8 @@ TEST_CASE("ad: a Jacobian as tabulate of jvp/vjp over one-hot seeds is flattened
                         "in tabulate 2 (vjp bellman [0.5, 0.25] <-< onehot 2)",
                         "in tabulate 3 (jvp squash [1, 2, 0.5] <-< onehot 3)",
                         "in tabulate 3 (vjp squash [1, 2, 0.5] <-< onehot 3)",
-                        "in tabulate 2 (jvp (stack 2) [3, 5] <-< onehot 2)"}) {
+                        "in tabulate 2 (jvp (stack 2) [3, 5] <-< onehot 2)",
+                        "in tabulate 2 (jvp iter [0.5, 1.5] <-< onehot 2)"}) {
     std::string log = same(std::string(kDefs) + e);
     INFO(std::string(e) << "\n" << log);
     CHECK(!has(log, "runs on the reference"));
