@@ -80,3 +80,10 @@ entry iter_vjp (x: [2]f64) = tabulate 2 (vjp iter x <-< onehot 2)
 -- output { [[32.0, 0.0], [0.0, 32.0]] }
 def doubling (x: [2]f64) : [2]f64 = loop y = x while y[0] < 10 do map (* 2) y
 entry doubling_jvp (x: [2]f64) = tabulate 2 (jvp doubling x <-< onehot 2)
+
+-- A captured active array gathered at a literal index in a mapped lambda.
+-- ==
+-- entry: gather_lit_vjp
+-- input { [1.0, 2.0, 3.0] [1.0, 0.5, 2.0] }
+-- output { [23.0, 2.0, 12.0] }
+entry gather_lit_vjp (x: [3]f64) (v: [3]f64) = vjp (\(x: [3]f64) -> map (\a -> a * a * x[0]) x) x v

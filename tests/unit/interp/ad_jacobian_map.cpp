@@ -70,3 +70,13 @@ TEST_CASE("ad: a derivative in a mapped function that cannot be generated falls 
                          "in map (\\v -> jvp (\\(a, b) -> a * b) (2.0, 3.0) (v, 1 - v)) [0.0, 0.5, 1]");
   CHECK(has(log, "inside a mapped function"));
 }
+
+TEST_CASE("ad: a gather of a captured active array at a literal index (typed i32) keeps its rule") {
+  // `x[0]` in the mapped lambda: the gather site's position is widened to i64.
+  for (const char* e : {"vjp (\\(x: [3]f64) -> map (\\a -> a * a * x[0]) x) [1, 2, 3] [1, 0.5, 2]",
+                        "jvp (\\(x: [3]f64) -> map (\\a -> a * a * x[0]) x) [1, 2, 3] [1, 0.5, 2]"}) {
+    std::string log = same(e);
+    INFO(std::string(e) << "\n" << log);
+    CHECK(!has(log, "runs on the reference tape"));
+  }
+}
