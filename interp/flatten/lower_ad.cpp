@@ -60,7 +60,21 @@ Sym Lowerer::lower_ad(const std::string& name, std::vector<Sym> args, const Loc&
   std::vector<Sym> call = lead;
   call.push_back(args[1]);
   call.push_back(args[2]);
-  Sym derivative = apply(from_value(gen), std::move(call), loc);
+  Sym fn = from_value(gen);
+  // A derivative whose code loops (an inner reduction, a loop) is stored
+  // once per element, as a costly map's element is: a consumer that reads
+  // it by index (flatten, a sum over the Jacobian) would otherwise run the
+  // loops again for every entry (n times the work of a forward Jacobian).
+  // Private storage also makes the planner build such rows once each.
+  bool made_locals = false;
+  kir::Block code = probe_block([&] {
+    apply(fn, call, loc);
+    return std::vector<kir::Reg>{};
+  }, &made_locals);
+  bool costly = made_locals || kir::has_loop(f_, code);
+  Sym derivative = apply(fn, std::move(call), loc);
+  if (costly && derivative.kind == Sym::Kind::Array && !dynamic(derivative) && fits_private(derivative, loc))
+    derivative = materialise(derivative, loc);
   return Sym::tuple({primal, derivative});
 }
 

@@ -80,3 +80,11 @@ TEST_CASE("ad: a gather of a captured active array at a literal index (typed i32
     CHECK(!has(log, "runs on the reference tape"));
   }
 }
+
+TEST_CASE("ad: a derivative whose code loops is stored once per row, not recomputed per entry") {
+  // squash's tangent sums over x: read by flatten entry by entry, a delayed
+  // row would run that sum again for every entry.
+  std::string log = same(std::string(kDefs) + "in f64.sum (flatten (tabulate 3 (jvp squash [1, 2, 0.5] <-< onehot 3)))");
+  CHECK(has(log, "rows built once each"));
+  CHECK(!has(log, "runs on the reference"));
+}
