@@ -16,6 +16,7 @@
 #include <set>
 
 #include "interp/eval/ad_lambda_gen.hpp"
+#include "interp/eval/ad_nest_util.hpp"
 #include "interp/eval/env.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/scalar_ops.hpp"
@@ -25,51 +26,9 @@
 namespace thorn::eval::ad {
 
 using namespace detail;
+using namespace nest;
 
 namespace {
-
-int rank_of(const TypePtr& t) {
-  if (!t) throw Unsupported("an untyped expression in a mapped function");
-  if (t->kind == Type::Kind::Prim && is_float(t->prim)) return 0;
-  if (t->kind == Type::Kind::Array && t->elem && t->elem->kind == Type::Kind::Prim && is_float(t->elem->prim) &&
-      t->dims.size() <= 3)
-    return int(t->dims.size());
-  throw Unsupported("a value in a mapped function that is not a float or an array of floats (up to 3 dimensions)");
-}
-bool float_valued(const TypePtr& t) {
-  if (!t) return false;
-  if (t->kind == Type::Kind::Prim) return is_float(t->prim);
-  return t->kind == Type::Kind::Array && t->elem && t->elem->kind == Type::Kind::Prim && is_float(t->elem->prim);
-}
-Prim prim_of(const TypePtr& t) { return t->kind == Type::Kind::Prim ? t->prim : t->elem->prim; }
-
-bool literal(const Expr& e) {
-  return e.kind == Expr::Kind::IntLit || e.kind == Expr::Kind::FloatLit || e.kind == Expr::Kind::BoolLit;
-}
-const Expr& strip(const Expr& e) {
-  if ((e.kind == Expr::Kind::Attr || e.kind == Expr::Kind::Ascribe) && e.a) return strip(*e.a);
-  return e;
-}
-
-// Names an expression mentions (an over-approximation of its free variables).
-void mentioned(const Expr& e, std::set<std::string>& out) {
-  if (e.kind == Expr::Kind::Var && e.name.qualifiers.empty()) out.insert(e.name.name);
-  for (const ExprPtr* x : {&e.a, &e.b, &e.c})
-    if (*x) mentioned(**x, out);
-  for (const auto& x : e.list) mentioned(*x, out);
-  for (const auto& [f, x] : e.fields) mentioned(*x, out);
-  for (const auto& ix : e.indices)
-    for (const ExprPtr* x : {&ix.index, &ix.start, &ix.end, &ix.stride})
-      if (*x) mentioned(**x, out);
-  for (const auto& c : e.cases)
-    if (c.body) mentioned(*c.body, out);
-}
-void bound(const Pattern& p, std::vector<std::string>& out) {
-  if (p.kind == Pattern::Kind::Id) out.push_back(p.name);
-  if (p.inner) bound(*p.inner, out);
-  for (const auto& e : p.elems) bound(*e, out);
-  for (const auto& [f, e] : p.fields) bound(*e, out);
-}
 
 thread_local int fwd_depth = 0;
 
@@ -80,8 +39,6 @@ struct Generated3 {
   std::vector<ExprPtr> keep;                             // synthesised source AST
   std::shared_ptr<const void> source;                    // what the source closure kept alive
 };
-
-using Bindings = std::vector<std::pair<PatternPtr, ExprPtr>>;
 
 class Fwd {
  public:
@@ -168,55 +125,13 @@ class Fwd {
     return var(a, t);
   }
 
-  // `let`s of `bindings` around `result`, those nothing needs dropped (the
-  // tangent needs only some primal values).
-  ExprPtr wrap(const Bindings& bindings, ExprPtr result) {
-    std::set<std::string> live;
-    mentioned(*result, live);
-    std::vector<bool> keep(bindings.size(), false);
-    for (size_t k = bindings.size(); k-- > 0;) {
-      std::vector<std::string> names;
-      bound(*bindings[k].first, names);
-      bool used = bindings[k].first->kind == Pattern::Kind::Wildcard;
-      for (const auto& n : names) used = used || live.count(n);
-      if (!used) continue;
-      keep[k] = true;
-      for (const auto& n : names) live.erase(n);
-      mentioned(*bindings[k].second, live);
-    }
-    for (size_t k = bindings.size(); k-- > 0;) {
-      if (!keep[k]) continue;
-      auto l = std::make_shared<Expr>();
-      l->kind = Expr::Kind::Let;
-      l->loc = loc;
-      l->pattern = bindings[k].first;
-      l->a = bindings[k].second;
-      l->b = result;
-      l->type = result->type;
-      result = l;
-    }
-    return result;
-  }
+  ExprPtr wrap(const Bindings& bindings, ExprPtr result) { return wrap_live(bindings, std::move(result), loc); }
   ExprPtr wrap(const std::vector<std::pair<std::string, ExprPtr>>& lets, ExprPtr result) {
     Bindings bs;
     for (const auto& [n, e] : lets) bs.push_back({id_pattern(n, e->type, loc), e});
     return wrap(bs, std::move(result));
   }
 
-  static const Expr* find_var(const Expr& e, const std::string& n) {
-    if (e.kind == Expr::Kind::Var && e.name.qualifiers.empty() && e.name.name == n) return &e;
-    auto sub = [&](const ExprPtr& x) { return x ? find_var(*x, n) : nullptr; };
-    for (const ExprPtr* x : {&e.a, &e.b, &e.c})
-      if (auto r = sub(*x)) return r;
-    for (const auto& x : e.list)
-      if (auto r = sub(x)) return r;
-    for (const auto& ix : e.indices)
-      for (const ExprPtr* x : {&ix.index, &ix.start, &ix.end, &ix.stride})
-        if (auto r = sub(*x)) return r;
-    for (const auto& [f, x] : e.fields)
-      if (auto r = sub(x)) return r;
-    return nullptr;
-  }
   bool mentions_active(const Expr& e) const {
     for (const auto& [n, t] : tan)
       if (mentions_name(e, n)) return true;
@@ -275,8 +190,76 @@ class Fwd {
       case Expr::Kind::Apply: return apply(e);
       case Expr::Kind::Intrinsic: return intrinsic(e->text, e->list, e);
       case Expr::Kind::Index: return index(e);
+      case Expr::Kind::ArrayLit: return array_lit(e);
+      case Expr::Kind::Loop: return loop(e);
       default: return scalar(e);
     }
+  }
+
+  // `loop x = x0 for i < n do body` (or `while c`) becomes
+  // `loop (x, ẋ) = (x0, ẋ0) for i < n do (body, its tangent)`: the body is
+  // walked by a walker of its own (its bindings stay inside the loop) with
+  // x's twin the loop's second variable. The loop variable is taken to
+  // carry a derivative from the start (zeros when x0 has none), since the
+  // body may give it one.
+  Dual1 loop(const ExprPtr& e) {
+    const Pattern* id = e->params.empty() ? nullptr : param_id(*e->params[0]);
+    if (!e->type_params.empty() || !e->a || !id || e->loop_form == Expr::LoopForm::ForIn)
+      throw Unsupported(fmt::format("a loop of this form (at {}) in a mapped function over arrays (one variable, for or while)", e->loc.str()));
+    TypePtr t = id->type ? id->type : e->params[0]->type;
+    rank_of(t);
+    auto [ip, it] = norm(e->a);
+    if (!it) it = zeros(ip);
+    auto n = std::make_shared<Expr>(*e);
+    if (e->loop_form == Expr::LoopForm::For) n->c = norm(e->c).first;  // the bound: an integer
+    Fwd sub(ev, env, loc, out);
+    sub.locals = locals;
+    sub.tan = tan;
+    sub.locals.insert(id->name);
+    if (e->loop_form == Expr::LoopForm::For) sub.locals.insert(e->loop_var), sub.tan.erase(e->loop_var);
+    std::string tn = fresh();
+    sub.tan[id->name] = var(tn, t);
+    auto [bp, bt] = sub.norm(e->b);
+    if (!bt) bt = sub.zeros(bp);
+    n->b = sub.wrap(sub.chain, tuple_of(g, {bp, bt}));
+    auto pat = std::make_shared<Pattern>();
+    pat->kind = Pattern::Kind::Tuple;
+    pat->loc = loc;
+    pat->elems = {e->params[0], id_pattern(tn, t, loc)};
+    pat->type = tuple_type({t, t});
+    n->params = {pat};
+    n->a = tuple_of(g, {ip, it});
+    n->type = tuple_type({e->type, e->type});
+    out.keep.push_back(n);
+    std::string p = fresh(), q = fresh();
+    auto res = std::make_shared<Pattern>();
+    res->kind = Pattern::Kind::Tuple;
+    res->loc = loc;
+    res->elems = {id_pattern(p, e->type, loc), id_pattern(q, e->type, loc)};
+    res->type = n->type;
+    emit(res, n);
+    locals.insert(p);
+    locals.insert(q);
+    return {var(p, e->type), var(q, e->type)};
+  }
+
+  // `[a, b]` is linear in its elements: its tangent is `[ȧ, ḃ]`, zeros for
+  // the elements that carry no derivative.
+  Dual1 array_lit(const ExprPtr& e) {
+    std::vector<Dual1> xs;
+    for (const auto& x : e->list) xs.push_back(norm(x));
+    auto p = std::make_shared<Expr>(*e);
+    auto t = std::make_shared<Expr>(*e);
+    bool any = false;
+    for (size_t k = 0; k < xs.size(); ++k) {
+      p->list[k] = xs[k].first;
+      any = any || xs[k].second;
+    }
+    ExprPtr pv = bind(p, e->type);
+    if (!any) return {pv, nullptr};
+    rank_of(e->type);  // arrays of floats only (a tangent of every element)
+    for (size_t k = 0; k < xs.size(); ++k) t->list[k] = xs[k].second ? xs[k].second : zeros(xs[k].first);
+    return {pv, bind(t, e->type)};
   }
 
   Dual1 let(const Expr& e) {
@@ -589,6 +572,13 @@ class Fwd {
 };
 
 }  // namespace
+
+namespace {
+thread_local Evaluator* planning = nullptr;
+}
+Evaluator* planning_evaluator() { return planning; }
+PlanningEvaluator::PlanningEvaluator(Evaluator& ev) : prev(planning) { planning = &ev; }
+PlanningEvaluator::~PlanningEvaluator() { planning = prev; }
 
 Value fwd_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
                  const std::vector<std::string>& free_active, size_t nlead) {

@@ -36,4 +36,17 @@ namespace thorn::eval::ad {
 Value fwd_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
                  const std::vector<std::string>& free_active, size_t nlead);
 
+// The evaluator whose SOAC the host backend is planning on this thread, or
+// null (exec::dispatch sets it): the flattener lowers jvp2/vjp2 inside a
+// mapped function by generating the derivative function here, which needs
+// the evaluator's prelude (its rules).
+Evaluator* planning_evaluator();
+struct PlanningEvaluator {
+  explicit PlanningEvaluator(Evaluator& ev);
+  ~PlanningEvaluator();
+  PlanningEvaluator(const PlanningEvaluator&) = delete;
+  PlanningEvaluator& operator=(const PlanningEvaluator&) = delete;
+  Evaluator* prev;
+};
+
 }  // namespace thorn::eval::ad

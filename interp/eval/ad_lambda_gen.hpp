@@ -202,6 +202,15 @@ struct Gen {
     }
     if (if_depth > 0)
       throw Unsupported(fmt::format("a gather from {} inside a branch (at {}) in a mapped function", arr, e->loc.str()));
+    if (iv->kind == Expr::Kind::IntLit && iv->type && iv->type->kind == Type::Kind::Prim && iv->type->prim != Prim::I64) {
+      // A literal index (`x[0]`) may have another integer type; the sites'
+      // reduce_by_index takes i64 positions.
+      auto wide = std::make_shared<Expr>(*iv);
+      wide->type = prim_type(Prim::I64);
+      wide->prim = Prim::I64;
+      wide->suffix = Prim::I64;
+      iv = wide;
+    }
     if (!iv->type || iv->type->kind != Type::Kind::Prim || iv->type->prim != Prim::I64)
       throw Unsupported(fmt::format("a gather from {} with a non-i64 index (at {})", arr, e->loc.str()));
     int d = ndirs++;

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "interp/eval/ad_lambda_gen.hpp"
+#include "interp/eval/ad_nest_util.hpp"
 #include "interp/eval/env.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/eval/scalar_ops.hpp"
@@ -23,41 +24,9 @@
 namespace thorn::eval::ad {
 
 using namespace detail;
+using namespace nest;
 
 namespace {
-
-int rank_of(const TypePtr& t) {
-  if (!t) throw Unsupported("an untyped expression in a mapped function");
-  if (t->kind == Type::Kind::Prim && is_float(t->prim)) return 0;
-  if (t->kind == Type::Kind::Array && t->elem && t->elem->kind == Type::Kind::Prim && is_float(t->elem->prim) &&
-      t->dims.size() <= 3)
-    return int(t->dims.size());
-  throw Unsupported("a value in a mapped function that is not a float or an array of floats (up to 3 dimensions)");
-}
-Prim prim_of(const TypePtr& t) { return t->kind == Type::Kind::Prim ? t->prim : t->elem->prim; }
-
-// t with one more (outer) dimension.
-TypePtr rows_of(const TypePtr& t) {
-  auto r = std::make_shared<Type>();
-  r->kind = Type::Kind::Array;
-  if (t->kind == Type::Kind::Array) {
-    r->elem = t->elem;
-    r->dims = t->dims;
-  } else {
-    r->elem = t;
-  }
-  r->dims.insert(r->dims.begin(), Dim{});
-  return r;
-}
-
-bool literal(const Expr& e) {
-  return e.kind == Expr::Kind::IntLit || e.kind == Expr::Kind::FloatLit || e.kind == Expr::Kind::BoolLit;
-}
-
-const Expr& strip(const Expr& e) {
-  if ((e.kind == Expr::Kind::Attr || e.kind == Expr::Kind::Ascribe) && e.a) return strip(*e.a);
-  return e;
-}
 
 thread_local int rev_depth = 0;
 
@@ -174,61 +143,9 @@ class Rev {
     if (!t) t = e->type;
     return var(bind_value(std::move(e), act, t), t);
   }
-  // Names an expression mentions (every variable, bound inside or not: an
-  // over-approximation of its free variables, which is safe here).
-  static void mentioned(const Expr& e, std::set<std::string>& out) {
-    if (e.kind == Expr::Kind::Var && e.name.qualifiers.empty()) out.insert(e.name.name);
-    for (const ExprPtr* x : {&e.a, &e.b, &e.c})
-      if (*x) mentioned(**x, out);
-    for (const auto& x : e.list) mentioned(*x, out);
-    for (const auto& [f, x] : e.fields) mentioned(*x, out);
-    for (const auto& ix : e.indices)
-      for (const ExprPtr* x : {&ix.index, &ix.start, &ix.end, &ix.stride})
-        if (*x) mentioned(**x, out);
-    for (const auto& c : e.cases)
-      if (c.body) mentioned(*c.body, out);
-  }
-  static void bound(const Pattern& p, std::vector<std::string>& out) {
-    if (p.kind == Pattern::Kind::Id) out.push_back(p.name);
-    if (p.inner) bound(*p.inner, out);
-    for (const auto& e : p.elems) bound(*e, out);
-    for (const auto& [f, e] : p.fields) bound(*e, out);
-  }
-
   ExprPtr close(ExprPtr result) { return wrap(chain, std::move(result)); }
 
-  // `let`s of `bindings` around `result`, those nothing needs dropped: the
-  // forward sweep binds every primal value, but the return sweep needs
-  // only some (the partials of + need no primal; a sum's adjoint needs
-  // only its input's length), and a delayed row read by index recomputes
-  // whatever its element computes.
-  ExprPtr wrap(const std::vector<std::pair<PatternPtr, ExprPtr>>& bindings, ExprPtr result) {
-    std::set<std::string> live;
-    mentioned(*result, live);
-    std::vector<bool> keep(bindings.size(), false);
-    for (size_t k = bindings.size(); k-- > 0;) {
-      std::vector<std::string> names;
-      bound(*bindings[k].first, names);
-      bool used = bindings[k].first->kind == Pattern::Kind::Wildcard;
-      for (const auto& n : names) used = used || live.count(n);
-      if (!used) continue;
-      keep[k] = true;
-      for (const auto& n : names) live.erase(n);
-      mentioned(*bindings[k].second, live);
-    }
-    for (size_t k = bindings.size(); k-- > 0;) {
-      if (!keep[k]) continue;
-      auto l = std::make_shared<Expr>();
-      l->kind = Expr::Kind::Let;
-      l->loc = loc;
-      l->pattern = bindings[k].first;
-      l->a = bindings[k].second;
-      l->b = result;
-      l->type = result->type;
-      result = l;
-    }
-    return result;
-  }
+  ExprPtr wrap(const Bindings& bindings, ExprPtr result) { return wrap_live(bindings, std::move(result), loc); }
   ExprPtr wrap(const std::vector<std::pair<std::string, ExprPtr>>& lets, ExprPtr result) {
     std::vector<std::pair<PatternPtr, ExprPtr>> bs;
     for (const auto& [n, e] : lets) bs.push_back({id_pattern(n, e->type, loc), e});
@@ -250,17 +167,6 @@ class Rev {
     return var(a, e.type);
   }
   // A variable `n` as `in` uses it (with its type).
-  static const Expr* find_var(const Expr& e, const std::string& n) {
-    if (e.kind == Expr::Kind::Var && e.name.qualifiers.empty() && e.name.name == n) return &e;
-    auto sub = [&](const ExprPtr& x) { return x ? find_var(*x, n) : nullptr; };
-    for (const ExprPtr* x : {&e.a, &e.b, &e.c})
-      if (auto r = sub(*x)) return r;
-    for (const auto& x : e.list)
-      if (auto r = sub(x)) return r;
-    for (const auto& ix : e.indices)
-      if (auto r = sub(ix.index)) return r;
-    return nullptr;
-  }
   ExprPtr named(const Expr& in, const std::string& n) {
     if (const Expr* v = find_var(in, n)) return std::make_shared<Expr>(*v);
     throw Unsupported(fmt::format("a captured variable {} whose type is not known here", n));
@@ -345,6 +251,7 @@ class Rev {
       case Expr::Kind::Apply: return apply(e);
       case Expr::Kind::Intrinsic: return intrinsic(e->text, e->list, *e);
       case Expr::Kind::Index: return index(e);
+      case Expr::Kind::ArrayLit: return array_lit(e);
       default: return scalar(e);
     }
   }
@@ -487,6 +394,41 @@ class Rev {
     return var(vs[0], t);
   }
 
+  // `[a, b]`: each element's adjoint is the literal's adjoint at its position.
+  ExprPtr array_lit(const ExprPtr& e) {
+    rank_of(e->type);  // arrays of floats only
+    auto n = std::make_shared<Expr>(*e);
+    bool any = false;
+    for (auto& x : n->list) {
+      x = norm(x);
+      any = any || is_active(x);
+    }
+    ExprPtr r = bind(n, any, e->type);
+    if (!any) return r;
+    std::vector<ExprPtr> xs = n->list;
+    TypePtr row = elem_type(r);
+    tape.push_back({r->name.name, [this, xs, row](const ExprPtr& bar) {
+                      for (size_t k = 0; k < xs.size(); ++k) {
+                        if (!is_active(xs[k])) continue;
+                        auto at = std::make_shared<Expr>();
+                        at->kind = Expr::Kind::IntLit;
+                        at->loc = loc;
+                        at->int_value = k;
+                        at->prim = Prim::I64;
+                        at->suffix = Prim::I64;
+                        at->type = prim_type(Prim::I64);
+                        auto ix = std::make_shared<Expr>();
+                        ix->kind = Expr::Kind::Index;
+                        ix->loc = loc;
+                        ix->a = bar;
+                        ix->indices.push_back(IndexArg{false, at, nullptr, nullptr, nullptr});
+                        ix->type = row;
+                        accumulate(xs[k]->name.name, ix);
+                      }
+                    }});
+    return r;
+  }
+
   ExprPtr index(const ExprPtr& e) {
     if (!e->a || e->a->kind != Expr::Kind::Var || e->indices.size() != 1 || e->indices[0].is_slice)
       throw Unsupported(fmt::format("a slice or multi-dimensional index (at {}) of an array that carries a derivative", e->loc.str()));
@@ -538,7 +480,14 @@ class Rev {
     if (!fv) throw Unsupported(fmt::format("a call of a local or computed function (at {}) in a mapped function", e->loc.str()));
     const Callable& c = *fv->fn;
     if (c.kind == Callable::Kind::Closure) {
-      if (auto alias_name = c.intrinsic_alias()) return intrinsic(*alias_name, e->list, *e);
+      if (auto alias_name = c.intrinsic_alias()) {
+        // A scalar function of scalars (`f64.sqrt x[1]`, with x active: not
+        // pure, as the gather has a rule of its own) has dual-number partials.
+        bool scalars = e->type && e->type->kind == Type::Kind::Prim;
+        for (const auto& x : e->list) scalars = scalars && x->type && x->type->kind == Type::Kind::Prim;
+        if (scalars) return scalar(e);
+        return intrinsic(*alias_name, e->list, *e);
+      }
       if (c.params && c.params->size() == e->list.size()) return call_closure(c, e);
     }
     throw Unsupported(fmt::format("a call of {} (at {}) in a mapped function over arrays", c.describe(), e->loc.str()));

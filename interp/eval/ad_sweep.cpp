@@ -195,6 +195,36 @@ AV Sweep::eval(const ExprPtr& e, Scope& s) {
       return scalar_rule("neg", ev.eval(*e, ctx), args);
     }
     case Expr::Kind::Loop: return loop(e, s);
+    case Expr::Kind::ArrayLit: {
+      // Linear in its elements: the tangent is the literal of the elements'
+      // tangents; the adjoint's rows are the elements' adjoints.
+      if (e->list.empty()) break;
+      std::vector<AV> xs;
+      for (const auto& x : e->list) {
+        xs.push_back(eval(x, s));
+        if (xs.back().is_tuple || xs.back().captures) throw Unsupported(fmt::format("an array literal of tuples (at {}) carrying derivatives", e->loc.str()));
+      }
+      std::vector<Value> ps;
+      for (const auto& x : xs) ps.push_back(x.v);
+      AV r = constant(array_from_rows(ps));
+      if (reverse) {
+        std::vector<int> ids;
+        for (const auto& x : xs) ids.push_back(x.id);
+        r.id = new_node([this, ids](const Value& ybar) {
+          for (size_t k = 0; k < ids.size(); ++k) {
+            if (ids[k] < 0) continue;
+            IndexValue iv;
+            iv.index = int64_t(k);
+            accumulate(ids[k], index_array(*ybar.array, {iv}));
+          }
+        });
+        return r;
+      }
+      std::vector<Value> ts;
+      for (const auto& x : xs) ts.push_back(x.dot ? *x.dot : zeros_like(x.v));
+      r.dot = array_from_rows(ts);
+      return r;
+    }
     case Expr::Kind::Index: {
       AV xs = eval(e->a, s);
       if (e->indices.size() == 1 && !e->indices[0].is_slice && !mentions_active(*e->indices[0].index, s)) {

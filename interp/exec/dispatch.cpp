@@ -1,5 +1,6 @@
 #include "interp/exec/dispatch.hpp"
 
+#include "interp/eval/ad_fwd.hpp"
 #include "interp/eval/evaluator.hpp"
 #include "interp/exec/host_backend.hpp"
 #include "interp/exec/reference.hpp"
@@ -42,8 +43,10 @@ Value dispatch(SoacCall& call, eval::Evaluator& ev) {
     // the GPU executor (host_gpu.hpp) instead of the host executor.
     // Inside jvp/vjp, values carry derivatives that only the reference
     // backend's element-by-element evaluation propagates.
-    if (ev.ad_active == 0 && (ev.options().backend == "host" || ev.options().backend == "gpu"))
+    if (ev.ad_active == 0 && (ev.options().backend == "host" || ev.options().backend == "gpu")) {
+      eval::ad::PlanningEvaluator planning(ev);  // for jvp2/vjp2 in mapped functions (lower_ad.cpp)
       if (auto v = host_backend::run(call, ev)) return std::move(*v);
+    }
     return reference::run(call, ev);
   });
 }

@@ -129,6 +129,9 @@ class Lowerer {
   // A select when both sides are cheap scalars, else an if.
   Sym select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
   Sym intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail);
+  // jvp2/vjp2 of a function known at plan time: its generated derivative
+  // function, lowered in place (lower_ad.cpp).
+  Sym lower_ad(const std::string& name, std::vector<Sym> args, const Loc& loc);
 
   ScopePtr root_scope(eval::EnvPtr env, int source = -1) const;
 

@@ -583,6 +583,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     (void)m;
     return array_sym(arr);
   }
+  if (name == "jvp2" || name == "vjp2") return lower_ad(name, std::move(args), loc);
   if (args.size() == 1) return unop(name, args[0], loc);
   throw Fallback(fmt::format("intrinsic {} inside a mapped function", name));
 }
