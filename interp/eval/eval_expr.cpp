@@ -10,6 +10,7 @@
 #include "interp/core/ad_value.hpp"
 #include "interp/eval/ad.hpp"
 #include "interp/eval/evaluator.hpp"
+#include "interp/eval/size_infer.hpp"
 #include "interp/eval/intrinsics.hpp"
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/eval/value_ops.hpp"
@@ -164,7 +165,15 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
         sizes.frame = &frame;
         for (const auto& tp : e->type_params)
           if (tp.is_size) sizes.to_bind.push_back(tp.name);
-        bind_pattern(*e->pattern, std::move(v), frame, &sizes, ctx);
+        if (sizes.to_bind.empty()) {
+          bind_pattern(*e->pattern, std::move(v), frame, &sizes, ctx);
+        } else {
+          // `let [n] (_: m.arr [n]) = e`: a size behind a type abbreviation
+          // (an abstract type's definition) is found through the checked type.
+          Value kept = v;
+          bind_pattern(*e->pattern, std::move(v), frame, &sizes, ctx);
+          if (e->pattern->type && has_unbound_sizes(sizes)) bind_sizes_from_type(*e->pattern->type, kept, sizes);
+        }
         set_env(extend(ctx.env, std::move(frame)));
         e = e->b.get();
         continue;

@@ -1,8 +1,9 @@
 -- Size parameters that no argument gives, instantiated by the checker where
 -- the function is named and computed there at run time: from an expression
 -- that is no polynomial (an application, `/`, `**`, a typed literal), from a
--- later use of a returned function, and from a size parameter of a mapped
--- function used as a loop's trip count.
+-- later use of a returned function, from a size parameter of a mapped
+-- function used as a loop's trip count, and from a type abbreviation in a
+-- `let [n]` pattern.
 
 -- ==
 -- entry: eta_unflatten
@@ -70,3 +71,19 @@ def row_total [b] (k: i64) (row: [b]i64) : i64 =
   loop acc = k for i < b do acc + i64.sum (map (* i) row)
 entry size_trip_count (n: i64) (m: i64) : [n]i64 =
   map2 row_total (replicate n 0) (unflatten (iota (n * m)))
+
+-- ==
+-- entry: abstract_size
+-- input { true } output { 1i64 }
+
+module type boxes = {
+  type box [n]
+  val mk : bool -> box []
+}
+module boxed : boxes = {
+  type box [n] = [n]bool
+  def mk b = [b]
+}
+entry abstract_size (b: bool) : i64 =
+  let [n] (_: boxed.box [n]) = boxed.mk b
+  in n
