@@ -79,6 +79,30 @@ struct UserCallLoc {
 
 namespace {
 bool in_prelude(const Loc& loc) { return loc.known() && loc.file->name.starts_with("[prelude]"); }
+
+// Arguments for parameters of one type parameter (`pair 't (x: t) (y: t)`)
+// have one type, sizes included (Futhark's shapes/polymorphic1): arrays of
+// different shapes are an error. Size-lifted parameters ('~t) are exempt.
+void check_type_param_shapes(const Callable& c, const std::vector<Value>& args, const Loc& loc) {
+  std::vector<std::pair<const std::string*, const Value*>> seen;
+  for (size_t k = 0; k < c.params->size() && k < args.size(); ++k) {
+    if (args[k].kind != Value::Kind::Array) continue;
+    const Pattern& p = *(*c.params)[k];
+    if (p.kind != Pattern::Kind::Ascribed || !p.ascription) continue;
+    const TypeExpr& te = *p.ascription;
+    if (te.kind != TypeExpr::Kind::Name || !te.name.qualifiers.empty() || !te.args.empty()) continue;
+    const TypeParam* tp = nullptr;
+    for (const auto& q : *c.type_params)
+      if (!q.is_size && !q.lifted && q.name == te.name.name) tp = &q;
+    if (!tp) continue;
+    for (const auto& [name, v] : seen)
+      if (*name == tp->name && v->array->shape != args[k].array->shape)
+        throw Error(ErrorKind::Runtime, loc,
+                    fmt::format("Arguments of type `{}` differ in shape: {} and {}.", tp->name, shape_of(*v),
+                                shape_of(args[k])));
+    seen.emplace_back(&tp->name, &args[k]);
+  }
+}
 }  // namespace
 
 Value Evaluator::apply(const Value& fnv, std::vector<Value> args, const Loc& loc) {
@@ -214,6 +238,7 @@ Value Evaluator::call_closure(const Callable& c, std::vector<Value>& args, const
       if (tp.is_size) sizes.to_bind.push_back(tp.name);
   Ctx outer{c.env, c.tenv};
   const auto& params = *c.params;
+  if (c.type_params) check_type_param_shapes(c, args, loc);
   if (sizes.to_bind.empty()) {
     for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer, false, &loc);
   } else {

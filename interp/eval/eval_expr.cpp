@@ -13,6 +13,7 @@
 #include "interp/eval/user_params.hpp"
 #include "interp/eval/intrinsics.hpp"
 #include "interp/eval/scalar_ops.hpp"
+#include "interp/eval/size_infer.hpp"
 #include "interp/eval/value_ops.hpp"
 
 namespace thorn::eval {
@@ -165,7 +166,15 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
         sizes.frame = &frame;
         for (const auto& tp : e->type_params)
           if (tp.is_size) sizes.to_bind.push_back(tp.name);
-        bind_pattern(*e->pattern, std::move(v), frame, &sizes, ctx);
+        if (sizes.to_bind.empty()) {
+          bind_pattern(*e->pattern, std::move(v), frame, &sizes, ctx);
+        } else {
+          // `let [n] (_: m.arr [n]) = e`: a size behind a type abbreviation
+          // (an abstract type's definition) is found through the checked type.
+          Value kept = v;
+          bind_pattern(*e->pattern, std::move(v), frame, &sizes, ctx);
+          if (e->pattern->type && has_unbound_sizes(sizes)) bind_sizes_from_type(*e->pattern->type, kept, sizes);
+        }
         set_env(extend(ctx.env, std::move(frame)));
         e = e->b.get();
         continue;
@@ -245,10 +254,26 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
           SizeScope sizes;
           TypePtr target = resolve_type(e->type, ctx.tenv, ctx.env);
           check_type_sizes(*e->ret_type, v, sizes, ctx, e->loc, "coerce", target);
+          // A size that is no polynomial (`[isqrt n * isqrt n]`), which
+          // the checker keeps as syntax, is computed here.
+          bool computed = false;
+          if (e->type && e->type->kind == Type::Kind::Array && target && target->kind == Type::Kind::Array &&
+              v.kind == Value::Kind::Array && target->dims.size() == e->type->dims.size()) {
+            std::vector<Dim> dims = target->dims;
+            for (size_t k = 0; k < dims.size(); ++k) {
+              const Dim& d = e->type->dims[k];
+              if (d.kind != Dim::Kind::Unknown || !d.formula || !d.formula->syntax) continue;
+              if (std::optional<int64_t> n = size_arg_value(d, ctx, e->loc)) {
+                dims[k] = Dim{Dim::Kind::Constant, *n, {}, nullptr};
+                computed = true;
+              }
+            }
+            if (computed) target = array_type(target->elem, std::move(dims));
+          }
           // Through a type abbreviation (`xs :> ints [n]`), the checked type
           // has the sizes: its known ones must be the value's.
-          if (e->ret_type->kind == TypeExpr::Kind::Name && target && target->kind == Type::Kind::Array &&
-              v.kind == Value::Kind::Array) {
+          if ((e->ret_type->kind == TypeExpr::Kind::Name || computed) && target &&
+              target->kind == Type::Kind::Array && v.kind == Value::Kind::Array) {
             const auto& shape = v.array->shape;
             for (size_t k = 0; k < target->dims.size() && k < shape.size(); ++k)
               if (target->dims[k].kind == Dim::Kind::Constant && target->dims[k].value != shape[k])
@@ -351,10 +376,10 @@ Value Evaluator::instantiate(const Binding& b, const Expr& ref, const Ctx& ctx) 
       bool param = false;
       for (const auto& tp : d.type_params) param = param || (tp.is_size && tp.name == name);
       if (!param) continue;
-      Dim v = resolve_size(dim, ctx.env);
-      if (v.kind != Dim::Kind::Constant || v.value < 0) continue;
+      std::optional<int64_t> v = size_arg_value(dim, ctx, ref.loc);
+      if (!v || *v < 0) continue;
       Binding sb;
-      sb.value = Value(Scalar::i64(v.value));
+      sb.value = Value(Scalar::i64(*v));
       sizes.emplace_back(name, std::move(sb));
     }
     if (!sizes.empty()) env = extend(env, std::move(sizes));
@@ -372,8 +397,8 @@ Value Evaluator::instantiate(const Binding& b, const Expr& ref, const Ctx& ctx) 
     auto c = std::make_shared<Callable>(*b.value.fn);
     if (retype) c->tenv = bind_types(c->tenv, b.quantified, &ref.instantiation, ctx.tenv, ctx.env);
     for (const auto& [name, d] : ref.size_args) {
-      Dim v = resolve_size(d, ctx.env);
-      if (v.kind == Dim::Kind::Constant && v.value >= 0) c->size_hints.emplace_back(name, v.value);
+      std::optional<int64_t> v = size_arg_value(d, ctx, ref.loc);
+      if (v && *v >= 0) c->size_hints.emplace_back(name, *v);
     }
     return Value::function(std::move(c));
   }

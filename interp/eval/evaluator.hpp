@@ -140,6 +140,10 @@ class Evaluator {
   Value eval_intrinsic(const Expr& e, const Ctx& ctx);
   Value eval_attr(const Expr& e, const Ctx& ctx);
   Value instantiate(const Binding& b, const Expr& ref, const Ctx& ctx);
+  // size_syntax.cpp: the value of a size the checker instantiated a size
+  // parameter with at a reference (Expr::size_args), computed in its scope.
+  std::optional<int64_t> size_arg_value(const Dim& d, const Ctx& ctx, const Loc& loc);
+  Value size_syntax_value(const SizeSyntax& s, const Ctx& ctx, const Loc& loc);
   Value operator_value(const QualName& op, const Expr* ref, const Ctx& ctx);
 
   // eval_index.cpp

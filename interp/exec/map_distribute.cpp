@@ -49,6 +49,14 @@ struct DepthGuard {
   ~DepthGuard() { --depth; }
 };
 
+// Whether a size kept as syntax (DimFormula::syntax) names one of `names`.
+bool syntax_names(const SizeSyntax& s, const std::set<std::string>& names) {
+  if (s.op == SizeSyntax::Op::Name) return names.count(s.name) > 0;
+  for (const auto& a : s.args)
+    if (a && syntax_names(*a, names)) return true;
+  return false;
+}
+
 // Whether a type mentions, as a size, one of `names` (sizes bound inside
 // the element: such an intermediate array may differ in size from element
 // to element, and an array of them would be irregular).
@@ -57,6 +65,8 @@ bool sized_by(const TypePtr& t, const std::set<std::string>& names) {
     if (x.kind != Type::Kind::Array) return false;
     for (const Dim& d : x.dims) {
       if (d.kind == Dim::Kind::Name && names.count(d.name)) return true;
+      if (d.kind == Dim::Kind::Unknown && d.formula && d.formula->syntax && syntax_names(*d.formula->syntax, names))
+        return true;
       if (d.kind == Dim::Kind::Unknown && d.formula)
         for (const auto& [factors, coef] : d.formula->terms)
           for (const std::string& f : factors)

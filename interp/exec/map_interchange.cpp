@@ -56,6 +56,11 @@ Interchange try_interchange(const exec::SoacCall& call, eval::Evaluator& ev, int
   if (!loop->a && init_input < 0) return out;
   std::set<std::string> elem_names;
   for (const PatternPtr& p : *fn.params) pattern_names(*p, elem_names);
+  // Size parameters (`[b] ... for m < b`) are bound by each element's call
+  // from its arguments' shapes: not in the closure's environment.
+  if (fn.type_params)
+    for (const TypeParam& tp : *fn.type_params)
+      if (tp.is_size) elem_names.insert(tp.name);
   std::string where = fmt::format("map-around-loop at {}", call.loc.str());
   const bool for_in = loop->loop_form == Expr::LoopForm::ForIn;
   if (!for_in && mentions(*loop->c, elem_names)) {

@@ -484,6 +484,7 @@ Ty CheckerImpl::infer_letfun(Expr& e) {
   s->quantified = r.quantified;
   s->size_params = r.size_params;
   s->nonlifted = r.nonlifted;
+  s->arity = static_cast<int>(e.params.size());
   f.values[e.name.name] = s;
   FrameGuard g(*this, std::move(f));
   return infer(e.b);

@@ -127,6 +127,7 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   s->quantified = r.quantified;
   s->size_params = r.size_params;
   s->nonlifted = r.nonlifted;
+  s->arity = static_cast<int>(d.params.size());
   bind_name<SchemePtr>(scope, local, &Env::values, d.name, s);
 }
 

@@ -406,6 +406,8 @@ DimRef CheckerImpl::dim_of_arg(const Expr& arg) const {
     // size, and `split` unifies its `[n + m]` with it operator for operator
     // (tests/ad/flatmap0.fut). The parts that are not size expressions of
     // local names are unknown sizes of their own (solved at run time).
+    // `replicate (2 ** k) x`: any size expression, as syntax.
+    if (SizeTreePtr t = size_syntax_tree_of(arg); t && t->op != SizeTree::Op::Leaf) return dim_of_tree(t);
     if (arg.kind == Expr::Kind::BinOp)
       if (SizeTreePtr t = opaque_size_tree_of(arg); t && t->op != SizeTree::Op::Leaf) return dim_of_tree(t);
   }
@@ -463,18 +465,58 @@ SizeTreePtr CheckerImpl::app_size_tree_of(const Expr& e) const {
   if (e.a->name.qualifiers.empty() && is_local_value(e.a->name.name)) return nullptr;
   std::vector<SizeTreePtr> args;
   for (const auto& x : e.list) {
-    SizePoly p;
-    SizeTreePtr t;
-    if (x->kind == Expr::Kind::Var && !x->name.qualifiers.empty())
-      t = tree_leaf(dim_name(x->name.str()));
-    else if (size_poly_of(*x, p))
-      t = size_tree_of(*x);
-    else
-      t = app_size_tree_of(*x);
+    SizeTreePtr t = size_syntax_tree_of(*x);
     if (!t) return nullptr;
     args.push_back(std::move(t));
   }
   return tree_apply(e.a->name.str(), std::move(args));
+}
+
+// Any size expression as syntax (null when it is none): `[(n - 1) / b + 1]`,
+// `[2 ** k]`, `[f n * f n]`. Operators other than +, - and * have no
+// normal form; they are kept as applications of the operator (`/` to n - 1
+// and b), which unify argument by argument as in Futhark's unifySizes, and
+// which the evaluator computes where a size parameter is instantiated with
+// them (zonk_dim's DimFormula::tree).
+SizeTreePtr CheckerImpl::size_syntax_tree_of(const Expr& e) const {
+  if (e.kind == Expr::Kind::IntLit && e.suffix && *e.suffix != Prim::I64) {
+    if (!is_integral(*e.suffix) || e.int_value > static_cast<uint64_t>(INT64_MAX)) return nullptr;
+    auto t = std::make_shared<SizeTree>(*tree_leaf(dim_const(static_cast<int64_t>(e.int_value))));
+    t->lit_type = e.suffix;
+    return t;
+  }
+  SizePoly p;
+  if (size_poly_of(e, p)) return size_tree_of(e);
+  switch (e.kind) {
+    case Expr::Kind::Var: {
+      // Only integers (`i64.i32 n` takes an i32): an array or function
+      // named here makes this no size expression.
+      if (e.name.name.empty() || is_symbolic(e.name.name)) return nullptr;
+      bool local = e.name.qualifiers.empty() && is_local_value(e.name.name);
+      SchemePtr s = local ? find_value(e.name.name) : lookup_top_value(e.name);
+      Ty t = s ? resolve(s->type) : nullptr;
+      if (!t || t->kind != TyNode::Kind::Prim || !is_integral(t->prim)) return nullptr;
+      return tree_leaf(local ? named_dim(e.name.name) : dim_name(e.name.str()));
+    }
+    case Expr::Kind::Negate: {
+      SizeTreePtr a = e.a ? size_syntax_tree_of(*e.a) : nullptr;
+      return a ? tree_node(SizeTree::Op::Neg, a) : nullptr;
+    }
+    case Expr::Kind::BinOp: {
+      const std::string& op = e.name.name;
+      if (!e.name.qualifiers.empty() || is_local_value(op) || !e.a || !e.b) return nullptr;
+      SizeTreePtr a = size_syntax_tree_of(*e.a), b = size_syntax_tree_of(*e.b);
+      if (!a || !b) return nullptr;
+      if (op == "+" || op == "-" || op == "*") {
+        SizeTree::Op o = op == "*" ? SizeTree::Op::Mul : op == "+" ? SizeTree::Op::Add : SizeTree::Op::Sub;
+        return tree_node(o, a, b);
+      }
+      if (!is_symbolic(op)) return nullptr;  // x `f` y
+      return tree_apply(op, {a, b});
+    }
+    case Expr::Kind::Apply: return app_size_tree_of(e);
+    default: return nullptr;
+  }
 }
 
 bool CheckerImpl::size_poly_of(const Expr& e, SizePoly& out) const {

@@ -66,26 +66,27 @@ static Ty builtin_op_type(Unifier& u, const std::string& op, Loc loc) {
 }
 
 namespace {
-// Size names that appear as a whole dimension in some parameter's type:
-// those the arguments' shapes give at run time.
-void plain_param_sizes(const Ty& t0, bool in_param, std::set<std::string>& out) {
+// Size names that appear as a whole dimension in the type of one of the
+// first `arity` parameters (all of them when -1): those the arguments'
+// shapes give at run time, when the function's body starts.
+void plain_param_sizes(const Ty& t0, bool in_param, int arity, std::set<std::string>& out) {
   Ty t = resolve(t0);
   switch (t->kind) {
     case TyNode::Kind::Array: {
       DimRef d = dim_resolve(t->dim);
       if (in_param && d->kind == DimNode::Kind::Name) out.insert(d->name);
-      plain_param_sizes(t->elem, in_param, out);
+      plain_param_sizes(t->elem, in_param, arity, out);
       return;
     }
     case TyNode::Kind::Record:
-      for (const auto& [n, f] : t->fields) plain_param_sizes(f, in_param, out);
+      for (const auto& [n, f] : t->fields) plain_param_sizes(f, in_param, arity, out);
       return;
     case TyNode::Kind::Function:
       // A parameter of function type has no shape: the sizes in its type
       // (`[n] (g: i32 -> [n]i32)`) come from the instantiation.
-      if (in_param) return;
-      plain_param_sizes(t->param, true, out);
-      plain_param_sizes(t->result, false, out);
+      if (in_param || arity == 0) return;
+      plain_param_sizes(t->param, true, -1, out);
+      plain_param_sizes(t->result, false, arity < 0 ? -1 : arity - 1, out);
       return;
     default: return;
   }
@@ -133,7 +134,7 @@ Ty CheckerImpl::infer_var(ExprPtr& ep) {
     // Only the sizes no argument's shape gives (`unflatten`'s n and m)
     // are worth the evaluator's attention.
     std::set<std::string> given;
-    plain_param_sizes(s->type, false, given);
+    plain_param_sizes(s->type, false, s->arity, given);
     std::erase_if(sizes, [&](const auto& sz) { return given.count(sz.first) > 0; });
     for (const auto& [n, d] : sizes)
       if (mentioned_in_function_param(s->type, n))

@@ -77,7 +77,7 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
         infer_size_apps(s.expr);
         SizePoly p;
         if (size_poly_of(*s.expr, p)) return with_tree(dim_of_poly(std::move(p)), *s.expr);
-        if (SizeTreePtr t = app_size_tree_of(*s.expr)) return dim_of_tree(t);
+        if (SizeTreePtr t = size_syntax_tree_of(*s.expr)) return dim_of_tree(t);
       }
       return dim_var();
   }

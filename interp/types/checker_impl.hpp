@@ -153,6 +153,7 @@ class CheckerImpl {
   // is an Expr.
   SizeTreePtr size_tree_of(const Expr& e) const;
   SizeTreePtr app_size_tree_of(const Expr& e) const;
+  SizeTreePtr size_syntax_tree_of(const Expr& e) const;
   SizeTreePtr opaque_size_tree_of(const Expr& e) const;
   DimRef with_tree(DimRef d, const Expr& e) const;
   // `[n + m]` in an annotation: the local variables it names are i64.

@@ -30,6 +30,11 @@ struct Scheme {
   bool abstract_type = false;
   // A local binding: its place in the order of bindings (see TyNode::stamp).
   int stamp = -1;
+  // A function definition's count of parameters (-1: not known, as for a
+  // module type's `val`). Sizes in the parameters of a function it returns
+  // (`def f [n] (x: i32) : [n]i32 -> i32`) are not given by its arguments
+  // when its body runs: they come from the instantiation.
+  int arity = -1;
 };
 using SchemePtr = std::shared_ptr<const Scheme>;
 

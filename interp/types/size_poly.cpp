@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "interp/syntax/ast.hpp"
 #include "interp/types/ty.hpp"
 
 namespace thorn::types {
@@ -139,6 +140,12 @@ std::string show_tree(const SizeTreePtr& t) {
     }
     case SizeTree::Op::Neg: return "-" + show_tree(t->a);
     case SizeTree::Op::Apply: {
+      if (is_symbolic(t->fn) && t->args.size() == 2) {  // an operator other than +, - and *
+        auto operand = [](const SizeTreePtr& x) {
+          return x->op == SizeTree::Op::Leaf ? show_tree(x) : "(" + show_tree(x) + ")";
+        };
+        return operand(t->args[0]) + " " + t->fn + " " + operand(t->args[1]);
+      }
       std::string out = t->fn;
       for (const auto& x : t->args) out += x->op == SizeTree::Op::Leaf ? " " + show_tree(x) : " (" + show_tree(x) + ")";
       return out;

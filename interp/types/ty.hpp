@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct SizeTree {
   enum class Op { Leaf, Add, Sub, Mul, Neg, Apply };
   Op op = Op::Leaf;
   DimRef leaf;                          // Leaf
+  // Leaf: a literal written with a type (`1u32` in `[i64.u32 (1u32 << k)]`),
+  // which the evaluator computes at that type.
+  std::optional<Prim> lit_type;
   std::shared_ptr<const SizeTree> a, b;  // operands (Neg: a only)
   std::string fn;                                 // Apply: the function's (qualified) name
   std::vector<std::shared_ptr<const SizeTree>> args;  // Apply

@@ -16,16 +16,31 @@ namespace thorn {
 struct Type;
 using TypePtr = std::shared_ptr<const Type>;
 
+// A size expression that has no normal form as a polynomial, as syntax:
+// `[(n - 1) / b + 1]`, `[2 ** k]`, `[i64.i32 n * i64.i32 m]`. Names and
+// functions are looked up where it is computed (eval::Evaluator::size_value).
+struct SizeSyntax {
+  enum class Op { Const, Name, BinOp, Neg, Apply };
+  Op op = Op::Const;
+  int64_t value = 0;  // Const
+  std::optional<Prim> type;  // Const: as written (`1u32`); otherwise the other operand's, or i64
+  std::string name;   // Name: the value's (qualified) name; BinOp: the operator; Apply: the function
+  std::vector<std::shared_ptr<const SizeSyntax>> args;  // BinOp: two; Neg: one; Apply: the arguments
+};
+
 // A size expression over local names, `[n * m]` or `[k * n + 1]`, as the
-// checker inferred it: the sum of coef * product(names) over `terms`.
+// checker inferred it: the sum of coef * product(names) over `terms`, or,
+// when it is no polynomial, its syntax (`syntax`, and `terms` empty).
 struct DimFormula {
   std::vector<std::pair<std::vector<std::string>, int64_t>> terms;
   std::string text;  // Futhark's notation, for messages
+  std::shared_ptr<const SizeSyntax> syntax;
 
   // Its value with each name's from `name_value` (wrapping, as i64
-  // arithmetic does); nullopt when a name has none.
+  // arithmetic does); nullopt when a name has none or it is syntax.
   template <class NameValue>
   std::optional<int64_t> value(const NameValue& name_value) const {
+    if (syntax) return std::nullopt;
     uint64_t sum = 0;
     for (const auto& [names, coef] : terms) {
       uint64_t term = static_cast<uint64_t>(coef);

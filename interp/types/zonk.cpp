@@ -299,6 +299,88 @@ Ty CheckerImpl::freeze(const Ty& t0) {
 
 namespace {
 
+std::shared_ptr<SizeSyntax> syntax_node(SizeSyntax::Op op, std::string name = {}) {
+  auto n = std::make_shared<SizeSyntax>();
+  n->op = op;
+  n->name = std::move(name);
+  return n;
+}
+
+std::shared_ptr<const SizeSyntax> size_syntax(const SizeTreePtr& t);
+
+// A polynomial as a sum of products.
+std::shared_ptr<const SizeSyntax> poly_syntax(const SizePoly& p) {
+  std::shared_ptr<const SizeSyntax> sum;
+  for (const auto& [mono, c] : p.terms) {
+    auto term = syntax_node(SizeSyntax::Op::Const);
+    term->value = c;
+    std::shared_ptr<const SizeSyntax> prod = term;
+    for (const auto& n : mono) {
+      auto mul = syntax_node(SizeSyntax::Op::BinOp, "*");
+      mul->args = {prod, syntax_node(SizeSyntax::Op::Name, n)};
+      prod = mul;
+    }
+    if (!sum) {
+      sum = prod;
+      continue;
+    }
+    auto add = syntax_node(SizeSyntax::Op::BinOp, "+");
+    add->args = {sum, prod};
+    sum = add;
+  }
+  if (!sum) sum = syntax_node(SizeSyntax::Op::Const);
+  return sum;
+}
+
+// A solved size tree as syntax for the evaluator; null when a part is
+// unknown.
+std::shared_ptr<const SizeSyntax> size_syntax(const SizeTreePtr& t) {
+  switch (t->op) {
+    case SizeTree::Op::Leaf: {
+      DimRef d = dim_resolve(t->leaf);
+      switch (d->kind) {
+        case DimNode::Kind::Constant: {
+          auto n = syntax_node(SizeSyntax::Op::Const);
+          n->value = d->value;
+          n->type = t->lit_type;
+          return n;
+        }
+        case DimNode::Kind::Name: return syntax_node(SizeSyntax::Op::Name, d->name);
+        case DimNode::Kind::Expr:
+          if (d->tree) return size_syntax(d->tree);
+          if (d->poly) return poly_syntax(*d->poly);
+          return nullptr;
+        default: return nullptr;
+      }
+    }
+    case SizeTree::Op::Neg: {
+      auto a = size_syntax(t->a);
+      if (!a) return nullptr;
+      auto n = syntax_node(SizeSyntax::Op::Neg);
+      n->args = {a};
+      return n;
+    }
+    case SizeTree::Op::Apply: {
+      // Operators other than +, - and * are applications of the operator.
+      bool op = is_symbolic(t->fn) && t->args.size() == 2;
+      auto n = syntax_node(op ? SizeSyntax::Op::BinOp : SizeSyntax::Op::Apply, t->fn);
+      for (const auto& x : t->args) {
+        auto a = size_syntax(x);
+        if (!a) return nullptr;
+        n->args.push_back(a);
+      }
+      return n;
+    }
+    default: {
+      auto a = size_syntax(t->a), b = size_syntax(t->b);
+      if (!a || !b) return nullptr;
+      auto n = syntax_node(SizeSyntax::Op::BinOp, t->op == SizeTree::Op::Add ? "+" : t->op == SizeTree::Op::Sub ? "-" : "*");
+      n->args = {a, b};
+      return n;
+    }
+  }
+}
+
 Dim zonk_dim(const DimRef& d0) {
   DimRef d = dim_resolve(d0);
   Dim out;
@@ -316,7 +398,18 @@ Dim zonk_dim(const DimRef& d0) {
       // names, where the evaluator computes them.
       out.kind = Dim::Kind::Unknown;
       SizePoly p;
-      if (!dim_poly(d, p)) break;
+      if (!dim_poly(d, p)) {
+        // No polynomial (`(n - 1) / b + 1`, `f n`): its syntax, names and
+        // functions looked up where it is computed.
+        if (d->tree && !tree_pending(d->tree))
+          if (auto syn = size_syntax(d->tree)) {
+            auto f = std::make_shared<DimFormula>();
+            f->syntax = std::move(syn);
+            f->text = show_tree(d->tree);
+            out.formula = std::move(f);
+          }
+        break;
+      }
       for (const auto& [n, b] : p.bindings)
         if (!b) return out;
       auto f = std::make_shared<DimFormula>();

@@ -177,3 +177,28 @@ TEST_CASE("existential size in a function parameter of an application's result")
   CHECK(ok("def f (n: i64) = n |> iota"));
   CHECK(ok(compose + "def h = compose (\\(x: i64) -> x + 1) iota"));
 }
+
+TEST_CASE("size parameters instantiated with sizes that are no polynomial") {
+  // `/`, `**` and applications unify operator for operator (Futhark's
+  // unifySizes); the instantiation keeps their syntax for the evaluator.
+  Session s;
+  Program& p = s.decls(R"(
+def two [n] [m] (xs: [n * m]i32) : i64 = n + m
+def f (k: i64) (xs: [(k / 2) * (2 ** k)]i32) = two xs
+def g (k: i32) (xs: [i64.i32 k * 3]i32) = two xs
+)");
+  auto uses = uses_of(p, "two");
+  REQUIRE(uses.size() == 2);
+  auto text = [](const Expr* e, const std::string& name) -> std::string {
+    for (const auto& [n, d] : e->size_args)
+      if (n == name) {
+        if (d.kind == Dim::Kind::Constant) return std::to_string(d.value);
+        return d.formula ? d.formula->text + (d.formula->syntax ? " (syntax)" : "") : "?";
+      }
+    return "none";
+  };
+  CHECK(text(uses[0], "n") == "k / 2 (syntax)");
+  CHECK(text(uses[0], "m") == "2 ** k (syntax)");
+  CHECK(text(uses[1], "n") == "i64.i32 k (syntax)");
+  CHECK(text(uses[1], "m") == "3");
+}
