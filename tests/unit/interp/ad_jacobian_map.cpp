@@ -13,12 +13,8 @@ using namespace thorn;
 
 namespace {
 
-std::string same(const std::string& expr) {
-  testutil::eval_both(expr);
-  return testutil::backend_pair().log;
-}
-
-bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
+using testutil::same;
+using testutil::has;
 
 const char* kDefs =
     "let onehot n (i: i64) : [n]f64 = tabulate n (\\j -> f64.bool (i == j)) "

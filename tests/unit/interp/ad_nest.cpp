@@ -13,12 +13,8 @@ using namespace thorn;
 
 namespace {
 
-std::string same(const std::string& expr) {
-  testutil::eval_both(expr);
-  return testutil::backend_pair().log;
-}
-
-bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
+using testutil::same;
+using testutil::has;
 
 const char* kData =
     "let xs = tabulate_2d 1000 4 (\\i j -> f64.i64 ((i * 7 + j * 3) % 11) / 11) "

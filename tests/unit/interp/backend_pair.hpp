@@ -49,4 +49,13 @@ inline Value eval_both(const std::string& expr, const std::string* expected = nu
   return h;
 }
 
+// Evaluates `expr` on both backends (they must agree); returns the host
+// backend's plan log, for tests that check which plans were made.
+inline std::string same(const std::string& expr) {
+  eval_both(expr);
+  return backend_pair().log;
+}
+
+inline bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
+
 }  // namespace thorn::testutil

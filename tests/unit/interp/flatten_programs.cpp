@@ -14,13 +14,8 @@ using namespace thorn;
 
 namespace {
 
-// Evaluates `expr` on both backends; returns the host backend's plan log.
-std::string same(const std::string& expr) {
-  testutil::eval_both(expr);
-  return testutil::backend_pair().log;
-}
-
-bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
+using testutil::same;
+using testutil::has;
 
 }  // namespace
 

@@ -15,11 +15,7 @@ using namespace thorn;
 
 namespace {
 
-std::string same(const std::string& expr) {
-  testutil::eval_both(expr);
-  return testutil::backend_pair().log;
-}
-
+using testutil::same;
 void flattened(const std::string& expr) {
   std::string log = same(expr);
   INFO(expr);
