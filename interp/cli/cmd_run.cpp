@@ -101,18 +101,9 @@ int cmd_run(const Args& args_in) {
     eval::UserParams params;
     if (!tuning_file.empty()) params = eval::read_tuning_file(tuning_file);
     for (const std::string& setting : param_settings) {
-      size_t eq = setting.find('=');
-      int64_t v = 0;
-      bool ok = eq != std::string::npos && eq > 0;
-      try {
-        size_t used = 0;
-        if (ok) v = std::stoll(setting.substr(eq + 1), &used);
-        ok = ok && used == setting.size() - eq - 1;
-      } catch (...) {
-        ok = false;
-      }
-      if (!ok) throw Error(ErrorKind::Usage, fmt::format("--param expects NAME=INTEGER, got '{}'", setting));
-      params[setting.substr(0, eq)] = v;
+      auto p = eval::parse_user_param(setting);
+      if (!p) throw Error(ErrorKind::Usage, fmt::format("--param expects NAME=INTEGER, got '{}'", setting));
+      params[p->first] = p->second;
     }
     eval::set_user_params(std::move(params));
     auto session = open_session(common);

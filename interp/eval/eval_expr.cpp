@@ -10,10 +10,10 @@
 #include "interp/core/ad_value.hpp"
 #include "interp/eval/ad.hpp"
 #include "interp/eval/evaluator.hpp"
-#include "interp/eval/user_params.hpp"
 #include "interp/eval/intrinsics.hpp"
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/eval/size_infer.hpp"
+#include "interp/eval/user_params.hpp"
 #include "interp/eval/value_ops.hpp"
 
 namespace thorn::eval {

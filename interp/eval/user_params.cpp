@@ -19,8 +19,6 @@ void set_user_params(UserParams params) {
   g_params = std::move(params);
 }
 
-const UserParams& user_params() { return g_params; }
-
 std::optional<int64_t> user_param_value(const std::string& attr) {
   if (attr.size() < 8 || attr.compare(0, 6, "param(") != 0 || attr.back() != ')') return std::nullopt;
   std::string name = attr.substr(6, attr.size() - 7);
@@ -28,6 +26,19 @@ std::optional<int64_t> user_param_value(const std::string& attr) {
   auto it = g_params.find(name);
   if (it == g_params.end()) return std::nullopt;
   return it->second;
+}
+
+std::optional<std::pair<std::string, int64_t>> parse_user_param(const std::string& setting) {
+  size_t eq = setting.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == setting.size()) return std::nullopt;
+  try {
+    size_t used = 0;
+    int64_t v = std::stoll(setting.substr(eq + 1), &used);
+    if (used != setting.size() - eq - 1) return std::nullopt;
+    return std::make_pair(setting.substr(0, eq), v);
+  } catch (...) {
+    return std::nullopt;
+  }
 }
 
 UserParams read_tuning_file(const std::string& path) {
@@ -38,20 +49,9 @@ UserParams read_tuning_file(const std::string& path) {
   for (int n = 1; std::getline(in, line); ++n) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     if (line.empty()) continue;
-    size_t eq = line.find('=');
-    int64_t v = 0;
-    bool ok = eq != std::string::npos && eq > 0 && eq + 1 < line.size();
-    if (ok) {
-      try {
-        size_t used = 0;
-        v = std::stoll(line.substr(eq + 1), &used);
-        ok = used == line.size() - eq - 1;
-      } catch (...) {
-        ok = false;
-      }
-    }
-    if (!ok) throw Error(ErrorKind::Usage, fmt::format("{}:{}: expected name=value, got \"{}\"", path, n, line));
-    out[line.substr(0, eq)] = v;
+    auto p = parse_user_param(line);
+    if (!p) throw Error(ErrorKind::Usage, fmt::format("{}:{}: expected name=value, got \"{}\"", path, n, line));
+    out[p->first] = p->second;
   }
   return out;
 }

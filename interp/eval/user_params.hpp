@@ -13,16 +13,20 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace thorn::eval {
 
 using UserParams = std::map<std::string, int64_t>;
 
 void set_user_params(UserParams params);
-const UserParams& user_params();
 
 // For an attribute's text: the value `param(name)` stands for, if set.
 std::optional<int64_t> user_param_value(const std::string& attr);
+
+// `name=value` with an integer value (a tuning file's line, `thorn run -p`);
+// nullopt when malformed.
+std::optional<std::pair<std::string, int64_t>> parse_user_param(const std::string& setting);
 
 // Reads a tuning file (`name=value` per line, blank lines ignored); throws
 // a usage Error naming the file and line when a line is malformed.

@@ -47,25 +47,39 @@ bool any_subexpr(const Expr& e, const std::function<bool(const Expr&)>& visit) {
   return false;
 }
 
+namespace {
+
+// Calls f with each name node x itself refers to, until f returns true: a
+// variable, or the parameters of `loop arr for ...` (no initial value),
+// which start from the variable arr. The one rule mentions() and
+// mentioned_names() share.
+template <class F>
+bool names_at(const Expr& x, F&& f) {
+  if (x.kind == Expr::Kind::Var) return x.name.qualifiers.empty() && f(x.name.name);
+  if (x.kind == Expr::Kind::Loop && !x.a && !x.params.empty()) {
+    std::set<std::string> bound;
+    pattern_names(*x.params[0], bound);
+    for (const std::string& n : bound)
+      if (f(n)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool mentions(const Expr& e, const std::set<std::string>& names) {
   return any_subexpr(e, [&](const Expr& x) {
-    if (x.kind == Expr::Kind::Var) return x.name.qualifiers.empty() && names.count(x.name.name) > 0;
-    // `loop arr for ...` (no initial value) starts from the variable arr.
-    if (x.kind == Expr::Kind::Loop && !x.a && !x.params.empty()) {
-      std::set<std::string> bound;
-      pattern_names(*x.params[0], bound);
-      for (const std::string& n : bound)
-        if (names.count(n)) return true;
-    }
-    return false;
+    return names_at(x, [&](const std::string& n) { return names.count(n) > 0; });
   });
 }
 
 std::set<std::string> mentioned_names(const Expr& e) {
   std::set<std::string> used;
   any_subexpr(e, [&](const Expr& x) {
-    if (x.kind == Expr::Kind::Var && x.name.qualifiers.empty()) used.insert(x.name.name);
-    if (x.kind == Expr::Kind::Loop && !x.a && !x.params.empty()) pattern_names(*x.params[0], used);
+    names_at(x, [&](const std::string& n) {
+      used.insert(n);
+      return false;
+    });
     return false;
   });
   return used;

@@ -544,7 +544,6 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
                                                                         : inner_parallelism(*strip_attrs(fn.body), fn.env);
   if (inner.empty()) return out;
   std::string where = fmt::format("map at {}", call.loc.str());
-
   Mode m = mode_from_env("THORN_DISTRIBUTE");
   std::string width;
   // Measured on LocVolCalib (16 options of 255 time steps, 2 threads,

@@ -2,11 +2,11 @@
 // (choosing among the forms in planner_map.cpp) and their plan-cache keys.
 #include "interp/flatten/planner_impl.hpp"
 
+#include <array>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <tuple>
-#include <array>
-#include <functional>
 
 namespace thorn::flatten::planning {
 

@@ -671,17 +671,19 @@ Ty CheckerImpl::infer_loop(Expr& e) {
 
 // A copy of t's array/record structure whose open size variables are
 // fresh ones (other sizes kept): compares the sizes a pattern names without
-// binding those it leaves to inference.
-Ty CheckerImpl::open_dims_fresh(const Ty& t0) {
+// binding those it leaves to inference. With `every_dim`, every size is
+// fresh (a record update's field may change its sizes).
+Ty CheckerImpl::open_dims_fresh(const Ty& t0, bool every_dim) {
   Ty t = resolve(t0);
   switch (t->kind) {
     case TyNode::Kind::Array: {
       DimRef d = dim_resolve(t->dim);
-      return ty_with_unique(ty_array(d->kind == DimNode::Kind::Var ? dim_var() : d, open_dims_fresh(t->elem)), t->unique);
+      bool fresh = every_dim || d->kind == DimNode::Kind::Var;
+      return ty_with_unique(ty_array(fresh ? dim_var() : d, open_dims_fresh(t->elem, every_dim)), t->unique);
     }
     case TyNode::Kind::Record: {
       Fields fs;
-      for (const auto& [n, f] : t->fields) fs.emplace_back(n, open_dims_fresh(f));
+      for (const auto& [n, f] : t->fields) fs.emplace_back(n, open_dims_fresh(f, every_dim));
       return ty_with_unique(ty_record(std::move(fs)), t->unique);
     }
     default: return t;

@@ -326,24 +326,6 @@ Ty CheckerImpl::infer_range(Expr& e) {
   return ty_array(dim, t);
 }
 
-namespace {
-
-// Every array size of t replaced by a fresh size variable.
-Ty all_dims_fresh(const Ty& t0, const std::function<Ty(const Ty&)>& resolve) {
-  Ty t = resolve(t0);
-  switch (t->kind) {
-    case TyNode::Kind::Array: return ty_with_unique(ty_array(dim_var(), all_dims_fresh(t->elem, resolve)), t->unique);
-    case TyNode::Kind::Record: {
-      Fields fs;
-      for (const auto& [n, f] : t->fields) fs.emplace_back(n, all_dims_fresh(f, resolve));
-      return ty_with_unique(ty_record(std::move(fs)), t->unique);
-    }
-    default: return t;
-  }
-}
-
-}  // namespace
-
 Ty CheckerImpl::infer_record_update(Expr& e) {
   Ty r = infer(e.a);
   Ty v = infer(e.b);
@@ -354,8 +336,7 @@ Ty CheckerImpl::infer_record_update(Expr& e) {
   // differ from the old ones (`r with xs = ys`, ys of another length).
   std::function<std::optional<Ty>(const Ty&, size_t)> update = [&](const Ty& t, size_t k) -> std::optional<Ty> {
     if (k == e.field_path.size()) {
-      Ty old_t = all_dims_fresh(t, [&](const Ty& x) { return resolve(x); });
-      unify_or(e.b->loc, old_t, v, [&] {
+      unify_or(e.b->loc, open_dims_fresh(t, /*every_dim=*/true), v, [&] {
         return fmt::format("Type mismatch when updating record field \"{}\": the new value has type {}, but the "
                            "field has type {}.",
                            what, show(resolve(v)), show(resolve(t)));

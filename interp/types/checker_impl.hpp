@@ -223,7 +223,8 @@ class CheckerImpl {
   // function's parameters are bound: their types get stamps (TyNode::stamp).
   int scope_stamp_ = 0;
   int stamp_param_types_ = 0;
-  static Ty open_dims_fresh(const Ty& t);
+  // `every_dim`: all sizes fresh, not only the open ones.
+  static Ty open_dims_fresh(const Ty& t, bool every_dim = false);
   Ty loop_result(const Ty& p, const Ty& init, const Loc& loc,
                  const std::map<const DimNode*, std::vector<DimRef>>& initial);
   static void loop_initial_sizes(const Ty& p, const Ty& init, std::map<const DimNode*, std::vector<DimRef>>& out);

@@ -510,9 +510,10 @@ class Checker {
     switch (p.kind) {
       case Pattern::Kind::Id: {
         TypePtr t = declared ? declared : p.type;
-        bool cons = force_consume || (t && diet_consume(*t));
+        const bool consuming_type = t && diet_consume(*t);
+        bool cons = force_consume || consuming_type;
         int id = fresh(fmt::format("variable \"{}\"", p.name));
-        if (!loop_pattern_ && t && diet_consume(*t) && is_structured(*t)) distinct_parts_.insert(id);
+        if (!loop_pattern_ && consuming_type && is_structured(*t)) distinct_parts_.insert(id);
         env_.push_back(Entry{p.name, id, cons, shaped(t, {id})});
         out.push_back(ParamVar{p.name, id, t});
         return;
