@@ -416,8 +416,10 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
   auto cheap = [](const kir::Block& blk) {
     if (blk.instrs.size() > 8) return false;
     for (const kir::Instr& in : blk.instrs)
-      if (in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::Call ||
-          !in.blocks.empty())
+      // A read may be out of bounds on the side not taken (`(xs ++ ys)[i]`
+      // reads ys at i - length xs < 0 when i is in xs): only a branch guards it.
+      if (in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::LocalRead ||
+          in.op == kir::Opcode::Call || !in.blocks.empty())
         return false;
     return true;
   };
