@@ -270,8 +270,8 @@ class Lexer {
         if (next == '[') return tok.kind = Tok::HashBracket, 2;
         if (size_t n = match(identifier, p + 1, end)) {
           tok.kind = Tok::Constructor;
+          // Any identifier, keywords included (`#val`), as Futhark's lexer.
           tok.text = std::string(text_.substr(pos + 1, n));
-          if (is_keyword(tok.text)) fail(pos, n + 1, fmt::format("\"{}\" is a keyword and cannot be a constructor name", tok.text));
           return n + 1;
         }
         fail(pos, 1, "expected a constructor name after \"#\"");

@@ -310,8 +310,14 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
       g.frame().values[*self] = s;
     }
     Ty bt = infer(body);
-    for (const TypeParam* tp : in_result_only)
-      if (!ty_mentions_size(bt, tp->name)) error(tp->loc, fmt::format("Size [{}] unused in pattern.", tp->name));
+    // Futhark checks once the body is inferred: `[]` in a parameter's type
+    // that the body unified with the size (`argmin [n] (xs: []f64)` zipping
+    // xs with `iota n`) uses it too.
+    for (const TypeParam* tp : in_result_only) {
+      bool used = ty_mentions_size(bt, tp->name);
+      for (const Ty& pt : ptys) used = used || ty_mentions_size(pt, tp->name);
+      if (!used) error(tp->loc, fmt::format("Size [{}] unused in pattern.", tp->name));
+    }
     if (params.empty() && std::any_of(tparams.begin(), tparams.end(), [](const TypeParam& tp) { return tp.is_size; }) &&
         has_existential(declared ? declared : bt))
       error(loc, fmt::format("A size-polymorphic value binding may not have a type with an existential size.\n"

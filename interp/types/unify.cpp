@@ -239,6 +239,21 @@ void Unifier::check_size_scope(int stamp, const DimNode& name) const {
   throw f;
 }
 
+bool Unifier::names_deeper_binding(const DimRef& d0, int stamp) const {
+  if (stamp < stamp_floor || !binding_stamp) return false;
+  DimRef d = dim_resolve(d0);
+  if (d->kind == DimNode::Kind::Name) return binding_stamp(*d) > stamp;
+  if (d->kind != DimNode::Kind::Expr) return false;
+  std::function<bool(const SizeTreePtr&)> walk = [&](const SizeTreePtr& t) {
+    if (!t) return false;
+    if (t->op == SizeTree::Op::Leaf) return names_deeper_binding(t->leaf, stamp);
+    for (const auto& x : t->args)
+      if (walk(x)) return true;
+    return walk(t->a) || walk(t->b);
+  };
+  return walk(d->tree);
+}
+
 // A type variable with a stamp bound to t: t's size variables belong to
 // the variable's scope, and its names must be in scope there.
 void Unifier::lower_stamps(const Ty& t0, int stamp) {
@@ -479,6 +494,10 @@ void Unifier::unify_dims(const DimRef& a0, const DimRef& b0) {
       var->met_unknown = true;
       return;
     }
+    // Futhark's unifyMostCommon: branches' sizes that cannot be linked (a
+    // parameter's `[]` against `2 ** (d + 1)`, d local to a branch) become
+    // an existential size of the result (join_sizes), not an error.
+    if (joining_branches > 0 && names_deeper_binding(to, var->stamp)) return;
     // Futhark's linkVarToDim: a size introduced in one scope may not
     // become a name bound later, in a deeper scope (`\(n: i64) (xs: [n]i32)
     // -> zip xs ys`, ys a parameter of the enclosing function).

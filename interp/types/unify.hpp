@@ -92,6 +92,9 @@ class Unifier {
   static void lower_stamp(int& stamp, int to);
   static bool stamped_leaf(const SizeTreePtr& t);
   void check_size_scope(int stamp, const DimNode& name) const;
+  // Whether size d names a binding introduced after scope `stamp` (so a
+  // size variable of that scope cannot become d).
+  bool names_deeper_binding(const DimRef& d, int stamp) const;
   void lower_stamps(const Ty& t, int stamp);
   int vars_ = 0;
 };
