@@ -144,6 +144,16 @@ Value Evaluator::apply_curried(const Value& fnv, std::vector<Value> args, const 
   CallablePtr fn = fnv.fn;
   for (;;) {
     int n = fn->param_count();
+    // A left section `(x op)` of an operator defined with one parameter
+    // (`def (*>) = scale`, scale returning a function) is a Partial with
+    // nothing left to take: it is the operator applied to all of them.
+    if (n <= 0 && fn->kind == Callable::Kind::Partial && !args.empty()) {
+      std::vector<Value> all = fn->args;
+      for (auto& a : args) all.push_back(std::move(a));
+      args = std::move(all);
+      fn = fn->fn;
+      continue;
+    }
     if (int(args.size()) < n || n <= 0) {
       if (args.empty()) return Value::function(fn);
       // Too few arguments: remember them. Partials of partials are flattened
@@ -178,6 +188,7 @@ Value Evaluator::apply_exact(const Callable& c, std::vector<Value>& args, const 
       all.reserve(c.args.size() + args.size());
       for (const auto& a : c.args) all.push_back(a);
       for (auto& a : args) all.push_back(std::move(a));
+      if (c.fn->param_count() != int(all.size())) return apply_curried(Value::function(c.fn), std::move(all), loc);
       return apply_exact(*c.fn, all, loc);
     }
     case Callable::Kind::Operator: {
@@ -190,6 +201,8 @@ Value Evaluator::apply_exact(const Callable& c, std::vector<Value>& args, const 
       both.reserve(2);
       both.push_back(std::move(args[0]));
       both.push_back(c.args[0]);
+      // An operator defined with one parameter takes the second in turn.
+      if (c.fn->param_count() != 2) return apply_curried(Value::function(c.fn), std::move(both), loc);
       return apply_exact(*c.fn, both, loc);
     }
     case Callable::Kind::Projection: {

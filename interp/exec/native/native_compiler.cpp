@@ -54,6 +54,11 @@ struct Active {
   std::mutex mu;
   pid_t pid = 0;
   std::string dir;
+  // Set by the exit handler: the background thread may not start another
+  // compiler, whose arguments would point into strings that the static
+  // destructors free next (a "-fvisibility=hiddenp" from a compiler spawned
+  // while the process exited).
+  bool exiting = false;
 };
 Active& active() {
   static Active* a = [] {
@@ -61,6 +66,7 @@ Active& active() {
     std::atexit([] {
       Active& s = active();
       std::lock_guard lk(s.mu);
+      s.exiting = true;
       if (s.pid > 0) {
         ::kill(s.pid, SIGKILL);
         for (const char* f : {"k.cpp", "k.log", "k.so", "version.txt"}) ::unlink((s.dir + "/" + f).c_str());
@@ -92,6 +98,10 @@ int run(const std::vector<std::string>& argv, const std::string& log) {
   pid_t pid;
   Active& act = active();
   std::unique_lock lk(act.mu);
+  if (act.exiting) {
+    posix_spawn_file_actions_destroy(&fa);
+    return kStoppedBySignal;
+  }
   int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) return -1;
@@ -202,9 +212,11 @@ const Toolchain& toolchain() {
 }
 
 const std::string& compile_flags() {
-  static const std::string flags =
-      "-std=c++17 -O3 -march=native -ffp-contract=off -fno-math-errno -fPIC -shared -fvisibility=hidden -w";
-  return flags;
+  // Never destroyed: the detached background thread may read it while the
+  // process exits.
+  static const std::string* flags = new std::string(
+      "-std=c++17 -O3 -march=native -ffp-contract=off -fno-math-errno -fPIC -shared -fvisibility=hidden -w");
+  return *flags;
 }
 
 std::string cache_key(const std::string& source) {
