@@ -19,6 +19,8 @@
 
 namespace thorn::flatten {
 
+struct Columns;  // sum_columns.hpp
+
 class Lowerer {
  public:
   explicit Lowerer(kir::Function& f);
@@ -209,6 +211,11 @@ class Lowerer {
   std::vector<Prim> types_of(const std::vector<kir::Reg>& regs) const;
   int array_index(const BufferPtr& buf);
   Sym view_of(const ArrayValue& a);
+  // A boxed array of sums (sum_columns.hpp): read as columns.
+  Sym sum_array_view(const ArrayValue& a);
+  Sym columns_dims(const std::shared_ptr<const Columns>& c, const std::vector<int64_t>& shape, size_t from,
+                   kir::Reg base);
+  Sym column_element(const Columns& c, kir::Reg flat);
   Sym producer_array(const ArrayValue& a);
   Sym lift_value(const Value& v, int src, int& scalar_leaf, int depth);
   Sym param(const Scalar& s, int src, int leaf);

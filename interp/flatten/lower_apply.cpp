@@ -348,7 +348,8 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       if (dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element");
       for (int64_t d : probe.arr->dims) arr->dims.push_back(d);
     }
-    else if (probe.kind != Sym::Kind::Scalar && probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record)
+    else if (probe.kind != Sym::Kind::Scalar && probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record &&
+             probe.kind != Sym::Kind::Sum)
       throw Fallback("map producing functions or nested SOACs");
     arr->gen = elem;
     arr->fused = "map";

@@ -9,6 +9,7 @@
 #include "interp/eval/scalar_ops.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
+#include "interp/flatten/sum_columns.hpp"
 #include "interp/syntax/print.hpp"
 
 namespace thorn::flatten {
@@ -192,7 +193,7 @@ static Sym zipped(Lowerer& lw, std::vector<Sym> comps, const ElemShape& elem, st
 }
 
 Sym Lowerer::view_of(const ArrayValue& a) {
-  if (a.elem.kind == ElemShape::Kind::Boxed) throw Fallback("arrays of sum types or functions");
+  if (a.elem.kind == ElemShape::Kind::Boxed) return sum_array_view(a);
   std::vector<const ArrayValue*> prims;
   if (flat_leaves(a, prims)) {
     auto arr = std::make_shared<SymArr>();
@@ -210,6 +211,67 @@ Sym Lowerer::view_of(const ArrayValue& a) {
   std::vector<Sym> comps;
   for (const ArrayPtr& c : a.components) comps.push_back(view_of(*c));
   return zipped(*this, std::move(comps), a.elem, a.shape);
+}
+
+Sym Lowerer::sum_array_view(const ArrayValue& a) {
+  const int64_t count = a.count();
+  if (count == 0) throw Fallback("an empty array of sum types");
+  std::vector<const Value*> rows;
+  rows.reserve(size_t(count));
+  for (int64_t k = 0; k < count; ++k) {
+    const Value& v = (*a.boxed)[size_t(a.offset + k)];
+    if (v.kind != Value::Kind::Sum) throw Fallback("arrays of functions");
+    rows.push_back(&v);
+  }
+  std::string why;
+  std::optional<Columns> cols = columns_of(rows, why);
+  if (!cols) throw Fallback(why);
+  return columns_dims(std::make_shared<const Columns>(std::move(*cols)), a.shape, 0, kir::kNoReg);
+}
+
+// Dimensions shape[from..] of columns whose flat index so far is `base`.
+Sym Lowerer::columns_dims(const std::shared_ptr<const Columns>& c, const std::vector<int64_t>& shape, size_t from,
+                          Reg base) {
+  auto arr = std::make_shared<SymArr>();
+  arr->dims.assign(shape.begin() + long(from), shape.end());
+  int64_t stride = 1;
+  for (size_t k = from + 1; k < shape.size(); ++k) stride *= shape[k];
+  Lowerer* l = this;
+  arr->gen = [l, c, shape, from, base, stride](Reg i) -> Sym {
+    kir::Builder& b = l->b();
+    Reg flat = i;
+    if (stride != 1) flat = b.binary(kir::BinOp::Mul, i, b.i64(stride));
+    if (base != kir::kNoReg) flat = b.binary(kir::BinOp::Add, base, flat);
+    if (from + 1 == shape.size()) return l->column_element(*c, flat);
+    return l->columns_dims(c, shape, from + 1, flat);
+  };
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = arr;
+  return s;
+}
+
+Sym Lowerer::column_element(const Columns& c, Reg flat) {
+  switch (c.kind) {
+    case Columns::Kind::Prim: return Sym::scalar(b_.read(array_index(c.column), flat), c.prim);
+    case Columns::Kind::Tuple:
+    case Columns::Kind::Record: {
+      Sym s;
+      s.kind = c.kind == Columns::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+      if (c.kind == Columns::Kind::Record) s.names = std::make_shared<std::vector<std::string>>(c.names);
+      for (const Columns& f : c.children) s.elems.push_back(column_element(f, flat));
+      return s;
+    }
+    case Columns::Kind::Sum: {
+      Sym s;
+      s.kind = Sym::Kind::Sum;
+      s.names = std::make_shared<std::vector<std::string>>(c.names);
+      s.elems.push_back(Sym::scalar(b_.read(array_index(c.column), flat), Prim::I32));
+      for (const Columns& payload : c.children) s.elems.push_back(column_element(payload, flat));
+      return s;
+    }
+  }
+  throw Fallback("arrays of sum types");
 }
 
 // The element function of a delayed array, inlined at flat index `flat`.

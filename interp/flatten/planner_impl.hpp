@@ -22,6 +22,7 @@
 #include "interp/flatten/elem_tree.hpp"
 #include "interp/flatten/lower.hpp"
 #include "interp/flatten/planner_cache.hpp"
+#include "interp/flatten/sum_columns.hpp"
 
 namespace thorn::flatten::planning {
 
@@ -61,6 +62,8 @@ void leaf_prims(const Sym& s, std::vector<Prim>& out);
 
 ElemShape elem_shape_of(const Sym& like);
 
+// A tuple of scalars of these types (one: that scalar): the leaves of an element, as a structure.
+Sym leaves_like(const std::vector<Prim>& prims);
 Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, const std::vector<int64_t>& shape);
 
 Value value_from_scalars(const Sym& like, const std::vector<Scalar>& xs, size_t& pos);

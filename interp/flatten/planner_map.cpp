@@ -58,8 +58,11 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
   p->reads = lw.reads();
   p->shape = {n};
   for (int64_t d : dims) p->shape.push_back(d);
-  p->elem_shape = elem_shape_of(like);
   leaf_prims(like, p->leaves);
+  // Sums in the element: a delayed array cannot hold them. The producer
+  // computes their columns (tag and payloads) now; they are boxed after.
+  const bool sums = has_sum(like);
+  p->elem_shape = elem_shape_of(sums ? leaves_like(p->leaves) : like);
   p->what = lw.fused.empty() ? "map" : "map, " + join(lw.fused);
   p->loc = call.loc;
   if (want_listing) out.listing = fmt::format("delayed {} at {}: {} elements, computed where it is consumed\n{}", p->what,
@@ -67,6 +70,16 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
   if (want_listing)
     if (auto t = plan::recognise_tiled(materialise_step(*p)))
       out.listing += fmt::format("materialised with schedule: {}\n", plan::describe(*t));
+  if (sums) {
+    Value v = make_delayed_array(p);
+    materialise_leaves(v.arr());
+    std::vector<const ArrayValue*> leaves;
+    flat_leaves(v.arr(), leaves);
+    std::vector<BufferPtr> bufs;
+    for (const ArrayValue* a : leaves) bufs.push_back(a->buffer);
+    size_t pos = 0;
+    return Value::make_array(array_with_sums(like, bufs, pos, p->shape));
+  }
   if (log && key) {
     std::string remark = cache_map(*key, *log, p->elem, [&](CachedPlan& c) {
       auto proto = std::make_shared<Producer>(*p);
@@ -117,7 +130,8 @@ bool Planner::has_array(const Sym& s) {
 
 void Planner::row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts) {
   switch (r.kind) {
-    case Sym::Kind::Scalar: parts.push_back({{}, shape_like(r), {}, {}}); return;
+    case Sym::Kind::Scalar:
+    case Sym::Kind::Sum: parts.push_back({{}, shape_like(r), {}, {}}); return;  // a sum: boxed afterwards
     case Sym::Kind::Tuple:
     case Sym::Kind::Record:
       for (const Sym& e : r.elems) row_parts(lw, e, parts);

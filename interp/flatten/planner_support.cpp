@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "interp/flatten/kernel_ir_simplify.hpp"
+#include "interp/flatten/sum_columns.hpp"
 
 namespace thorn::flatten::planning {
 
@@ -26,14 +27,26 @@ void leaf_prims(const Sym& s, std::vector<Prim>& out) {
     out.push_back(s.prim);
     return;
   }
-  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record)
+  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record && s.kind != Sym::Kind::Sum)
     throw Fallback("results that are not scalars or tuples of scalars");
   for (const Sym& e : s.elems) leaf_prims(e, out);
 }
 
 ElemShape elem_shape_of(const Sym& like) { return elem_shape_of_sym(like); }
 
+Sym leaves_like(const std::vector<Prim>& prims) {
+  if (prims.size() == 1) return Sym::scalar(kir::kNoReg, prims[0]);
+  Sym t;
+  t.kind = Sym::Kind::Tuple;
+  for (Prim p : prims) t.elems.push_back(Sym::scalar(kir::kNoReg, p));
+  return t;
+}
+
 Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, const std::vector<int64_t>& shape) {
+  if (has_sum(like)) {
+    size_t pos = 0;
+    return Value::make_array(array_with_sums(like, bufs, pos, shape));
+  }
   std::vector<ArrayPtr> leaves;
   for (const BufferPtr& b : bufs) leaves.push_back(make_prim_array(b, shape));
   size_t pos = 0;
@@ -124,7 +137,8 @@ Sym shape_like(const Sym& s) {
   Sym out;
   out.kind = s.kind;
   out.names = s.names;
-  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record) throw Fallback("non-scalar element values");
+  if (s.kind != Sym::Kind::Tuple && s.kind != Sym::Kind::Record && s.kind != Sym::Kind::Sum)
+    throw Fallback("non-scalar element values");
   for (const Sym& e : s.elems) out.elems.push_back(shape_like(e));
   return out;
 }
