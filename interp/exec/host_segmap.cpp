@@ -47,13 +47,16 @@ void run_segmap(StepEnv& env) {
   const Program& p = *env.elem;
   size_t k = p.results().size();
   int64_t size = env.step.segment_size;
-  native::SegMapFn native = env.native.entries ? env.native.entries->segmap : nullptr;
   for_chunks(env, env.total(), [&](int64_t begin, int64_t end, int worker) {
+    const native::Entries* entries = env.promoted();
+    native::SegMapFn native = entries ? entries->segmap : nullptr;
     // Natively, a whole chunk per call, straight into the output buffers;
     // a failure (a Check) reruns the chunk on the interpreter, which reports it.
     // Pieces of kNativePiece elements keep Ctrl-C responsive.
     for (int64_t b0 = begin; b0 < end; b0 += kNativePiece) {
       int64_t b1 = std::min(end, b0 + kNativePiece);
+      if (!native)
+        if (const native::Entries* e = env.promoted()) native = e->segmap;
       if (native) {
         check_cancel();
         if (env.native.bounds.ok(b0, b1) && native(&env.native.args, b0, b1) == 0) continue;

@@ -74,7 +74,8 @@ struct Red {
       // range in one call (native_abi.hpp FoldFn): the same accumulators,
       // updated lane by lane in the same order, without the lane arrays in
       // between. On failure the tiles below redo the range.
-      const native::FoldFn fold = m == 0 && fr.native.fn && env.native.entries ? env.native.entries->fold : nullptr;
+      const native::Entries* entries = env.promoted();
+      const native::FoldFn fold = m == 0 && fr.native.fn && entries ? entries->fold : nullptr;
       if (fold && j1 > j0 && fr.native.bounds->ok(s * size + j0, s * size + j1)) {
         check_cancel();
         if (fold(&env.native.args, s * size + j0, s * size + j1, reinterpret_cast<void* const*>(acc.data())) == 0) {

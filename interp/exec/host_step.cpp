@@ -207,8 +207,8 @@ StepEnv::StepEnv(const plan::Step& s, std::vector<BufferPtr>& b, const ExecOptio
 
 void StepEnv::bind_native() {
   if (native::mode() == native::Mode::Off || total() == 0) return;
-  const native::Entries* e = native::lookup(step);
-  if (!e) return;
+  const native::Entries* e = native::lookup(step, &native.pending);
+  if (!e && !native.pending) return;
   // An empty array has no storage; a clamped index 0 must still be readable.
   static const uint64_t empty[1] = {0};
   for (const ArrayBinding& a : arrays) {
@@ -240,8 +240,9 @@ Frame& StepEnv::elem_frame(int worker) {
     if (per_lane > 0) lanes = std::min(lanes, std::max<int64_t>(1, kLanes * kir::kPrivateBytes / per_lane));
     slot = std::make_unique<Frame>(elem, int(lanes));
     slot->arrays = arrays;
-    if (native.entries) slot->native = NativeTile{native.entries->tile, &native.args, &native.bounds};
   }
+  if (!slot->native.fn)
+    if (const native::Entries* e = promoted()) slot->native = NativeTile{e->tile, &native.args, &native.bounds};
   return *slot;
 }
 
@@ -249,8 +250,9 @@ OpApply& StepEnv::op_apply(int worker) {
   auto& slot = op_frames[size_t(worker)];
   if (!slot) {
     slot = std::make_unique<OpApply>(op);
-    if (native.entries && native.entries->apply) slot->attach_native(native.entries->apply, &native.args);
   }
+  if (!slot->has_native())
+    if (const native::Entries* e = promoted(); e && e->apply) slot->attach_native(e->apply, &native.args);
   return *slot;
 }
 

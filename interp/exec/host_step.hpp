@@ -2,6 +2,7 @@
 // Shared machinery of the host executor's step implementations (internal):
 // the step environment, per-worker frames, operator application over
 // lanes, typed fast paths for simple operators, and lane <-> buffer moves.
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -70,6 +71,7 @@ class OpApply {
     native_ = fn;
     native_args_ = args;
   }
+  bool has_native() const { return native_ != nullptr; }
 
  private:
   Frame fr_;
@@ -82,6 +84,9 @@ class OpApply {
 // the step's buffers and lifted constants, bound once per step run.
 struct NativeBinding {
   const native::Entries* entries = nullptr;  // null: the interpreter runs the step
+  // Tiered: the step's code is being compiled; the slot holds its entries
+  // once ready, and the run switches to them between chunks (promoted()).
+  const std::atomic<const native::Entries*>* pending = nullptr;
   native::Args args;
   std::vector<const void*> arrays;
   std::vector<int64_t> counts;
@@ -112,6 +117,12 @@ struct StepEnv {
   Buffer& write_buffer(size_t k) const { return *bufs[size_t(step.writes[k])]; }
   // Looks the step up in the native tier and binds its buffers (native).
   void bind_native();
+  // The native entries the step runs with: bound at its start, or ready
+  // since (a long run started on the interpreter while they compiled).
+  const native::Entries* promoted() const {
+    if (native.entries) return native.entries;
+    return native.pending ? native.pending->load(std::memory_order_acquire) : nullptr;
+  }
   // Neutral element r in register representation, broadcast to all lanes of `slots`.
   void fill_neutral(LaneSlots& slots) const;
 };

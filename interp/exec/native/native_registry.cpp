@@ -54,6 +54,7 @@ struct Entry {
   State state = State::Cold;
   int64_t runs = 0;
   Entries entries;
+  std::atomic<const Entries*> ready{nullptr};  // &entries once Ready: read without the lock
   std::string source;  // while Queued
   std::string name;    // for log lines
 };
@@ -64,7 +65,7 @@ void log(const std::string& line) {
 
 class Registry {
  public:
-  const Entries* lookup(const plan::Step& step) {
+  const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending) {
     Mode m = g_mode.load();
     if (m == Mode::Off || broken_) return nullptr;
     std::string key = gpu::cg::structural_key(step, /*keep_divisors=*/true);  // as native_source lifts
@@ -82,6 +83,7 @@ class Registry {
         queue_.push_back(&e);
         start_worker();
         cv_.notify_all();
+        if (pending) *pending = &e.ready;
         return nullptr;
       }
       e.state = State::Compiling;
@@ -95,6 +97,7 @@ class Registry {
       done_.wait(lk, [&] { return e.state == State::Ready || e.state == State::Failed; });
       return e.state == State::Ready ? &e.entries : nullptr;
     }
+    if (pending) *pending = &e.ready;
     return nullptr;
   }
 
@@ -146,6 +149,7 @@ class Registry {
     if (ok) {
       e.entries = b.entries;
       e.state = State::Ready;
+      e.ready.store(&e.entries, std::memory_order_release);
       ++(b.from_disk ? stats_.from_disk : stats_.compiled);
       log(fmt::format("{} compiled in {:.1f} ms{}", e.name, b.ms, b.from_disk ? " (disk cache)" : ""));
       return;
@@ -170,8 +174,12 @@ class Registry {
       std::unique_lock lk(mu_);
       for (;;) {
         cv_.wait(lk, [&] { return !queue_.empty(); });
-        Entry* e = queue_.front();
-        queue_.pop_front();
+        // Newest first: the kernel asked for last is the one most likely
+        // running now (a long run switches to it between chunks), while
+        // those before it may have finished (finpar/OptionPricing's setup
+        // maps held its main reduction's compile back past its end).
+        Entry* e = queue_.back();
+        queue_.pop_back();
         e->state = State::Compiling;
         ++busy_;
         lk.unlock();
@@ -215,7 +223,9 @@ Registry& registry() {
 
 Mode mode() { return g_mode.load(); }
 void set_mode(Mode m) { g_mode = m; }
-const Entries* lookup(const plan::Step& step) { return registry().lookup(step); }
+const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending) {
+  return registry().lookup(step, pending);
+}
 void wait_idle() { registry().wait_idle(); }
 Stats stats() {
   Stats s = registry().stats();

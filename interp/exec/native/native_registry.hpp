@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 // The native tier's policy (internal header): which steps get compiled,
 // when, and where the results live.
 //
@@ -27,7 +28,10 @@ void set_mode(Mode m);  // for tests; overrides THORN_NATIVE
 
 // The step's native entries when they are ready, else null (the interpreter
 // runs it). Counts the run towards the step's hotness.
-const Entries* lookup(const plan::Step& step);
+// In tiered mode, while the step's code is queued or compiling, *pending is
+// set to a slot that holds the entries once they are ready, so that a long
+// run can switch to them between its chunks (StepEnv::promoted).
+const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending = nullptr);
 
 // Blocks until the background compiler has nothing queued or running.
 void wait_idle();
