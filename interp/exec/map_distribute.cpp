@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -155,11 +156,17 @@ class Distributor {
     // element in practice; if not, the step reports an irregular array
     // (caught in try_distribute). Sizes bound by the body's own lets are
     // checked here, before anything runs.
+    // A size the type leaves unknown (`map f xs` of a parameter `xs: []t`)
+    // is in practice the same in every element too; a let that does make
+    // rows of different sizes (a filter) is caught the same way, and its
+    // site is not distributed again (irregular_sites).
     std::set<std::string> inner;
     for (const LetPart& l : parts) {
-      if (!l.value->type || has_function(l.value->type) || has_sum(l.value->type) || has_unknown_size(l.value->type) ||
-          sized_by(l.value->type, inner) || tuples_of_arrays(l.value->type))
+      if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner) ||
+          tuples_of_arrays(l.value->type)) {
+        how = "a let whose value holds functions, arrays of tuples of arrays, or sizes of an earlier let";
         return std::nullopt;
+      }
       inner.insert(l.names.begin(), l.names.end());
     }
     std::vector<Bound> bound;
@@ -520,6 +527,15 @@ std::optional<Value> closure_of_partial(const Value& fv, eval::Evaluator& ev) {
   return closure_over(*callee, &(*callee->params)[given], rest, callee->body, eval::extend(callee->env, std::move(fixed)));
 }
 
+// Bodies whose distribution built an irregular intermediate array: their
+// lets are run inside each element from then on. Per thread (a worker's
+// nested calls distribute too); a stale address only costs a distribution.
+std::unordered_set<const Expr*>& irregular_sites() {
+  thread_local std::unordered_set<const Expr*> sites;
+  if (sites.size() > 4096) sites.clear();
+  return sites;
+}
+
 Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n) {
   Distribution out;
   std::optional<Value> saturated = closure_of_partial(call.args.at(0), ev);
@@ -574,6 +590,10 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   } else {
     why = fmt::format("outer size {} < {} and the body has inner parallelism ({})", n, width, inner);
   }
+  if (irregular_sites().contains(body)) {
+    out.note = where + ": not distributed (an intermediate result was irregular at an earlier call)\n";
+    return out;
+  }
   DepthGuard guard;
   Distributor d(call, ev, fn);
   // On the host a map of maps is planned row by row, each row's inner map
@@ -598,11 +618,13 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
     // An intermediate array of rows of different sizes: the sequential
     // form never builds it. Anything else is the program's own error.
     if (!irregular_array_error(e)) throw;
+    irregular_sites().insert(body);
     out.value.reset();
     out.note = where + ": not distributed (an intermediate result is irregular)\n";
     return out;
   }
   if (out.value) out.note = fmt::format("{}: distributed ({}): {}\n", where, why, how);
+  else if (!how.empty()) out.note = fmt::format("{}: not distributed ({})\n", where, how);
   return out;
 }
 
