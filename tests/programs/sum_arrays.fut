@@ -82,3 +82,14 @@ entry table (xs: []i64) =
                 case #rect a b -> a + b
                 case #none -> -1)
          xs
+
+-- A narrow map whose lets bind a sum: distributed, one map per let, the
+-- sums between them an array of sums.
+-- ==
+-- entry: distributed
+-- input { 5i64 } output { [0.0, 9900.0, 0.0, 133650.0, 39600.0] }
+entry distributed (n: i64) =
+  map (\x -> let s = mk x
+             let y = map (\j -> area s * f64.i64 j) (iota 100)
+             in f64.sum y)
+      (iota n)
