@@ -3,6 +3,8 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <set>
 #include <unordered_set>
 #include <utility>
@@ -527,6 +529,60 @@ std::optional<Value> closure_of_partial(const Value& fv, eval::Evaluator& ev) {
   return closure_over(*callee, &(*callee->params)[given], rest, callee->body, eval::extend(callee->env, std::move(fixed)));
 }
 
+// `e0 |> f1 |> ... |> fk` as lets: t1 = e0 |> f1, t2 = t1 |> f2, ..., with
+// t(k-1) |> fk as the result, so that each stage with a SOAC becomes its own
+// segmented step like a let's. The stages after the first are copies of
+// the pipeline's nodes reading the previous stage's name; they live as long
+// as the cache entry, which a distribution holds while it runs.
+struct PipelineLets {
+  std::vector<ExprPtr> nodes;  // synthesised: the Vars and the stages reading them
+  std::vector<PatternPtr> patterns;
+  std::vector<const Expr*> values;  // of the lets
+  const Expr* result = nullptr;
+};
+
+bool is_pipe(const Expr* e) {
+  return e && e->kind == Expr::Kind::BinOp && e->name.qualifiers.empty() && e->name.name == "|>" && e->a && e->b;
+}
+
+std::shared_ptr<const PipelineLets> pipeline_lets(const Expr* body) {
+  static std::mutex mu;
+  static std::unordered_map<const Expr*, std::shared_ptr<const PipelineLets>> cache;
+  std::lock_guard lk(mu);
+  if (auto it = cache.find(body); it != cache.end()) return it->second;
+  std::vector<const Expr*> stages;  // innermost first
+  for (const Expr* e = body; is_pipe(e); e = strip_attrs(e->a.get())) stages.insert(stages.begin(), e);
+  if (stages.size() < 2) return nullptr;
+  for (const Expr* st : stages)
+    if (!st->type || !st->a->type) return nullptr;
+  auto out = std::make_shared<PipelineLets>();
+  const Expr* prev = stages[0];
+  for (size_t k = 1; k < stages.size(); ++k) {
+    const std::string name = fmt::format("(pipeline stage {})", k);
+    auto pat = std::make_shared<Pattern>();
+    pat->kind = Pattern::Kind::Id;
+    pat->name = name;
+    pat->loc = prev->loc;
+    pat->type = prev->type;
+    out->patterns.push_back(pat);
+    out->values.push_back(prev);
+    auto var = std::make_shared<Expr>();
+    var->kind = Expr::Kind::Var;
+    var->name.name = name;
+    var->loc = prev->loc;
+    var->type = prev->type;
+    auto stage = std::make_shared<Expr>(*stages[k]);
+    stage->a = var;
+    out->nodes.push_back(var);
+    out->nodes.push_back(stage);
+    prev = stage.get();
+  }
+  out->result = prev;
+  if (cache.size() > 4096) cache.clear();
+  cache[body] = out;
+  return out;
+}
+
 // Bodies whose distribution built an irregular intermediate array: their
 // lets are run inside each element from then on. Per thread (a worker's
 // nested calls distribute too); a stale address only costs a distribution.
@@ -553,6 +609,12 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
     body = strip_attrs(body->b.get());
   }
   if (!body || body->kind == Expr::Kind::LetFun) return out;
+  std::shared_ptr<const PipelineLets> pipeline;
+  if (is_pipe(body) && (pipeline = pipeline_lets(body))) {
+    for (size_t k = 0; k < pipeline->values.size(); ++k)
+      parts.push_back(LetPart{pipeline->patterns[k], pipeline->values[k], {pipeline->patterns[k]->name}});
+    body = pipeline->result;
+  }
   if (depth >= kMaxDepth) return out;
   if (parts.empty() && body->kind != Expr::Kind::Apply && body->kind != Expr::Kind::If) return out;
   // A body that is one call: the rules look into what it calls.

@@ -463,7 +463,7 @@ Sym Lowerer::logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopeP
   return select_or_if(a, [&] { return constant(Scalar::boolean(true)); }, [&] { return lower(rhs, sc); });
 }
 
-Sym Lowerer::lower_binop(const Expr& e, const ScopePtr& sc) {
+Sym Lowerer::lower_binop(const Expr& e, const ScopePtr& sc, bool tail) {
   // As the evaluator: a name bound to a built-in operator (or unbound) is
   // the built-in; anything else is a function to apply.
   std::string op = e.name.name;
@@ -487,6 +487,17 @@ Sym Lowerer::lower_binop(const Expr& e, const ScopePtr& sc) {
     builtin = true;
   }
   if (builtin && (op == "&&" || op == "||")) return logical(op == "&&", *e.a, *e.b, sc);
+  // The prelude's pipes apply their function directly, so that `xs |> scan
+  // (+) 0` in tail position is the SOAC a segmented step takes, as `scan
+  // (+) 0 xs` is (the prelude's body `f x` would lower it as an inner call).
+  if (!builtin && e.name.qualifiers.empty() && (op == "|>" || op == "<|") && fn.kind == Sym::Kind::Function &&
+      fn.fn->kind == SymFn::Kind::Value && fn.fn->value->kind == Callable::Kind::Closure &&
+      fn.fn->value->loc.known() && fn.fn->value->loc.file->name.starts_with("[prelude]")) {
+    const Expr& arg = op == "|>" ? *e.a : *e.b;
+    const Expr& f = op == "|>" ? *e.b : *e.a;
+    Sym x = lower(arg, sc);
+    return apply(lower(f, sc), {x}, e.loc, tail);
+  }
   Sym x = lower(*e.a, sc), y = lower(*e.b, sc);
   if (builtin) return binop(op, x, y, e.loc);
   return apply(fn, {x, y}, e.loc);
@@ -520,7 +531,7 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       call_hint_ = call_hint(e, sc);
       return apply(fn, std::move(args), e.loc, tail);
     }
-    case Expr::Kind::BinOp: return lower_binop(e, sc);
+    case Expr::Kind::BinOp: return lower_binop(e, sc, tail);
     case Expr::Kind::Negate: return unop("neg", lower(*e.a, sc), e.loc);
     case Expr::Kind::Not: return unop("!", lower(*e.a, sc), e.loc);
     case Expr::Kind::OpSection: {

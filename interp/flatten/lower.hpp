@@ -155,7 +155,7 @@ class Lowerer {
   Sym import(const Sym& s);
 
  private:
-  Sym lower_binop(const Expr& e, const ScopePtr& sc);
+  Sym lower_binop(const Expr& e, const ScopePtr& sc, bool tail = false);
   Sym lower_if(const Expr& e, const ScopePtr& sc);
   // Sum types and `match` (lower_match.cpp).
   Sym lower_constructor(const Expr& e, const ScopePtr& sc);

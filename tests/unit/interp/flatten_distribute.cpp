@@ -75,6 +75,15 @@ TEST_CASE("distribution: irregular intermediates stay sequential") {
   CHECK(has(log, "not distributed (an intermediate result was irregular at an earlier call)"));
 }
 
+TEST_CASE("distribution: a pipeline's stages are distributed like lets") {
+  ForceDistribute always("always");
+  std::string log = plans(
+      "map (\\xs -> xs |> map (*2) |> scan (+) 0 |> map (+1)) [[1i64, 2, 3], [4, 5, 6]]",
+      "[[3i64, 7i64, 13i64], [9i64, 19i64, 31i64]]");
+  CHECK(has(log, "3 maps, one per let (map, scan, map)"));
+  CHECK(has(log, "map-scan flattened to one SegScan over [2][3]"));
+}
+
 TEST_CASE("distribution: lets whose sizes the types leave unknown are distributed") {
   // xs's size is `[]` in the lambda's type, as is every let's: the same in
   // every element, as in most real programs' narrow maps.
