@@ -535,7 +535,10 @@ std::optional<Value> closure_of_partial(const Value& fv, eval::Evaluator& ev) {
 // the pipeline's nodes reading the previous stage's name; they live as long
 // as the cache entry, which a distribution holds while it runs.
 struct PipelineLets {
-  std::vector<ExprPtr> nodes;  // synthesised: the Vars and the stages reading them
+  // The pipeline's last two operands, owned: while cached they cannot be
+  // freed, so a body at a reused address (a later REPL input) is told apart.
+  ExprPtr last_a, last_b;
+  std::vector<ExprPtr> nodes;  // copies of the stages (the first as it is), and the Vars they read
   std::vector<PatternPtr> patterns;
   std::vector<const Expr*> values;  // of the lets
   const Expr* result = nullptr;
@@ -549,14 +552,21 @@ std::shared_ptr<const PipelineLets> pipeline_lets(const Expr* body) {
   static std::mutex mu;
   static std::unordered_map<const Expr*, std::shared_ptr<const PipelineLets>> cache;
   std::lock_guard lk(mu);
-  if (auto it = cache.find(body); it != cache.end()) return it->second;
+  if (auto it = cache.find(body); it != cache.end()) {
+    if (it->second->last_a.get() == body->a.get() && it->second->last_b.get() == body->b.get()) return it->second;
+    cache.erase(it);
+  }
   std::vector<const Expr*> stages;  // innermost first
   for (const Expr* e = body; is_pipe(e); e = strip_attrs(e->a.get())) stages.insert(stages.begin(), e);
   if (stages.size() < 2) return nullptr;
   for (const Expr* st : stages)
     if (!st->type || !st->a->type) return nullptr;
   auto out = std::make_shared<PipelineLets>();
-  const Expr* prev = stages[0];
+  out->last_a = body->a;
+  out->last_b = body->b;
+  auto first = std::make_shared<Expr>(*stages[0]);
+  out->nodes.push_back(first);
+  const Expr* prev = first.get();
   for (size_t k = 1; k < stages.size(); ++k) {
     const std::string name = fmt::format("(pipeline stage {})", k);
     auto pat = std::make_shared<Pattern>();
