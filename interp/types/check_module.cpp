@@ -395,22 +395,34 @@ ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
 
 ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at) {
   if (fn->env) error(at.loc, "cannot apply a module that is not parametric");
-  if (!arg->env) error(at.loc, "the argument of a parametric module must be a structure");
   size_t idx = fn->applied.size();
   // The parameter's module type is read where the functor was defined, with
   // the earlier parameters bound: `\(F: S) -> \(G: T with a = F.b) -> ...`.
   ModScope ps;
   ps.visible = *fn->closure;
-  for (size_t i = 0; i < idx; ++i) ps.visible.mods[fn->params[i].first] = structure(fn->applied[i]);
-  EnvPtr a;
-  with_scope(ps, [&] { a = ascribe(arg->env, fn->params.at(idx).second, at.loc); });
+  for (size_t i = 0; i < idx; ++i) ps.visible.mods[fn->params[i].first] = fn->applied[i];
+  const SigExprPtr& param_sig = fn->params.at(idx).second;
+  SigView pv;
+  with_scope(ps, [&] { flatten_sig(*this, param_sig, pv); });
+  ModPtr a;
+  if (pv.functor) {
+    // Futhark lets a parametric module be the argument of one whose
+    // parameter has a parametric module type (`F twice add_one`). The two
+    // are not matched here (a lenient approximation, as for ascribing a
+    // parametric module type): the argument stays transparent.
+    if (arg->env) error(at.loc, "the parameter of this parametric module must be a parametric module, not a structure");
+    a = arg;
+  } else {
+    if (!arg->env) error(at.loc, "the argument of a parametric module must be a structure");
+    with_scope(ps, [&] { a = structure(ascribe(arg->env, param_sig, at.loc)); });
+  }
   auto next = std::make_shared<ModBinding>(*fn);
   next->applied.push_back(a);
   if (next->applied.size() < next->params.size()) return next;
 
   ModScope s;
   s.visible = *fn->closure;
-  for (size_t i = 0; i < next->params.size(); ++i) s.visible.mods[next->params[i].first] = structure(next->applied[i]);
+  for (size_t i = 0; i < next->params.size(); ++i) s.visible.mods[next->params[i].first] = next->applied[i];
   ModExprPtr body = clone_mod_expr(fn->body);
   ModPtr result;
   ++functor_instance;
