@@ -198,38 +198,29 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
       // abstract types as rigid types) to report errors at the definition.
       ModScope s;
       s.visible = *f->closure;
-      bool checkable = true;
       for (const auto& [name, sig] : d.module_params) {
         // An earlier parameter is in scope: `(R: rules) (V: visuals with cell = R.cell)`.
-        SigView v;
-        with_scope(s, [&] { flatten_sig(*this, sig, v); });
-        if (v.functor) {
-          checkable = false;
-          break;
-        }
-        EnvPtr penv;
-        with_scope(s, [&] { penv = sig_env(sig); });
-        s.visible.mods[name] = structure(penv);
+        // A parametric one is an abstract functor.
+        ModPtr p;
+        with_scope(s, [&] { p = sig_module(sig); });
+        s.visible.mods[name] = p;
       }
-      if (checkable)
-        with_scope(s, [&] {
-          ModPtr body = eval_module(d.module);
-          // The result's ascription is checked here too, so that a functor
-          // that never is applied still gets its errors (Futhark does).
-          if (d.sig && body->env) ascribe(body->env, d.sig, d.loc);
-        });
+      with_scope(s, [&] {
+        ModPtr body = eval_module(d.module);
+        // The result's ascription is checked here too, so that a functor
+        // that never is applied still gets its errors (Futhark does).
+        if (d.sig && body->env) ascribe(body->env, d.sig, d.loc);
+        if (d.sig && !body->env) match_functor(body, d.sig, d.loc);
+      });
       m = f;
     } else {
       m = eval_module(d.module);
       if (d.sig) {
         if (!m->env) {
           // A parametric module ascribed a parametric module type
-          // (`module twice : (P: op) -> op = \(P: op) -> ...`): accepted
-          // without matching the two (a lenient approximation); the functor
+          // (`module twice : (P: op) -> op = \(P: op) -> ...`): the functor
           // stays transparent.
-          SigView v;
-          flatten_sig(*this, d.sig, v);
-          if (!v.functor) error(d.loc, "a parametric module cannot be ascribed a non-parametric module type");
+          match_functor(m, d.sig, d.loc);
         } else {
           m = structure(seal(ascribe(m->env, d.sig, d.loc), d.sig, d.name));
         }
@@ -363,9 +354,7 @@ ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
     case ModExpr::Kind::Ascribe: {
       ModPtr inner = eval_module(m->fn);
       if (!inner->env) {
-        SigView v;
-        flatten_sig(*this, m->sig, v);
-        if (!v.functor) error(m->loc, "a parametric module cannot be ascribed a non-parametric module type");
+        match_functor(inner, m->sig, m->loc);
         return inner;
       }
       return structure(seal(ascribe(inner->env, m->sig, m->loc), m->sig));
@@ -377,23 +366,25 @@ ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
       f->closure = std::make_shared<Env>(visible());
       // Like a functor, a module lambda is checked once where it is written,
       // against its parameter's module type (errors even if never applied).
-      SigView v;
-      flatten_sig(*this, m->sig, v);
-      if (!v.functor) {
-        ModScope s;
-        s.visible = *f->closure;
-        EnvPtr penv;
-        with_scope(s, [&] { penv = sig_env(m->sig); });
-        s.visible.mods[m->param] = structure(penv);
-        with_scope(s, [&] { eval_module(m->fn); });
-      }
+      ModScope s;
+      s.visible = *f->closure;
+      ModPtr p;
+      with_scope(s, [&] { p = sig_module(m->sig); });
+      s.visible.mods[m->param] = p;
+      with_scope(s, [&] { eval_module(m->fn); });
       return f;
     }
   }
   error(m->loc, "unsupported module expression");
 }
 
-ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at) {
+bool CheckerImpl::is_functor_sig(const SigExprPtr& sig) {
+  SigView v;
+  flatten_sig(*this, sig, v);
+  return v.functor;
+}
+
+ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at, const std::string& prefix) {
   if (fn->env) error(at.loc, "cannot apply a module that is not parametric");
   size_t idx = fn->applied.size();
   // The parameter's module type is read where the functor was defined, with
@@ -407,14 +398,13 @@ ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& 
   ModPtr a;
   if (pv.functor) {
     // Futhark lets a parametric module be the argument of one whose
-    // parameter has a parametric module type (`F twice add_one`). The two
-    // are not matched here (a lenient approximation, as for ascribing a
-    // parametric module type): the argument stays transparent.
-    if (arg->env) error(at.loc, "the parameter of this parametric module must be a parametric module, not a structure");
+    // parameter has a parametric module type (`F twice add_one`). The
+    // argument stays transparent.
+    with_scope(ps, [&] { match_functor(arg, param_sig, at.loc, prefix); });
     a = arg;
   } else {
-    if (!arg->env) error(at.loc, "the argument of a parametric module must be a structure");
-    with_scope(ps, [&] { a = structure(ascribe(arg->env, param_sig, at.loc)); });
+    if (!arg->env) error(at.loc, "Cannot match parametric module with non-parametric module type.");
+    with_scope(ps, [&] { a = structure(ascribe(arg->env, param_sig, at.loc, prefix)); });
   }
   auto next = std::make_shared<ModBinding>(*fn);
   next->applied.push_back(a);
@@ -423,6 +413,12 @@ ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& 
   ModScope s;
   s.visible = *fn->closure;
   for (size_t i = 0; i < next->params.size(); ++i) s.visible.mods[next->params[i].first] = next->applied[i];
+  if (!fn->body) {
+    // An abstract functor (a parametric module type's, sig_module).
+    ModPtr result;
+    with_scope(s, [&] { result = sig_module(fn->result_sig); });
+    return result;
+  }
   ModExprPtr body = clone_mod_expr(fn->body);
   ModPtr result;
   ++functor_instance;
@@ -433,8 +429,8 @@ ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& 
   with_scope(s, [&] {
     result = eval_module(body);
     if (fn->result_sig) {
-      if (!result->env) error(at.loc, "a parametric module cannot be ascribed a module type here");
-      result = structure(ascribe(result->env, fn->result_sig, at.loc));
+      if (!result->env) match_functor(result, fn->result_sig, at.loc);
+      else result = structure(ascribe(result->env, fn->result_sig, at.loc));
     }
   });
   at.instance = body;
@@ -491,16 +487,11 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
           ModScope inner;
           inner.visible = visible();
           inner.visible.add_all(*env);
-          EnvPtr m;
-          // A parametric module spec (`module Op: (X: s) -> t`) is not
-          // expanded here (a lenient approximation: its types are not checked).
-          {
-            SigView nested;
-            with_scope(inner, [&] { flatten_sig(*this, item->sig, nested); });
-            if (nested.functor) break;
-          }
-          with_scope(inner, [&] { m = sig_env(item->sig); });
-          env->mods[item->name] = structure(m);
+          // A parametric module spec (`module Op: (X: s) -> t`) is an
+          // abstract functor.
+          ModPtr m;
+          with_scope(inner, [&] { m = sig_module(item->sig); });
+          env->mods[item->name] = m;
           break;
         }
         case SpecItem::Kind::Include: break;  // flattened away
@@ -567,12 +558,21 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
         }
         case SpecItem::Kind::Module: {
           auto it = env->mods.find(item->name);
-          if (it == env->mods.end() || !it->second->env)
+          if (it == env->mods.end())
             error(loc, fmt::format("module does not define module \"{}{}\" required by its module type", prefix,
                                    item->name));
           ModScope inner;
           inner.visible = visible();
           inner.visible.add_all(*result);
+          bool functor_spec = false;
+          with_scope(inner, [&] { functor_spec = is_functor_sig(item->sig); });
+          if (functor_spec || !it->second->env) {
+            // Futhark's matchMods: a parametric module only matches a
+            // parametric module type, and stays transparent.
+            with_scope(inner, [&] { match_functor(it->second, item->sig, loc, prefix + item->name + "."); });
+            result->mods[item->name] = it->second;
+            break;
+          }
           EnvPtr m;
           with_scope(inner, [&] { m = ascribe(it->second->env, item->sig, loc, prefix + item->name + "."); });
           // `with inner.t = u` refines a type of this inner module.

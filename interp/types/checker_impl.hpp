@@ -268,7 +268,16 @@ class CheckerImpl {
   EnvPtr sig_env(const SigExprPtr& sig);
   // The exports of an imported file, checked once from `base` (or the prelude).
   EnvPtr import_env(const std::shared_ptr<Program>& program, const Env& base, Loc loc);
-  ModPtr apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at);
+  // `prefix`: as for ascribe, for errors matching the argument.
+  ModPtr apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at, const std::string& prefix = "");
+  bool is_functor_sig(const SigExprPtr& sig);
+
+  // ---- parametric module types (functor_match.cpp)
+  // The module a module type describes: a structure (sig_env) or, for a
+  // parametric module type, an abstract functor (no body).
+  ModPtr sig_module(const SigExprPtr& sig);
+  // Checks that parametric module `have` matches parametric module type `sig`.
+  void match_functor(const ModPtr& have, const SigExprPtr& sig, Loc loc, const std::string& prefix = "");
 
   // ---- causality (causality.cpp): Futhark's causalityCheck on a finished
   // definition's body, before zonking: no type may need an existential size
