@@ -155,6 +155,10 @@ class CheckerImpl {
   SizeTreePtr app_size_tree_of(const Expr& e) const;
   SizeTreePtr size_syntax_tree_of(const Expr& e) const;
   SizeTreePtr opaque_size_tree_of(const Expr& e) const;
+  // `[s.0]`, `[p.x.n]`: a field of a local record, as an application of
+  // the projection `.0` (see SizeTree::fn); null for anything else.
+  SizeTreePtr projection_size_tree(const Expr& e) const;
+  SizeTreePtr projection_size_tree(const QualName& name) const;  // `[r.a]`, parsed as a qualified name
   DimRef with_tree(DimRef d, const Expr& e) const;
   // `[n + m]` in an annotation: the local variables it names are i64.
   void require_i64_names(const Expr& e);
