@@ -138,6 +138,9 @@ class CheckerImpl {
   Ty infer_letfun(Expr& e);
   Ty infer_lambda(Expr& e);
   Ty infer_loop(Expr& e);
+  // `let [n] p = e`: each size must be an array dimension in p outside
+  // function types (not only inside them or in size expressions).
+  void check_size_binders_witnessed(const std::vector<TypeParam>& sizes, const Ty& pattern_type);
   Ty infer_match(Expr& e);
   Ty infer_index(Expr& e);
   Ty index_result(Loc loc, Ty array, std::vector<IndexArg>& indices);
