@@ -434,11 +434,6 @@ bool pattern_mentions(const Pattern& p, const std::string& n) {
 }
 }  // namespace
 
-namespace {
-// The size names of `t` (resolved), as Futhark's determineSizeWitnesses
-// sees them: `witnessed` where one is the size of a concrete value (an
-// array dimension outside any function type), `other` where it is only
-// inside a function type or part of a size expression.
 void size_witnesses(const Ty& t0, bool in_function, std::set<std::string>& witnessed, std::set<std::string>& other) {
   Ty t = resolve(t0);
   switch (t->kind) {
@@ -463,7 +458,6 @@ void size_witnesses(const Ty& t0, bool in_function, std::set<std::string>& witne
     default: return;
   }
 }
-}  // namespace
 
 void CheckerImpl::check_size_binders_witnessed(const std::vector<TypeParam>& sizes, const Ty& pattern_type) {
   // Futhark's checkPat: `let [n] (f: [n]bool -> [n]bool) = ...` cannot

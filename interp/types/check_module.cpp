@@ -532,6 +532,8 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
                                    "{} (more lifted).",
                                    prefix, item->name, spec_l == kUnlifted ? "non-lifted" : "size-lifted (type~)",
                                    it->second->liftedness == kLifted ? "lifted (type^)" : "size-lifted (type~)"));
+          if (!item->type && refinements_of(*this, v, index, item->name, result).empty())
+            check_abstract_size_params(*this, *it->second, prefix + item->name, loc);
           // `type t` (non-lifted) in a module type cannot be implemented by
           // a function type; that needs `type^ t`.
           if (!item->lifted && may_be_functional(it->second->body))
@@ -596,6 +598,13 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
             error(loc, fmt::format("module does not define value \"{}{}\" required by its module type", prefix,
                                    item->name));
           result->values[item->name] = it->second;
+          {
+            std::set<std::string> abstract;
+            for (const auto& spec : v.items)
+              if (spec->kind == SpecItem::Kind::Type && !spec->type) abstract.insert(spec->name);
+            for (const auto& r : v.refinements) abstract.erase(r.name);
+            check_top_level_size(*this, *item->type, abstract, *env, prefix + item->name, loc);
+          }
           // The module's value must be at least as general as the spec: the
           // spec's type parameters are rigid, the module's are instantiated.
           Frame f;

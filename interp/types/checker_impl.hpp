@@ -57,6 +57,23 @@ struct Pending {
 };
 
 bool mentioned_in_function_param(const Ty& t, const std::string& n);
+// The size names of `t` (resolved), as Futhark's determineSizeWitnesses
+// sees them: `witnessed` where one is the size of a concrete value (an
+// array dimension outside any function type), `other` where it is only
+// inside a function type or part of a size expression (check_binding.cpp).
+void size_witnesses(const Ty& t, bool in_function, std::set<std::string>& witnessed, std::set<std::string>& other);
+
+class CheckerImpl;
+// Size rules of module ascription (ascribe_sizes.cpp). Futhark's
+// matchTypeAbbr: a type made abstract (`type t [n]` specified, `def` given
+// as `name`) must use each size parameter as an array size.
+void check_abstract_size_params(CheckerImpl& c, const TypeDef& def, const std::string& name, Loc loc);
+// Futhark's check for #2120: a value `name` specified as `spec_type` that
+// names one of the `abstract` types outside a function type, which `env`
+// defines with a hidden size (`type~ dict = []bool`), would get a size of
+// its own at the top level.
+void check_top_level_size(CheckerImpl& c, const TypeExpr& spec_type, const std::set<std::string>& abstract,
+                          const Env& env, const std::string& name, Loc loc);
 
 struct CheckerState {
   ModScope top;
