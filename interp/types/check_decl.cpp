@@ -152,6 +152,7 @@ void CheckerImpl::check_type_decl(Decl& d, ModScope& scope, bool local) {
     if (used == kSizeLifted && td->liftedness < kSizeLifted)
       error(d.loc,
             "Non-size-lifted type abbreviations may not contain size-lifted types.\nHint: consider using 'type~'.");
+    if (td->liftedness == kUnlifted) check_unlifted_abbreviation(d.ret_type, d.name, d.loc);
   });
   bind_name<TypeDefPtr>(scope, local, &Env::types, d.name, td);
 }

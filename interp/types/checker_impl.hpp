@@ -187,6 +187,8 @@ class CheckerImpl {
   // Static size rules on type expressions (size_rules.cpp): no anonymous
   // size inside a function type of an abbreviation; no size bound inside a
   // tuple/record parameter in a function's annotations.
+  // A non-lifted abbreviation (`type t = ...`) may not hide sizes.
+  void check_unlifted_abbreviation(const TypeExprPtr& body, const std::string& name, Loc loc);
   void check_abbreviation_sizes(const TypeExprPtr& body, Loc loc);
   void check_hidden_param_sizes(const std::vector<TypeParam>& tparams, const std::vector<PatternPtr>& params,
                                 const TypeExprPtr& ret_type);
