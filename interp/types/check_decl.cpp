@@ -128,6 +128,7 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   s->size_params = r.size_params;
   s->nonlifted = r.nonlifted;
   s->arity = static_cast<int>(d.params.size());
+  s->declared_result = d.ret_type && !d.params.empty();
   bind_name<SchemePtr>(scope, local, &Env::values, d.name, s);
 }
 

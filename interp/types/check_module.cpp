@@ -7,6 +7,7 @@
 // copy of the functor body (stored on the ModExpr as `instance`).
 #include <fmt/format.h>
 
+#include "interp/syntax/print.hpp"
 #include "interp/types/ast_clone.hpp"
 #include "interp/types/checker_impl.hpp"
 #include "interp/types/liftedness.hpp"
@@ -633,10 +634,23 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
               s = resolve(s->result);
               h = resolve(h->result);
             }
-            // A unique result is not required of the module's value here:
-            // thorn's inference loses the result's uniqueness of a definition
-            // without parameters (`def copy = copy`, babelstream), which
-            // Futhark keeps, so the check would reject correct programs.
+            // A unique result is required only of a function whose return
+            // type is declared: thorn's inference loses the result's
+            // uniqueness of a definition without parameters (`def copy =
+            // copy`, babelstream), which Futhark keeps, so the check would
+            // reject correct programs.
+            if (it->second->declared_result && unique(s) && !unique(h)) {
+              // The spec as written: its existential sizes (`?[d].*[d]i32`)
+              // are not in its checked type.
+              std::string params;
+              for (const auto& tp : item->type_params)
+                params += tp.is_size ? fmt::format(" [{}]", tp.name) : fmt::format(" '{}", tp.name);
+              error(loc, fmt::format("Module type specifies\n  val {}{}{} : {}\nbut module provides\n  val {}{} : {}\n"
+                                     "The module type requires a unique result, but the module's function does not "
+                                     "return one.",
+                                     prefix, item->name, params, to_string(*item->type), prefix, item->name,
+                                     show(have)));
+            }
           }
           // Seen through the module type, the value has the spec's type:
           // `def copy = copy` ascribed `val copy [n] : [n]t -> *[n]t` with

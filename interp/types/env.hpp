@@ -35,6 +35,9 @@ struct Scheme {
   // (`def f [n] (x: i32) : [n]i32 -> i32`) are not given by its arguments
   // when its body runs: they come from the instantiation.
   int arity = -1;
+  // A function definition with a declared return type: its result's
+  // uniqueness is as written (inference may lose it, see ascribe).
+  bool declared_result = false;
 };
 using SchemePtr = std::shared_ptr<const Scheme>;
 
