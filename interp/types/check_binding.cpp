@@ -496,7 +496,18 @@ Ty CheckerImpl::infer_let(Expr& e) {
         sub.dims[tp.name] = dim_var();
       }
     expect_sized(e.a->loc, substitute(p, sub), v, "in let binding (the pattern cannot match the value)");
-    expect(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
+    // A size the value does not determine (`let [n][m] (xss: [n][m]i64) =
+    // []`) is ambiguous unless something later in the definition does
+    // (Futhark's "Ambiguous size"): it is kept apart from the name.
+    Substitution open;
+    for (const auto& [name, var] : sub.dims)
+      if (DimRef r = dim_resolve(var); r->kind == DimNode::Kind::Var && !r->met && !r->met_unknown && !r->met_self) {
+        open.dims[name] = dim_var();
+        for (const auto& tp : e.type_params)
+          if (tp.is_size && tp.name == name) pending().ambiguous.push_back({r, name, "", tp.loc});
+      }
+    expect(e.a->loc, open.dims.empty() ? p : substitute(p, open), v,
+           "in let binding (the pattern cannot match the value)");
   }
   // A let-bound function value is not generalised; its still-open sizes
   // become unknown so that uses at different sizes are not errors.
