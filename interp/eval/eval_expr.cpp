@@ -229,6 +229,19 @@ Value Evaluator::eval(const Expr& e0, const Ctx& ctx0) {
         if (e->list.empty()) {
           TypePtr t = resolve_type(e->type, ctx.tenv, ctx.env);
           if (!t || t->kind != Type::Kind::Array) return array_from_rows({});
+          // Its inner sizes may be expressions with no normal form (`[]` :
+          // [0][n / 2]i64, [0][s.0]i64): computed here, as at a call.
+          std::vector<Dim> dims = t->dims;
+          bool computed = false;
+          for (Dim& d : dims)
+            if (d.kind == Dim::Kind::Unknown && d.formula && d.formula->syntax)
+              if (std::optional<int64_t> v = size_arg_value(d, ctx, e->loc)) {
+                d = Dim{};
+                d.kind = Dim::Kind::Constant;
+                d.value = *v;
+                computed = true;
+              }
+          if (computed) t = array_type(t->elem, std::move(dims));
           return empty_array_of_type(*t);
         }
         std::vector<Value> rows;

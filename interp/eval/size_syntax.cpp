@@ -56,6 +56,12 @@ Value Evaluator::size_syntax_value(const SizeSyntax& s, const Ctx& ctx, const Lo
       return builtin_operator(*op, x, y);
     }
     case SizeSyntax::Op::Apply: {
+      if (!s.name.empty() && s.name[0] == '.' && s.args.size() == 1) {
+        // `[s.0]`: a field of a record (SizeTree::fn).
+        Value r = size_syntax_value(*s.args[0], ctx, loc);
+        if (const Value* f = r.field(s.name.substr(1))) return *f;
+        throw Error(ErrorKind::Runtime, loc, "no field " + s.name.substr(1) + " in a size");
+      }
       const Value& fn = bound_value(s.name, ctx, loc);
       std::vector<Value> args;
       for (const auto& a : s.args) args.push_back(size_syntax_value(*a, ctx, loc));

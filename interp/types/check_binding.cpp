@@ -440,6 +440,42 @@ bool pattern_mentions(const Pattern& p, const std::string& n) {
 }
 }  // namespace
 
+void size_witnesses(const Ty& t0, bool in_function, std::set<std::string>& witnessed, std::set<std::string>& other) {
+  Ty t = resolve(t0);
+  switch (t->kind) {
+    case TyNode::Kind::Array: {
+      DimRef d = dim_resolve(t->dim);
+      if (d->kind == DimNode::Kind::Name) (in_function ? other : witnessed).insert(d->name);
+      else for (const auto& n : dim_names(d)) other.insert(n);
+      size_witnesses(t->elem, in_function, witnessed, other);
+      return;
+    }
+    case TyNode::Kind::Record:
+      for (const auto& [n, f] : t->fields) size_witnesses(f, in_function, witnessed, other);
+      return;
+    case TyNode::Kind::Sum:
+      for (const auto& [n, ps] : t->constrs)
+        for (const auto& p : ps) size_witnesses(p, in_function, witnessed, other);
+      return;
+    case TyNode::Kind::Function:
+      size_witnesses(t->param, true, witnessed, other);
+      size_witnesses(t->result, true, witnessed, other);
+      return;
+    default: return;
+  }
+}
+
+void CheckerImpl::check_size_binders_witnessed(const std::vector<TypeParam>& sizes, const Ty& pattern_type) {
+  // Futhark's checkPat: `let [n] (f: [n]bool -> [n]bool) = ...` cannot
+  // take n from the value.
+  std::set<std::string> witnessed, other;
+  size_witnesses(pattern_type, false, witnessed, other);
+  for (const auto& tp : sizes)
+    if (tp.is_size && other.count(tp.name) && !witnessed.count(tp.name))
+      error(tp.loc, fmt::format("Cannot bind [{}] as it is never used as the size of a concrete (non-function) value.",
+                                tp.name));
+}
+
 Ty CheckerImpl::infer_let(Expr& e) {
   // `let [n] xs = ...` binds n from the type of the pattern, so the pattern
   // must mention it (Futhark: "Size [n] unused in pattern").
@@ -452,6 +488,7 @@ Ty CheckerImpl::infer_let(Expr& e) {
   bind_type_params(e.type_params, g.frame());
   loosen_sizes(e.type_params, g.frame());
   Ty p = bind_pattern(e.pattern, g.frame(), false);
+  check_size_binders_witnessed(e.type_params, p);
   // `let [n] xs: [n]t = e` binds n to e's size: no static check then.
   if (e.type_params.empty()) {
     expect_sized(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
@@ -465,7 +502,18 @@ Ty CheckerImpl::infer_let(Expr& e) {
         sub.dims[tp.name] = dim_var();
       }
     expect_sized(e.a->loc, substitute(p, sub), v, "in let binding (the pattern cannot match the value)");
-    expect(e.a->loc, p, v, "in let binding (the pattern cannot match the value)");
+    // A size the value does not determine (`let [n][m] (xss: [n][m]i64) =
+    // []`) is ambiguous unless something later in the definition does
+    // (Futhark's "Ambiguous size"): it is kept apart from the name.
+    Substitution open;
+    for (const auto& [name, var] : sub.dims)
+      if (DimRef r = dim_resolve(var); r->kind == DimNode::Kind::Var && !r->met && !r->met_unknown && !r->met_self) {
+        open.dims[name] = dim_var();
+        for (const auto& tp : e.type_params)
+          if (tp.is_size && tp.name == name) pending().ambiguous.push_back({r, name, "", tp.loc});
+      }
+    expect(e.a->loc, open.dims.empty() ? p : substitute(p, open), v,
+           "in let binding (the pattern cannot match the value)");
   }
   // A let-bound function value is not generalised; its still-open sizes
   // become unknown so that uses at different sizes are not errors.

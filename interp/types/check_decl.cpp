@@ -128,6 +128,7 @@ void CheckerImpl::check_value_decl(Decl& d, ModScope& scope, bool local) {
   s->size_params = r.size_params;
   s->nonlifted = r.nonlifted;
   s->arity = static_cast<int>(d.params.size());
+  s->declared_result = d.ret_type && !d.params.empty();
   bind_name<SchemePtr>(scope, local, &Env::values, d.name, s);
 }
 
@@ -152,6 +153,7 @@ void CheckerImpl::check_type_decl(Decl& d, ModScope& scope, bool local) {
     if (used == kSizeLifted && td->liftedness < kSizeLifted)
       error(d.loc,
             "Non-size-lifted type abbreviations may not contain size-lifted types.\nHint: consider using 'type~'.");
+    if (td->liftedness == kUnlifted) check_unlifted_abbreviation(d.ret_type, d.name, d.loc);
   });
   bind_name<TypeDefPtr>(scope, local, &Env::types, d.name, td);
 }

@@ -500,6 +500,31 @@ SizeTreePtr CheckerImpl::size_syntax_tree_of(const Expr& e) const {
   }
 }
 
+SizeTreePtr CheckerImpl::projection_size_tree(const Expr& e) const {
+  if (e.kind != Expr::Kind::Project || e.field_path.size() != 1 || !e.a) return nullptr;
+  SizeTreePtr record =
+      e.a->kind == Expr::Kind::Var ? projection_size_tree(e.a->name) : projection_size_tree(*e.a);
+  if (!record) return nullptr;
+  return tree_apply("." + e.field_path[0], {record});
+}
+
+SizeTreePtr CheckerImpl::projection_size_tree(const QualName& name) const {
+  // The record: the first part of the name, a local variable (which
+  // shadows a module of that name).
+  const std::string& head = name.qualifiers.empty() ? name.name : name.qualifiers[0];
+  if (!is_local_value(head)) return nullptr;
+  if (name.qualifiers.empty()) {
+    Ty t = resolve(find_value(head)->type);
+    return t->kind == TyNode::Kind::Record ? tree_leaf(named_dim(head)) : nullptr;
+  }
+  QualName record;
+  record.name = head;
+  SizeTreePtr out = projection_size_tree(record);
+  for (size_t i = 1; out && i <= name.qualifiers.size(); ++i)
+    out = tree_apply("." + (i < name.qualifiers.size() ? name.qualifiers[i] : name.name), {out});
+  return out;
+}
+
 bool CheckerImpl::size_poly_of(const Expr& e, SizePoly& out) const {
   switch (e.kind) {
     case Expr::Kind::IntLit:

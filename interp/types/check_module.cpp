@@ -7,6 +7,7 @@
 // copy of the functor body (stored on the ModExpr as `instance`).
 #include <fmt/format.h>
 
+#include "interp/syntax/print.hpp"
 #include "interp/types/ast_clone.hpp"
 #include "interp/types/checker_impl.hpp"
 #include "interp/types/liftedness.hpp"
@@ -198,38 +199,29 @@ void CheckerImpl::check_module_decl(Decl& d, ModScope& scope, bool local) {
       // abstract types as rigid types) to report errors at the definition.
       ModScope s;
       s.visible = *f->closure;
-      bool checkable = true;
       for (const auto& [name, sig] : d.module_params) {
         // An earlier parameter is in scope: `(R: rules) (V: visuals with cell = R.cell)`.
-        SigView v;
-        with_scope(s, [&] { flatten_sig(*this, sig, v); });
-        if (v.functor) {
-          checkable = false;
-          break;
-        }
-        EnvPtr penv;
-        with_scope(s, [&] { penv = sig_env(sig); });
-        s.visible.mods[name] = structure(penv);
+        // A parametric one is an abstract functor.
+        ModPtr p;
+        with_scope(s, [&] { p = sig_module(sig); });
+        s.visible.mods[name] = p;
       }
-      if (checkable)
-        with_scope(s, [&] {
-          ModPtr body = eval_module(d.module);
-          // The result's ascription is checked here too, so that a functor
-          // that never is applied still gets its errors (Futhark does).
-          if (d.sig && body->env) ascribe(body->env, d.sig, d.loc);
-        });
+      with_scope(s, [&] {
+        ModPtr body = eval_module(d.module);
+        // The result's ascription is checked here too, so that a functor
+        // that never is applied still gets its errors (Futhark does).
+        if (d.sig && body->env) ascribe(body->env, d.sig, d.loc);
+        if (d.sig && !body->env) match_functor(body, d.sig, d.loc);
+      });
       m = f;
     } else {
       m = eval_module(d.module);
       if (d.sig) {
         if (!m->env) {
           // A parametric module ascribed a parametric module type
-          // (`module twice : (P: op) -> op = \(P: op) -> ...`): accepted
-          // without matching the two (a lenient approximation); the functor
+          // (`module twice : (P: op) -> op = \(P: op) -> ...`): the functor
           // stays transparent.
-          SigView v;
-          flatten_sig(*this, d.sig, v);
-          if (!v.functor) error(d.loc, "a parametric module cannot be ascribed a non-parametric module type");
+          match_functor(m, d.sig, d.loc);
         } else {
           m = structure(seal(ascribe(m->env, d.sig, d.loc), d.sig, d.name));
         }
@@ -363,9 +355,7 @@ ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
     case ModExpr::Kind::Ascribe: {
       ModPtr inner = eval_module(m->fn);
       if (!inner->env) {
-        SigView v;
-        flatten_sig(*this, m->sig, v);
-        if (!v.functor) error(m->loc, "a parametric module cannot be ascribed a non-parametric module type");
+        match_functor(inner, m->sig, m->loc);
         return inner;
       }
       return structure(seal(ascribe(inner->env, m->sig, m->loc), m->sig));
@@ -377,40 +367,59 @@ ModPtr CheckerImpl::eval_module(const ModExprPtr& m) {
       f->closure = std::make_shared<Env>(visible());
       // Like a functor, a module lambda is checked once where it is written,
       // against its parameter's module type (errors even if never applied).
-      SigView v;
-      flatten_sig(*this, m->sig, v);
-      if (!v.functor) {
-        ModScope s;
-        s.visible = *f->closure;
-        EnvPtr penv;
-        with_scope(s, [&] { penv = sig_env(m->sig); });
-        s.visible.mods[m->param] = structure(penv);
-        with_scope(s, [&] { eval_module(m->fn); });
-      }
+      ModScope s;
+      s.visible = *f->closure;
+      ModPtr p;
+      with_scope(s, [&] { p = sig_module(m->sig); });
+      s.visible.mods[m->param] = p;
+      with_scope(s, [&] { eval_module(m->fn); });
       return f;
     }
   }
   error(m->loc, "unsupported module expression");
 }
 
-ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at) {
+bool CheckerImpl::is_functor_sig(const SigExprPtr& sig) {
+  SigView v;
+  flatten_sig(*this, sig, v);
+  return v.functor;
+}
+
+ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at, const std::string& prefix) {
   if (fn->env) error(at.loc, "cannot apply a module that is not parametric");
-  if (!arg->env) error(at.loc, "the argument of a parametric module must be a structure");
   size_t idx = fn->applied.size();
   // The parameter's module type is read where the functor was defined, with
   // the earlier parameters bound: `\(F: S) -> \(G: T with a = F.b) -> ...`.
   ModScope ps;
   ps.visible = *fn->closure;
-  for (size_t i = 0; i < idx; ++i) ps.visible.mods[fn->params[i].first] = structure(fn->applied[i]);
-  EnvPtr a;
-  with_scope(ps, [&] { a = ascribe(arg->env, fn->params.at(idx).second, at.loc); });
+  for (size_t i = 0; i < idx; ++i) ps.visible.mods[fn->params[i].first] = fn->applied[i];
+  const SigExprPtr& param_sig = fn->params.at(idx).second;
+  SigView pv;
+  with_scope(ps, [&] { flatten_sig(*this, param_sig, pv); });
+  ModPtr a;
+  if (pv.functor) {
+    // Futhark lets a parametric module be the argument of one whose
+    // parameter has a parametric module type (`F twice add_one`). The
+    // argument stays transparent.
+    with_scope(ps, [&] { match_functor(arg, param_sig, at.loc, prefix); });
+    a = arg;
+  } else {
+    if (!arg->env) error(at.loc, "Cannot match parametric module with non-parametric module type.");
+    with_scope(ps, [&] { a = structure(ascribe(arg->env, param_sig, at.loc, prefix)); });
+  }
   auto next = std::make_shared<ModBinding>(*fn);
   next->applied.push_back(a);
   if (next->applied.size() < next->params.size()) return next;
 
   ModScope s;
   s.visible = *fn->closure;
-  for (size_t i = 0; i < next->params.size(); ++i) s.visible.mods[next->params[i].first] = structure(next->applied[i]);
+  for (size_t i = 0; i < next->params.size(); ++i) s.visible.mods[next->params[i].first] = next->applied[i];
+  if (!fn->body) {
+    // An abstract functor (a parametric module type's, sig_module).
+    ModPtr result;
+    with_scope(s, [&] { result = sig_module(fn->result_sig); });
+    return result;
+  }
   ModExprPtr body = clone_mod_expr(fn->body);
   ModPtr result;
   ++functor_instance;
@@ -421,8 +430,8 @@ ModPtr CheckerImpl::apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& 
   with_scope(s, [&] {
     result = eval_module(body);
     if (fn->result_sig) {
-      if (!result->env) error(at.loc, "a parametric module cannot be ascribed a module type here");
-      result = structure(ascribe(result->env, fn->result_sig, at.loc));
+      if (!result->env) match_functor(result, fn->result_sig, at.loc);
+      else result = structure(ascribe(result->env, fn->result_sig, at.loc));
     }
   });
   at.instance = body;
@@ -479,16 +488,11 @@ EnvPtr CheckerImpl::sig_env(const SigExprPtr& sig) {
           ModScope inner;
           inner.visible = visible();
           inner.visible.add_all(*env);
-          EnvPtr m;
-          // A parametric module spec (`module Op: (X: s) -> t`) is not
-          // expanded here (a lenient approximation: its types are not checked).
-          {
-            SigView nested;
-            with_scope(inner, [&] { flatten_sig(*this, item->sig, nested); });
-            if (nested.functor) break;
-          }
-          with_scope(inner, [&] { m = sig_env(item->sig); });
-          env->mods[item->name] = structure(m);
+          // A parametric module spec (`module Op: (X: s) -> t`) is an
+          // abstract functor.
+          ModPtr m;
+          with_scope(inner, [&] { m = sig_module(item->sig); });
+          env->mods[item->name] = m;
           break;
         }
         case SpecItem::Kind::Include: break;  // flattened away
@@ -529,6 +533,8 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
                                    "{} (more lifted).",
                                    prefix, item->name, spec_l == kUnlifted ? "non-lifted" : "size-lifted (type~)",
                                    it->second->liftedness == kLifted ? "lifted (type^)" : "size-lifted (type~)"));
+          if (!item->type && refinements_of(*this, v, index, item->name, result).empty())
+            check_abstract_size_params(*this, *it->second, prefix + item->name, loc);
           // `type t` (non-lifted) in a module type cannot be implemented by
           // a function type; that needs `type^ t`.
           if (!item->lifted && may_be_functional(it->second->body))
@@ -555,12 +561,21 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
         }
         case SpecItem::Kind::Module: {
           auto it = env->mods.find(item->name);
-          if (it == env->mods.end() || !it->second->env)
+          if (it == env->mods.end())
             error(loc, fmt::format("module does not define module \"{}{}\" required by its module type", prefix,
                                    item->name));
           ModScope inner;
           inner.visible = visible();
           inner.visible.add_all(*result);
+          bool functor_spec = false;
+          with_scope(inner, [&] { functor_spec = is_functor_sig(item->sig); });
+          if (functor_spec || !it->second->env) {
+            // Futhark's matchMods: a parametric module only matches a
+            // parametric module type, and stays transparent.
+            with_scope(inner, [&] { match_functor(it->second, item->sig, loc, prefix + item->name + "."); });
+            result->mods[item->name] = it->second;
+            break;
+          }
           EnvPtr m;
           with_scope(inner, [&] { m = ascribe(it->second->env, item->sig, loc, prefix + item->name + "."); });
           // `with inner.t = u` refines a type of this inner module.
@@ -584,6 +599,13 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
             error(loc, fmt::format("module does not define value \"{}{}\" required by its module type", prefix,
                                    item->name));
           result->values[item->name] = it->second;
+          {
+            std::set<std::string> abstract;
+            for (const auto& spec : v.items)
+              if (spec->kind == SpecItem::Kind::Type && !spec->type) abstract.insert(spec->name);
+            for (const auto& r : v.refinements) abstract.erase(r.name);
+            check_top_level_size(*this, *item->type, abstract, *env, prefix + item->name, loc);
+          }
           // The module's value must be at least as general as the spec: the
           // spec's type parameters are rigid, the module's are instantiated.
           Frame f;
@@ -612,10 +634,23 @@ EnvPtr CheckerImpl::ascribe(EnvPtr env, const SigExprPtr& sig, Loc loc, const st
               s = resolve(s->result);
               h = resolve(h->result);
             }
-            // A unique result is not required of the module's value here:
-            // thorn's inference loses the result's uniqueness of a definition
-            // without parameters (`def copy = copy`, babelstream), which
-            // Futhark keeps, so the check would reject correct programs.
+            // A unique result is required only of a function whose return
+            // type is declared: thorn's inference loses the result's
+            // uniqueness of a definition without parameters (`def copy =
+            // copy`, babelstream), which Futhark keeps, so the check would
+            // reject correct programs.
+            if (it->second->declared_result && unique(s) && !unique(h)) {
+              // The spec as written: its existential sizes (`?[d].*[d]i32`)
+              // are not in its checked type.
+              std::string params;
+              for (const auto& tp : item->type_params)
+                params += tp.is_size ? fmt::format(" [{}]", tp.name) : fmt::format(" '{}", tp.name);
+              error(loc, fmt::format("Module type specifies\n  val {}{}{} : {}\nbut module provides\n  val {}{} : {}\n"
+                                     "The module type requires a unique result, but the module's function does not "
+                                     "return one.",
+                                     prefix, item->name, params, to_string(*item->type), prefix, item->name,
+                                     show(have)));
+            }
           }
           // Seen through the module type, the value has the spec's type:
           // `def copy = copy` ascribed `val copy [n] : [n]t -> *[n]t` with
@@ -692,6 +727,47 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
   for (const auto& r : v.refinements) refined.insert(r.name);
   auto out = std::make_shared<Env>(*env);
   bool marked = mark_abstract_values(v, refined, *out);
+  // Nested modules (`module M: {type t ...}`) are sealed too, with their
+  // path: M1.M.t is not M0.M.t after `module M1 : MT = M0`. Their module
+  // types are read as ascribe reads them, with the specified names in scope.
+  v.use_site = scope_;
+  Env specified;
+  for (const auto& item : v.items) {
+    if (auto t = out->types.find(item->name); item->kind == SpecItem::Kind::Type && t != out->types.end())
+      specified.types[item->name] = t->second;
+    if (auto m = out->mods.find(item->name); item->kind == SpecItem::Kind::Module && m != out->mods.end())
+      specified.mods[item->name] = m->second;
+  }
+  ModScope closure_scope;
+  closure_scope.visible = v.closure ? *v.closure : visible();
+  with_scope(closure_scope, [&] {
+    for (size_t index = 0; index < v.items.size(); ++index) {
+      const SpecItemPtr& item = v.items[index];
+      if (item->kind != SpecItem::Kind::Module) continue;
+      auto it = out->mods.find(item->name);
+      if (it == out->mods.end() || !it->second->env) continue;
+      // A module refined from outside (`with inner.t = i32`) stays
+      // transparent (a lenient approximation).
+      bool refined_inside = false;
+      for (const auto& r : refined) refined_inside = refined_inside || r.rfind(item->name + ".", 0) == 0;
+      if (refined_inside) continue;
+      EnvPtr sealed;
+      in_item_scope(*this, v, index, [&] {
+        ModScope inner;
+        inner.visible = visible();
+        inner.visible.add_all(specified);
+        with_scope(inner, [&] {
+          if (!is_functor_sig(item->sig))
+            sealed =
+                seal(it->second->env, item->sig, module_name.empty() ? item->name : module_name + "." + item->name);
+        });
+      });
+      if (sealed && sealed != it->second->env) {
+        out->mods[item->name] = structure(sealed);
+        marked = true;
+      }
+    }
+  });
   std::set<int> ids;
   // Only plain `type t` specs are sealed: parametric and lifted abstract
   // types stay transparent (a lenient approximation).

@@ -55,6 +55,7 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
       }
       if (s.name.qualifiers.empty() && is_local_value(s.name.name))
         return named_dim(s.name.name);
+      if (SizeTreePtr t = projection_size_tree(s.name)) return dim_of_tree(t);
       return dim_name(s.name.str());
     case SizeExpr::Kind::Anonymous:
       // `[]` in an annotation means "some size": the declared type keeps it
@@ -78,6 +79,7 @@ DimRef CheckerImpl::eval_dim(const SizeExpr& s) {
         SizePoly p;
         if (size_poly_of(*s.expr, p)) return with_tree(dim_of_poly(std::move(p)), *s.expr);
         if (SizeTreePtr t = size_syntax_tree_of(*s.expr)) return dim_of_tree(t);
+        if (SizeTreePtr t = projection_size_tree(*s.expr)) return dim_of_tree(t);
       }
       return dim_var();
   }

@@ -57,6 +57,23 @@ struct Pending {
 };
 
 bool mentioned_in_function_param(const Ty& t, const std::string& n);
+// The size names of `t` (resolved), as Futhark's determineSizeWitnesses
+// sees them: `witnessed` where one is the size of a concrete value (an
+// array dimension outside any function type), `other` where it is only
+// inside a function type or part of a size expression (check_binding.cpp).
+void size_witnesses(const Ty& t, bool in_function, std::set<std::string>& witnessed, std::set<std::string>& other);
+
+class CheckerImpl;
+// Size rules of module ascription (ascribe_sizes.cpp). Futhark's
+// matchTypeAbbr: a type made abstract (`type t [n]` specified, `def` given
+// as `name`) must use each size parameter as an array size.
+void check_abstract_size_params(CheckerImpl& c, const TypeDef& def, const std::string& name, Loc loc);
+// Futhark's check for #2120: a value `name` specified as `spec_type` that
+// names one of the `abstract` types outside a function type, which `env`
+// defines with a hidden size (`type~ dict = []bool`), would get a size of
+// its own at the top level.
+void check_top_level_size(CheckerImpl& c, const TypeExpr& spec_type, const std::set<std::string>& abstract,
+                          const Env& env, const std::string& name, Loc loc);
 
 struct CheckerState {
   ModScope top;
@@ -138,6 +155,9 @@ class CheckerImpl {
   Ty infer_letfun(Expr& e);
   Ty infer_lambda(Expr& e);
   Ty infer_loop(Expr& e);
+  // `let [n] p = e`: each size must be an array dimension in p outside
+  // function types (not only inside them or in size expressions).
+  void check_size_binders_witnessed(const std::vector<TypeParam>& sizes, const Ty& pattern_type);
   Ty infer_match(Expr& e);
   Ty infer_index(Expr& e);
   Ty index_result(Loc loc, Ty array, std::vector<IndexArg>& indices);
@@ -155,6 +175,10 @@ class CheckerImpl {
   SizeTreePtr app_size_tree_of(const Expr& e) const;
   SizeTreePtr size_syntax_tree_of(const Expr& e) const;
   SizeTreePtr opaque_size_tree_of(const Expr& e) const;
+  // `[s.0]`, `[p.x.n]`: a field of a local record, as an application of
+  // the projection `.0` (see SizeTree::fn); null for anything else.
+  SizeTreePtr projection_size_tree(const Expr& e) const;
+  SizeTreePtr projection_size_tree(const QualName& name) const;  // `[r.a]`, parsed as a qualified name
   DimRef with_tree(DimRef d, const Expr& e) const;
   // `[n + m]` in an annotation: the local variables it names are i64.
   void require_i64_names(const Expr& e);
@@ -163,6 +187,8 @@ class CheckerImpl {
   // Static size rules on type expressions (size_rules.cpp): no anonymous
   // size inside a function type of an abbreviation; no size bound inside a
   // tuple/record parameter in a function's annotations.
+  // A non-lifted abbreviation (`type t = ...`) may not hide sizes.
+  void check_unlifted_abbreviation(const TypeExprPtr& body, const std::string& name, Loc loc);
   void check_abbreviation_sizes(const TypeExprPtr& body, Loc loc);
   void check_hidden_param_sizes(const std::vector<TypeParam>& tparams, const std::vector<PatternPtr>& params,
                                 const TypeExprPtr& ret_type);
@@ -268,7 +294,16 @@ class CheckerImpl {
   EnvPtr sig_env(const SigExprPtr& sig);
   // The exports of an imported file, checked once from `base` (or the prelude).
   EnvPtr import_env(const std::shared_ptr<Program>& program, const Env& base, Loc loc);
-  ModPtr apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at);
+  // `prefix`: as for ascribe, for errors matching the argument.
+  ModPtr apply_functor(const ModPtr& fn, const ModPtr& arg, ModExpr& at, const std::string& prefix = "");
+  bool is_functor_sig(const SigExprPtr& sig);
+
+  // ---- parametric module types (functor_match.cpp)
+  // The module a module type describes: a structure (sig_env) or, for a
+  // parametric module type, an abstract functor (no body).
+  ModPtr sig_module(const SigExprPtr& sig);
+  // Checks that parametric module `have` matches parametric module type `sig`.
+  void match_functor(const ModPtr& have, const SigExprPtr& sig, Loc loc, const std::string& prefix = "");
 
   // ---- causality (causality.cpp): Futhark's causalityCheck on a finished
   // definition's body, before zonking: no type may need an existential size

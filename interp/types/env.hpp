@@ -35,6 +35,9 @@ struct Scheme {
   // (`def f [n] (x: i32) : [n]i32 -> i32`) are not given by its arguments
   // when its body runs: they come from the instantiation.
   int arity = -1;
+  // A function definition with a declared return type: its result's
+  // uniqueness is as written (inference may lose it, see ascribe).
+  bool declared_result = false;
 };
 using SchemePtr = std::shared_ptr<const Scheme>;
 
@@ -51,6 +54,8 @@ using TypeDefPtr = std::shared_ptr<const TypeDef>;
 
 struct Env;
 using EnvPtr = std::shared_ptr<const Env>;
+struct ModBinding;
+using ModPtr = std::shared_ptr<const ModBinding>;
 
 // A module: a structure (env) or a parametric module (functor).
 struct ModBinding {
@@ -58,12 +63,13 @@ struct ModBinding {
   // Functor: parameters still to be applied, the body, and the environment
   // it was defined in (applications check a copy of the body there).
   std::vector<std::pair<std::string, SigExprPtr>> params;
-  std::vector<EnvPtr> applied;  // arguments given so far (partial application)
+  // Arguments given so far (partial application): structures, or functors
+  // where the parameter's module type is parametric.
+  std::vector<ModPtr> applied;
   ModExprPtr body;
   SigExprPtr result_sig;
   EnvPtr closure;
 };
-using ModPtr = std::shared_ptr<const ModBinding>;
 
 // A module type, evaluated lazily in the environment it was defined in.
 struct SigBinding {

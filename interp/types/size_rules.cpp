@@ -4,6 +4,7 @@
 // - a function's annotations may not use a size bound inside a tuple or
 //   record parameter (`def f (x: i64, _: bool) : [x]i32`): function types
 //   name parameters only as a whole, so the caller could not know it.
+// - a non-lifted abbreviation may not hide a size (`type t = []i32`).
 #include <fmt/format.h>
 
 #include <set>
@@ -120,6 +121,36 @@ void pattern_ascriptions(const Pattern& p, std::vector<const Pattern*>& out) {
 }
 
 }  // namespace
+
+namespace {
+// An anonymous size (`[]t`, `vec [] t`) or `?[n].t` anywhere in `te`.
+bool existential_size(const TypeExprPtr& te) {
+  if (!te) return false;
+  if (te->kind == TypeExpr::Kind::Existential) return true;
+  if (te->kind == TypeExpr::Kind::Array && te->size.kind == SizeExpr::Kind::Anonymous) return true;
+  for (const auto* p : {&te->elem, &te->param, &te->result})
+    if (existential_size(*p)) return true;
+  for (const auto& a : te->args)
+    if ((a.is_size && a.size.kind == SizeExpr::Kind::Anonymous) || existential_size(a.type)) return true;
+  for (const auto& x : te->elems)
+    if (existential_size(x)) return true;
+  for (const auto& [f, x] : te->fields)
+    if (existential_size(x)) return true;
+  for (const auto& [c, xs] : te->constructors)
+    for (const auto& x : xs)
+      if (existential_size(x)) return true;
+  return false;
+}
+}  // namespace
+
+void CheckerImpl::check_unlifted_abbreviation(const TypeExprPtr& body, const std::string& name, Loc loc) {
+  // Futhark's checkTypeBind: `type t = []i32` would hide a size in a type
+  // that may be an array element.
+  if (existential_size(body))
+    error(loc, fmt::format("Non-lifted type abbreviations may not use existential sizes in their definition.\n"
+                           "Hint: use 'type~' or add size parameters to \"{}\".",
+                           name));
+}
 
 void CheckerImpl::check_abbreviation_sizes(const TypeExprPtr& body, Loc loc) {
   if (anonymous_in_function(body, false))

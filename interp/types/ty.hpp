@@ -51,7 +51,9 @@ struct SizeTree {
   // which the evaluator computes at that type.
   std::optional<Prim> lit_type;
   std::shared_ptr<const SizeTree> a, b;  // operands (Neg: a only)
-  std::string fn;                                 // Apply: the function's (qualified) name
+  // Apply: the function's (qualified) name; `.f` projects field f of its
+  // one argument (`[s.0]` with s a local record).
+  std::string fn;
   std::vector<std::shared_ptr<const SizeTree>> args;  // Apply
 };
 using SizeTreePtr = std::shared_ptr<const SizeTree>;

@@ -73,9 +73,9 @@ void CheckerImpl::finish_definition() {
   for (const auto& a : p.ambiguous) {
     DimRef r = dim_resolve(a.var);
     if (r->kind == DimNode::Kind::Var && !r->met && !r->met_unknown && !r->met_self)
-      error(a.loc, fmt::format("Ambiguous size \"{}\" arising from {}.\n\nFor more information, see:\n  "
+      error(a.loc, fmt::format("Ambiguous size \"{}\"{}.\n\nFor more information, see:\n  "
                                "https://futhark.readthedocs.io/en/latest/error-index.html#ambiguous-size",
-                               a.name, a.why));
+                               a.name, a.why.empty() ? "" : " arising from " + a.why));
   }
   for (auto& [d, t] : p.decls)
     if (d->body) check_causality(*d->body, p);

@@ -18,7 +18,7 @@
 
 entry make (n: i64) : (f32, []f32) = (f32.i64 n - 4, map (f32.i64 <-< (+ 1)) (iota n))
 entry total (x: f32) (xs: []f32) : f32 = x + f32.sum xs
-type pair = (i64, []i64)
+type~ pair = (i64, []i64)
 entry make_pair (n: i64) : pair = (n, iota n)
 entry pair_sum ((n, xs): pair) : i64 = n + i64.sum xs
 entry count_bytes (bs: []u8) : i64 = length bs

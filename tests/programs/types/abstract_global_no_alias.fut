@@ -5,7 +5,7 @@
 -- input { 3i64 } output { [3i64, 4i64, 5i64] 7i64 }
 
 module type store = {
-  type state
+  type~ state
   type^ gen [n] 'a
   val init : i64 -> state
   val get : state -> i64 -> []i64
@@ -14,7 +14,7 @@ module type store = {
 }
 
 module store : store = {
-  type state = {xs: []i64}
+  type~ state = {xs: []i64}
   type^ gen [n] 'a = {size: [0][n](), f: i64 -> a}
   def init n = {xs = iota n}
   def get (s: state) (k: i64) = map (+ k) s.xs

@@ -149,8 +149,8 @@ TEST_CASE("consumption wording and newer alias rules") {
                 "Top-level constant of higher-order type"));
   CHECK(accepts("def upd (xs: *[]i32) (i: i32) : *[]i32 = xs with [0] = i\n"
                 "def f (x: i32) = let g = upd (replicate 3 x) in g 0"));
-  CHECK(accepts("type pair = ([]i32, []i32)\ndef f (n: i64) : *pair = (replicate n 0, replicate n 1)"));
-  CHECK(rejects("type pair = ([]i32, []i32)\ndef f (n: i64) : *pair = let xs = replicate n 0 in (xs, xs)",
+  CHECK(accepts("type~ pair = ([]i32, []i32)\ndef f (n: i64) : *pair = (replicate n 0, replicate n 1)"));
+  CHECK(rejects("type~ pair = ([]i32, []i32)\ndef f (n: i64) : *pair = let xs = replicate n 0 in (xs, xs)",
                 "internal aliases"));
 }
 
