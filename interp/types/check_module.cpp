@@ -727,47 +727,6 @@ EnvPtr CheckerImpl::seal(EnvPtr env, const SigExprPtr& sig, const std::string& m
   for (const auto& r : v.refinements) refined.insert(r.name);
   auto out = std::make_shared<Env>(*env);
   bool marked = mark_abstract_values(v, refined, *out);
-  // Nested modules (`module M: {type t ...}`) are sealed too, with their
-  // path: M1.M.t is not M0.M.t after `module M1 : MT = M0`. Their module
-  // types are read as ascribe reads them, with the specified names in scope.
-  v.use_site = scope_;
-  Env specified;
-  for (const auto& item : v.items) {
-    if (auto t = out->types.find(item->name); item->kind == SpecItem::Kind::Type && t != out->types.end())
-      specified.types[item->name] = t->second;
-    if (auto m = out->mods.find(item->name); item->kind == SpecItem::Kind::Module && m != out->mods.end())
-      specified.mods[item->name] = m->second;
-  }
-  ModScope closure_scope;
-  closure_scope.visible = v.closure ? *v.closure : visible();
-  with_scope(closure_scope, [&] {
-    for (size_t index = 0; index < v.items.size(); ++index) {
-      const SpecItemPtr& item = v.items[index];
-      if (item->kind != SpecItem::Kind::Module) continue;
-      auto it = out->mods.find(item->name);
-      if (it == out->mods.end() || !it->second->env) continue;
-      // A module refined from outside (`with inner.t = i32`) stays
-      // transparent (a lenient approximation).
-      bool refined_inside = false;
-      for (const auto& r : refined) refined_inside = refined_inside || r.rfind(item->name + ".", 0) == 0;
-      if (refined_inside) continue;
-      EnvPtr sealed;
-      in_item_scope(*this, v, index, [&] {
-        ModScope inner;
-        inner.visible = visible();
-        inner.visible.add_all(specified);
-        with_scope(inner, [&] {
-          if (!is_functor_sig(item->sig))
-            sealed =
-                seal(it->second->env, item->sig, module_name.empty() ? item->name : module_name + "." + item->name);
-        });
-      });
-      if (sealed && sealed != it->second->env) {
-        out->mods[item->name] = structure(sealed);
-        marked = true;
-      }
-    }
-  });
   std::set<int> ids;
   // Only plain `type t` specs are sealed: parametric and lifted abstract
   // types stay transparent (a lenient approximation).
