@@ -6,32 +6,11 @@
 
 namespace thorn::types {
 
-namespace {
-// Whether `t` has an abstract type in it (a parameter module's `mat [n]`):
-// thorn's types do not keep the sizes such a type is applied to, so what
-// it witnesses is not known here.
-bool has_abstract(const Ty& t0) {
-  Ty t = resolve(t0);
-  switch (t->kind) {
-    case TyNode::Kind::Param: return true;
-    case TyNode::Kind::Array: return has_abstract(t->elem);
-    case TyNode::Kind::Record:
-      for (const auto& [n, f] : t->fields)
-        if (has_abstract(f)) return true;
-      return false;
-    case TyNode::Kind::Sum:
-      for (const auto& [n, ps] : t->constrs)
-        for (const auto& p : ps)
-          if (has_abstract(p)) return true;
-      return false;
-    default: return false;
-  }
-}
-}  // namespace
-
 void check_abstract_size_params(CheckerImpl& c, const TypeDef& def, const std::string& name, Loc loc) {
   // `type mat [n] = ols_jac.mat [n]` (diku-dk/linalg's dpsolve): accepted.
-  if (has_abstract(def.body)) return;
+  // Thorn's types do not keep the sizes an abstract type is applied to, so
+  // what such a type witnesses is not known here.
+  if (ty_any_outside_functions(def.body, [](const Ty& t) { return t->kind == TyNode::Kind::Param; })) return;
   std::set<std::string> witnessed, other;
   size_witnesses(def.body, false, witnessed, other);
   for (const TypeParam& tp : def.params) {
@@ -63,22 +42,10 @@ void names_outside_functions(const TypeExpr& te, std::set<std::string>& out) {
 }
 
 // Whether `t` has an unknown (existential) size outside function types.
-bool unknown_size_outside_functions(const Ty& t0) {
-  Ty t = resolve(t0);
-  switch (t->kind) {
-    case TyNode::Kind::Array:
-      return dim_resolve(t->dim)->kind == DimNode::Kind::Unknown || unknown_size_outside_functions(t->elem);
-    case TyNode::Kind::Record:
-      for (const auto& [n, f] : t->fields)
-        if (unknown_size_outside_functions(f)) return true;
-      return false;
-    case TyNode::Kind::Sum:
-      for (const auto& [n, ps] : t->constrs)
-        for (const auto& p : ps)
-          if (unknown_size_outside_functions(p)) return true;
-      return false;
-    default: return false;
-  }
+bool unknown_size_outside_functions(const Ty& t) {
+  return ty_any_outside_functions(t, [](const Ty& x) {
+    return x->kind == TyNode::Kind::Array && dim_resolve(x->dim)->kind == DimNode::Kind::Unknown;
+  });
 }
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "interp/types/ty.hpp"
 
+#include <functional>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -587,23 +589,27 @@ std::string show_prec(const Ty& t0, Ctx ctx) {
 
 std::string show(const Ty& t) { return show_prec(t, Ctx::Top); }
 
-// Whether values of this type may be functions (then the type is lifted).
-bool ty_functional(const Ty& t0) {
+bool ty_any_outside_functions(const Ty& t0, const std::function<bool(const Ty&)>& pred) {
   Ty t = resolve(t0);
+  if (pred(t)) return true;
   switch (t->kind) {
-    case TyNode::Kind::Function: return true;
-    case TyNode::Kind::Array: return ty_functional(t->elem);
+    case TyNode::Kind::Array: return ty_any_outside_functions(t->elem, pred);
     case TyNode::Kind::Record:
       for (const auto& [n, f] : t->fields)
-        if (ty_functional(f)) return true;
+        if (ty_any_outside_functions(f, pred)) return true;
       return false;
     case TyNode::Kind::Sum:
       for (const auto& [n, ps] : t->constrs)
         for (const auto& p : ps)
-          if (ty_functional(p)) return true;
+          if (ty_any_outside_functions(p, pred)) return true;
       return false;
     default: return false;
   }
+}
+
+// Whether values of this type may be functions (then the type is lifted).
+bool ty_functional(const Ty& t0) {
+  return ty_any_outside_functions(t0, [](const Ty& t) { return t->kind == TyNode::Kind::Function; });
 }
 
 }  // namespace thorn::types

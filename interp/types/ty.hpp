@@ -244,6 +244,9 @@ Ty freshen_result_sizes(const Ty& t, std::vector<DimRef>* created = nullptr,
 Ty mark_result_existentials(const Ty& t, const std::set<const DimNode*>* keep = nullptr);
 
 // Whether values of this type may be functions (resolving variables).
+// Whether pred holds for t or a part of it outside function types (array
+// elements, fields, payloads); t and its parts resolved.
+bool ty_any_outside_functions(const Ty& t, const std::function<bool(const Ty&)>& pred);
 bool ty_functional(const Ty& t);
 
 // Human-readable form for error messages. Unresolved overloaded variables
