@@ -104,6 +104,17 @@ bool has_unknown_size(const TypePtr& t) {
   });
 }
 
+// A map or scan (`map f xs`, `xs |> scan op ne`): its result has the size
+// of its input.
+bool size_preserving(const Expr& e0) {
+  static const std::set<std::string> soacs = {"map", "map2", "map3", "map4", "map5", "scan"};
+  const Expr* e = strip_attrs(&e0);
+  if (e->kind == Expr::Kind::BinOp && e->name.qualifiers.empty() && e->name.name == "|>" && e->b) e = strip_attrs(e->b.get());
+  if (e->kind != Expr::Kind::Apply || !e->a) return false;
+  const Expr* f = strip_attrs(e->a.get());
+  return f->kind == Expr::Kind::Var && f->name.qualifiers.empty() && soacs.count(f->name.name);
+}
+
 // A sum in t: mapped per element it would be an array of sums, which the
 // evaluator boxes and the flattener cannot take as an input.
 bool has_sum(const TypePtr& t) {
@@ -158,15 +169,18 @@ class Distributor {
     // element in practice; if not, the step reports an irregular array
     // (caught in try_distribute). Sizes bound by the body's own lets are
     // checked here, before anything runs.
-    // A size the type leaves unknown (`map f xs` of a parameter `xs: []t`)
-    // is in practice the same in every element too; a let that does make
-    // rows of different sizes (a filter) is caught the same way, and its
-    // site is not distributed again (irregular_sites).
+    // A size the type leaves unknown is the same in every element when the
+    // let maps or scans arrays of the element (`map f xs`, `xs |> scan op
+    // ne`, xs a parameter `[]t`); any other (a filter's, a slice's) may
+    // differ, and such a let is not distributed. A let that makes rows of
+    // different sizes anyway is caught when it runs, and its site is not
+    // distributed again (irregular_sites).
     std::set<std::string> inner;
     for (const LetPart& l : parts) {
       if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner) ||
-          tuples_of_arrays(l.value->type)) {
-        how = "a let whose value holds functions, arrays of tuples of arrays, or sizes of an earlier let";
+          tuples_of_arrays(l.value->type) || (has_unknown_size(l.value->type) && !size_preserving(*l.value))) {
+        how = "a let whose value holds functions, arrays of tuples of arrays, sizes of an earlier let, or a size "
+              "that may differ between elements";
         return std::nullopt;
       }
       inner.insert(l.names.begin(), l.names.end());
