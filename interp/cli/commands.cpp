@@ -17,7 +17,7 @@ const std::vector<CommandInfo>& commands() {
       {"literate", cmd_literate, "run a program's directives and write it as Markdown, with pictures"},
       {"check", cmd_check, "parse and type-check programs"},
       {"dataset", cmd_dataset, "generate random values or convert between value formats"},
-      {"bench", cmd_bench, "benchmark datasets (not available yet)"},
+      {"bench", cmd_bench, "benchmark the datasets of test blocks"},
   };
   return table;
 }
