@@ -68,17 +68,13 @@ struct UserCallLoc {
   Loc saved;
   bool set;
   UserCallLoc(Loc& s, const Loc& loc)
-      : slot(s), set(loc.known() && !loc.file->name.starts_with("[prelude]")) {
+      : slot(s), set(loc.known() && !loc.in_prelude()) {
     if (set) saved = slot, slot = loc;
   }
   ~UserCallLoc() {
     if (set) slot = saved;
   }
 };
-}  // namespace
-
-namespace {
-bool in_prelude(const Loc& loc) { return loc.known() && loc.file->name.starts_with("[prelude]"); }
 
 // Arguments for parameters of one type parameter (`pair 't (x: t) (y: t)`)
 // have one type, sizes included (Futhark's shapes/polymorphic1): arrays of
@@ -118,7 +114,7 @@ Value Evaluator::apply(const Value& fnv, std::vector<Value> args, const Loc& loc
     // Raised where no location is known (a buffer allocation): the
     // innermost call is where it happened.
     if (!e.loc.known() && loc.known()) e.loc = loc;
-    if (in_prelude(e.loc) && loc.known() && !in_prelude(loc)) {
+    if (e.loc.in_prelude() && loc.known() && !loc.in_prelude()) {
       e.notes.push_back(fmt::format("(raised in the prelude at {})", e.loc.str()));
       e.loc = loc;
     }
@@ -128,12 +124,12 @@ Value Evaluator::apply(const Value& fnv, std::vector<Value> args, const Loc& loc
   } catch (Error& e) {
     // A run-time error inside a prelude function (`head []`) is reported at
     // the user's call, which is what the user can act on.
-    if (e.kind == ErrorKind::Runtime && in_prelude(e.loc) && loc.known() && !in_prelude(loc)) {
+    if (e.kind == ErrorKind::Runtime && e.loc.in_prelude() && loc.known() && !loc.in_prelude()) {
       std::vector<std::string> notes = e.notes;
       notes.push_back(fmt::format("(raised in the prelude at {})", e.loc.str()));
       throw Error(e.kind, loc, e.message, std::move(notes));
     }
-    if (e.kind == ErrorKind::Runtime && !in_prelude(loc)) e.add_call_site(loc);
+    if (e.kind == ErrorKind::Runtime && !loc.in_prelude()) e.add_call_site(loc);
     throw;
   }
 }

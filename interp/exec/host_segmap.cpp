@@ -48,8 +48,7 @@ void run_segmap(StepEnv& env) {
   size_t k = p.results().size();
   int64_t size = env.step.segment_size;
   for_chunks(env, env.total(), [&](int64_t begin, int64_t end, int worker) {
-    const native::Entries* entries = env.promoted();
-    native::SegMapFn native = entries ? entries->segmap : nullptr;
+    native::SegMapFn native = nullptr;  // from the first piece on which it is ready
     // Natively, a whole chunk per call, straight into the output buffers;
     // a failure (a Check) reruns the chunk on the interpreter, which reports it.
     // Pieces of kNativePiece elements keep Ctrl-C responsive.

@@ -104,12 +104,17 @@ bool has_unknown_size(const TypePtr& t) {
   });
 }
 
+// `e |> f` with the prelude's name.
+bool is_pipe(const Expr* e) {
+  return e && e->kind == Expr::Kind::BinOp && e->name.qualifiers.empty() && e->name.name == "|>" && e->a && e->b;
+}
+
 // A map or scan (`map f xs`, `xs |> scan op ne`): its result has the size
 // of its input.
 bool size_preserving(const Expr& e0) {
   static const std::set<std::string> soacs = {"map", "map2", "map3", "map4", "map5", "scan"};
   const Expr* e = strip_attrs(&e0);
-  if (e->kind == Expr::Kind::BinOp && e->name.qualifiers.empty() && e->name.name == "|>" && e->b) e = strip_attrs(e->b.get());
+  if (is_pipe(e)) e = strip_attrs(e->b.get());
   if (e->kind != Expr::Kind::Apply || !e->a) return false;
   const Expr* f = strip_attrs(e->a.get());
   return f->kind == Expr::Kind::Var && f->name.qualifiers.empty() && soacs.count(f->name.name);
@@ -557,10 +562,6 @@ struct PipelineLets {
   std::vector<const Expr*> values;  // of the lets
   const Expr* result = nullptr;
 };
-
-bool is_pipe(const Expr* e) {
-  return e && e->kind == Expr::Kind::BinOp && e->name.qualifiers.empty() && e->name.name == "|>" && e->a && e->b;
-}
 
 std::shared_ptr<const PipelineLets> pipeline_lets(const Expr* body) {
   static std::mutex mu;

@@ -492,7 +492,7 @@ Sym Lowerer::lower_binop(const Expr& e, const ScopePtr& sc, bool tail) {
   // (+) 0 xs` is (the prelude's body `f x` would lower it as an inner call).
   if (!builtin && e.name.qualifiers.empty() && (op == "|>" || op == "<|") && fn.kind == Sym::Kind::Function &&
       fn.fn->kind == SymFn::Kind::Value && fn.fn->value->kind == Callable::Kind::Closure &&
-      fn.fn->value->loc.known() && fn.fn->value->loc.file->name.starts_with("[prelude]")) {
+      fn.fn->value->loc.in_prelude()) {
     const Expr& arg = op == "|>" ? *e.a : *e.b;
     const Expr& f = op == "|>" ? *e.b : *e.a;
     Sym x = lower(arg, sc);

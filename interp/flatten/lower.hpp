@@ -213,8 +213,6 @@ class Lowerer {
   Sym view_of(const ArrayValue& a);
   // A boxed array of sums (sum_columns.hpp): read as columns.
   Sym sum_array_view(const ArrayValue& a);
-  Sym columns_dims(const std::shared_ptr<const Columns>& c, const std::vector<int64_t>& shape, size_t from,
-                   kir::Reg base);
   Sym column_element(const Columns& c, kir::Reg flat);
   Sym producer_array(const ArrayValue& a);
   Sym lift_value(const Value& v, int src, int& scalar_leaf, int depth);

@@ -213,6 +213,31 @@ Sym Lowerer::view_of(const ArrayValue& a) {
   return zipped(*this, std::move(comps), a.elem, a.shape);
 }
 
+// Dimensions shape[from..] of a row-major array whose flat index so far is
+// `base` (kNoReg: 0), its elements `element(flat)`: a generated array of
+// generated arrays, down to the elements.
+static Sym row_major(Lowerer& lw, const std::vector<int64_t>& shape, size_t from, Reg base, const std::string& fused,
+                     const std::function<Sym(Reg)>& element) {
+  auto arr = std::make_shared<SymArr>();
+  arr->dims.assign(shape.begin() + long(from), shape.end());
+  arr->fused = fused;
+  int64_t stride = 1;
+  for (size_t k = from + 1; k < shape.size(); ++k) stride *= shape[k];
+  Lowerer* l = &lw;
+  arr->gen = [l, shape, from, base, stride, fused, element](Reg i) -> Sym {
+    kir::Builder& b = l->b();
+    Reg flat = i;
+    if (stride != 1) flat = b.binary(kir::BinOp::Mul, i, b.i64(stride));
+    if (base != kir::kNoReg) flat = b.binary(kir::BinOp::Add, base, flat);
+    if (from + 1 == shape.size()) return element(flat);
+    return row_major(*l, shape, from + 1, flat, fused, element);
+  };
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = arr;
+  return s;
+}
+
 Sym Lowerer::sum_array_view(const ArrayValue& a) {
   const int64_t count = a.count();
   if (count == 0) throw Fallback("an empty array of sum types");
@@ -226,29 +251,8 @@ Sym Lowerer::sum_array_view(const ArrayValue& a) {
   std::string why;
   std::optional<Columns> cols = columns_of(rows, why);
   if (!cols) throw Fallback(why);
-  return columns_dims(std::make_shared<const Columns>(std::move(*cols)), a.shape, 0, kir::kNoReg);
-}
-
-// Dimensions shape[from..] of columns whose flat index so far is `base`.
-Sym Lowerer::columns_dims(const std::shared_ptr<const Columns>& c, const std::vector<int64_t>& shape, size_t from,
-                          Reg base) {
-  auto arr = std::make_shared<SymArr>();
-  arr->dims.assign(shape.begin() + long(from), shape.end());
-  int64_t stride = 1;
-  for (size_t k = from + 1; k < shape.size(); ++k) stride *= shape[k];
-  Lowerer* l = this;
-  arr->gen = [l, c, shape, from, base, stride](Reg i) -> Sym {
-    kir::Builder& b = l->b();
-    Reg flat = i;
-    if (stride != 1) flat = b.binary(kir::BinOp::Mul, i, b.i64(stride));
-    if (base != kir::kNoReg) flat = b.binary(kir::BinOp::Add, base, flat);
-    if (from + 1 == shape.size()) return l->column_element(*c, flat);
-    return l->columns_dims(c, shape, from + 1, flat);
-  };
-  Sym s;
-  s.kind = Sym::Kind::Array;
-  s.arr = arr;
-  return s;
+  auto c = std::make_shared<const Columns>(std::move(*cols));
+  return row_major(*this, a.shape, 0, kir::kNoReg, "", [this, c](Reg flat) { return column_element(*c, flat); });
 }
 
 Sym Lowerer::column_element(const Columns& c, Reg flat) {
@@ -283,36 +287,15 @@ static Sym producer_element(Lowerer& lw, const ProducerPtr& p, const std::vector
   return sym_from_parts(p->elem_shape, parts, pos);
 }
 
-// A generated array over dims[from..] of a producer whose flat index so far is `base`.
-static Sym producer_dims(Lowerer& lw, const ProducerPtr& p, const std::vector<int64_t>& shape, std::vector<int> arrays,
-                         size_t from, Reg base) {
-  auto arr = std::make_shared<SymArr>();
-  arr->dims.assign(shape.begin() + long(from), shape.end());
-  arr->fused = p->what;
-  int64_t stride = 1;
-  for (size_t k = from + 1; k < shape.size(); ++k) stride *= shape[k];
-  Lowerer* l = &lw;
-  arr->gen = [l, p, shape, arrays, from, base, stride](Reg i) -> Sym {
-    kir::Builder& b = l->b();
-    Reg flat = i;
-    if (stride != 1) flat = b.binary(kir::BinOp::Mul, i, b.i64(stride));
-    if (base != kir::kNoReg) flat = b.binary(kir::BinOp::Add, base, flat);
-    if (from + 1 == shape.size()) return producer_element(*l, p, arrays, flat);
-    return producer_dims(*l, p, shape, arrays, from + 1, flat);
-  };
-  Sym s;
-  s.kind = Sym::Kind::Array;
-  s.arr = arr;
-  return s;
-}
-
 Sym Lowerer::producer_array(const ArrayValue& a) {
   ProducerPtr p = delayed_producer(a);
   std::vector<int> arrays;
   for (const BufferPtr& r : p->reads) arrays.push_back(array_index(r));
   fused.push_back(p->what);
   if (p->shape.empty()) throw Fallback("a delayed scalar");
-  return producer_dims(*this, p, a.shape, arrays, 0, kir::kNoReg);  // a.shape: maybe a reshape of p's
+  // a.shape: maybe a reshape of p's.
+  return row_major(*this, a.shape, 0, kir::kNoReg, p->what,
+                   [this, p, arrays](Reg flat) { return producer_element(*this, p, arrays, flat); });
 }
 
 // Fusing a producer into a consumer recomputes it for every consumer, so

@@ -77,8 +77,7 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
     flat_leaves(v.arr(), leaves);
     std::vector<BufferPtr> bufs;
     for (const ArrayValue* a : leaves) bufs.push_back(a->buffer);
-    size_t pos = 0;
-    return Value::make_array(array_with_sums(like, bufs, pos, p->shape));
+    return array_from_leaves(like, bufs, p->shape);
   }
   if (log && key) {
     std::string remark = cache_map(*key, *log, p->elem, [&](CachedPlan& c) {

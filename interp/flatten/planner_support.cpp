@@ -43,14 +43,8 @@ Sym leaves_like(const std::vector<Prim>& prims) {
 }
 
 Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, const std::vector<int64_t>& shape) {
-  if (has_sum(like)) {
-    size_t pos = 0;
-    return Value::make_array(array_with_sums(like, bufs, pos, shape));
-  }
-  std::vector<ArrayPtr> leaves;
-  for (const BufferPtr& b : bufs) leaves.push_back(make_prim_array(b, shape));
   size_t pos = 0;
-  return Value::make_array(nest_leaves(elem_shape_of(like), leaves, pos, shape));
+  return Value::make_array(array_with_sums(like, bufs, pos, shape));
 }
 
 Value value_from_scalars(const Sym& like, const std::vector<Scalar>& xs, size_t& pos) {

@@ -13,7 +13,7 @@ namespace {
 
 size_t prim_width(Prim p) { return size_t(prim_bytes(p)); }
 
-// The payload of constructor `name` of each row (null where another is held).
+// Component j of each row (null where the row is null or has no such component).
 std::vector<const Value*> field_rows(const std::vector<const Value*>& rows, size_t j) {
   std::vector<const Value*> out(rows.size(), nullptr);
   for (size_t k = 0; k < rows.size(); ++k)

@@ -33,9 +33,9 @@ std::optional<Columns> columns_of(const std::vector<const Value*>& rows, std::st
 // Whether a result shaped like `like` holds a sum somewhere.
 bool has_sum(const Sym& like);
 
-// The array of `shape` whose elements are shaped like `like` (with sums in
-// it) from one buffer per leaf (Lowerer::leaves' order), starting at
-// bufs[pos]: sums boxed, tuples and records of them as components.
+// The array of `shape` whose elements are shaped like `like` from one
+// buffer per leaf (Lowerer::leaves' order), starting at bufs[pos]: sums
+// boxed, tuples and records as components (planning::array_from_leaves).
 ArrayPtr array_with_sums(const Sym& like, const std::vector<BufferPtr>& bufs, size_t& pos,
                          const std::vector<int64_t>& shape);
 

@@ -33,6 +33,8 @@ struct Loc {
   uint32_t end_col = 0;  // last column of the span on the same line (0: just col)
 
   bool known() const { return file != nullptr && line != 0; }
+  // In one of the prelude's files ("[prelude]/x.fut").
+  bool in_prelude() const { return known() && file->name.starts_with("[prelude]"); }
   std::string str() const;  // "file:line:col"
 };
 

@@ -1,5 +1,4 @@
 #pragma once
-#include <atomic>
 // The native tier's policy (internal header): which steps get compiled,
 // when, and where the results live.
 //
@@ -8,12 +7,14 @@
 //   sync      a step is compiled before its first run (tests, benchmarks);
 //   tiered    (the default) a new kernel runs on the interpreter at once; a
 //             hot one (run before, or with much work) is compiled on a
-//             background thread and used from its next run once loaded, so
-//             the REPL never waits for the compiler.
+//             background thread and used once loaded (a run in progress
+//             switches between its chunks), so the REPL never waits for the
+//             compiler.
 // Kernels are keyed by their structure (gpu/codegen/fingerprint.hpp): the
 // same nest at another size or with other captured values reuses the code.
 // Loaded objects are never unloaded: a kernel is a few KiB of code, and a
 // pointer handed to a running step must stay valid.
+#include <atomic>
 #include <cstdint>
 
 #include "interp/exec/native/native_abi.hpp"
