@@ -138,3 +138,13 @@ TEST_CASE("flatten: a polymorphic constant that names a function (athas/vector's
   flattened("map (\\i -> i64.sum (stdrep_alias 3 i)) (iota 5)");
   flattened("map (\\i -> f32.sum (stdrep_alias2 2 (f32.i64 i))) (iota 5)");
 }
+
+TEST_CASE("flatten: arrays of sum types in and out of maps (read and written as columns)") {
+  // Made by one map, matched by the next; a captured array of sums read by
+  // every element; sums inside tuples. All ran on the reference before.
+  flattened("let ss : [](#c f64 | #r f64 f64 | #n) = map (\\i -> if i % 3 == 0 then #c (f64.i64 i) else if i % 3 == 1 "
+            "then #r (f64.i64 i) 2 else #n) (iota 6) in map (\\s -> match s case #c r -> r case #r a b -> a * b case #n -> 0) ss");
+  flattened("let objs : [](#c f64 | #n) = [#c 1.0, #n, #c 2.0] in "
+            "map (\\x -> f64.sum (map (\\o -> match o case #c r -> r * x case #n -> x) objs)) [1.0, 2.0]");
+  flattened("map (\\i -> (i, if i % 2 == 0 then #even i else #odd) : (i64, #even i64 | #odd)) (iota 4)");
+}
