@@ -254,6 +254,19 @@ class Emitter {
   // one it or its callees use (a caller fills an array argument's storage,
   // kernel_ir.hpp).
   void declare_locals() {
+    if (o_.heap_locals && host() && !laned_locals_ && !f_.locals.empty()) {
+      // One block, each array at a 64-byte aligned offset.
+      std::vector<int64_t> offsets;
+      int64_t total = 0;
+      for (const kir::LocalArray& l : f_.locals) {
+        offsets.push_back(total);
+        total += (std::max<int64_t>(l.count, 1) * prim_bytes(l.elem) + 63) / 64 * 64;
+      }
+      out_ += fmt::format("  u8* thorn_heap = thorn_scratch({});\n  if (!thorn_heap) return false;\n", total);
+      for (size_t k = 0; k < f_.locals.size(); ++k)
+        out_ += fmt::format("  {0}* l{1} = ({0}*)(thorn_heap + {2});\n", reg_type(f_.locals[k].elem), k, offsets[k]);
+      return;
+    }
     for (size_t k = 0; k < f_.locals.size(); ++k)
       out_ += fmt::format("  {} l{}[{}]{};\n", reg_type(f_.locals[k].elem), k, std::max<int64_t>(f_.locals[k].count, 1),
                           laned_locals_ ? "[THORN_B]" : "");

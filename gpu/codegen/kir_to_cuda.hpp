@@ -64,6 +64,11 @@ struct FunctionEmitOptions {
   // Host dialect: reads whose bounds the caller checks itself (interp/exec/
   // native/native_bounds.hpp); their index is used as is, not clamped.
   const std::set<const kir::Instr*>* unchecked_reads = nullptr;
+  // Host dialect: the private arrays come from the calling thread's heap
+  // scratch (thorn_scratch in the native prelude) instead of the stack,
+  // for elements whose arrays would not fit a worker's stack. The function
+  // fails (hands its range back) if that memory cannot be had.
+  bool heap_locals = false;
 };
 
 std::string emit_function(const kir::Function& f, const FunctionEmitOptions& opts);

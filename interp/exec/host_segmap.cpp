@@ -52,22 +52,32 @@ void run_segmap(StepEnv& env) {
     // Natively, a whole chunk per call, straight into the output buffers;
     // a failure (a Check) reruns the chunk on the interpreter, which reports it.
     // Pieces of kNativePiece elements keep Ctrl-C responsive.
-    for (int64_t b0 = begin; b0 < end; b0 += kNativePiece) {
+    for (int64_t b0 = begin; b0 < end;) {
       int64_t b1 = std::min(end, b0 + kNativePiece);
       if (!native)
         if (const native::Entries* e = env.promoted()) native = e->segmap;
       if (native) {
         check_cancel();
-        if (env.native.bounds.ok(b0, b1) && native(&env.native.args, b0, b1) == 0) continue;
+        if (env.native.bounds.ok(b0, b1) && native(&env.native.args, b0, b1) == 0) {
+          b0 = b1;
+          continue;
+        }
         native::note_fallback();
       }
       Frame& fr = env.elem_frame(worker);
-      for (int64_t f0 = b0; f0 < b1; f0 += fr.lanes) {
+      // Until native code is ready, it is looked for after every tile: a
+      // tile of a row-wise map may be a whole row's work (seconds).
+      bool looking = !native;
+      int64_t f0 = b0;
+      while (f0 < b1) {
         int n = int(std::min<int64_t>(fr.lanes, b1 - f0));
         interpret_element_tile(fr, f0, n, size);
         for (size_t r = 0; r < k; ++r)
           store_lanes(p.result_type(r), env.write_buffer(r), f0, fr.regs[size_t(p.results()[r])], n);
+        f0 += n;
+        if (looking && env.promoted()) break;
       }
+      b0 = f0;
     }
   });
 }

@@ -208,7 +208,39 @@ StepEnv::StepEnv(const plan::Step& s, std::vector<BufferPtr>& b, const ExecOptio
 void StepEnv::bind_native() {
   if (native::mode() == native::Mode::Off || total() == 0) return;
   const native::Entries* e = native::lookup(step, &native.pending);
-  if (!e && !native.pending) return;
+  if (!e && !native.pending) {
+    late_possible_ = native::mode() == native::Mode::Tiered;
+    return;
+  }
+  bind_native_args(e);
+}
+
+namespace {
+// How long a cold step runs on the interpreter before it asks for native
+// code (promoted_late). Compiling takes 0.1 to 1 s on a background thread:
+// a step that has run this long is likely to run longer.
+constexpr auto kLateHot = std::chrono::milliseconds(50);
+}  // namespace
+
+const native::Entries* StepEnv::promoted_late() const {
+  if (const auto* slot = late_.load(std::memory_order_acquire)) return slot->load(std::memory_order_acquire);
+  if (!late_possible_.load(std::memory_order_relaxed) || std::chrono::steady_clock::now() - started_ < kLateHot)
+    return nullptr;
+  std::call_once(late_once_, [&] {
+    late_possible_ = false;
+    const std::atomic<const native::Entries*>* slot = nullptr;
+    native::lookup(step, &slot, /*hot=*/true);
+    if (!slot) return;
+    // Bound before the slot is published: workers read the arguments only
+    // after they see it (release/acquire).
+    const_cast<StepEnv*>(this)->bind_native_args(nullptr);
+    late_.store(slot, std::memory_order_release);
+  });
+  const auto* slot = late_.load(std::memory_order_acquire);
+  return slot ? slot->load(std::memory_order_acquire) : nullptr;
+}
+
+void StepEnv::bind_native_args(const native::Entries* e) {
   // An empty array has no storage; a clamped index 0 must still be readable.
   static const uint64_t empty[1] = {0};
   for (const ArrayBinding& a : arrays) {

@@ -3,7 +3,9 @@
 // the step environment, per-worker frames, operator application over
 // lanes, typed fast paths for simple operators, and lane <-> buffer moves.
 #include <atomic>
+#include <chrono>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "interp/core/value.hpp"
@@ -108,6 +110,15 @@ struct StepEnv {
   std::vector<std::unique_ptr<OpApply>> op_frames;
   NativeBinding native;
 
+ private:
+  void bind_native_args(const native::Entries* e);
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  mutable std::atomic<bool> late_possible_{false};
+  mutable std::once_flag late_once_;
+  mutable std::atomic<const std::atomic<const native::Entries*>*> late_{nullptr};
+
+ public:
+
   StepEnv(const plan::Step& s, std::vector<BufferPtr>& b, const ExecOptions& o);
   Frame& elem_frame(int worker);
   OpApply& op_apply(int worker);
@@ -118,11 +129,18 @@ struct StepEnv {
   // Looks the step up in the native tier and binds its buffers (native).
   void bind_native();
   // The native entries the step runs with: bound at its start, or ready
-  // since (a long run started on the interpreter while they compiled).
+  // since (a long run started on the interpreter while they compiled, or
+  // one that asked for them late, promoted_late).
   const native::Entries* promoted() const {
     if (native.entries) return native.entries;
-    return native.pending ? native.pending->load(std::memory_order_acquire) : nullptr;
+    if (native.pending) return native.pending->load(std::memory_order_acquire);
+    return promoted_late();
   }
+  // Time-based hotness: a step the native tier found cold (few elements,
+  // first run) that is still interpreted kLateHot after it started asks for
+  // its code then, and switches to it once ready. A row-wise map of a few
+  // heavy rows (flash attention: 128 rows of seconds each) is one such run.
+  const native::Entries* promoted_late() const;
   // Neutral element r in register representation, broadcast to all lanes of `slots`.
   void fill_neutral(LaneSlots& slots) const;
 };

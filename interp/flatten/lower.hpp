@@ -47,6 +47,13 @@ class Lowerer {
   // a Fallback. kir::kMaxSegMapPrivateBytes only for an element computed
   // once, at once (a row-wise map), never for one fused where it is read.
   int64_t max_private_bytes = kir::kPrivateBytes;
+  // The most private storage an element keeps by choice: a costly
+  // producer's result stored once instead of recomputed where it is read
+  // (fits_private). kPrivateBytes where the element may be fused or
+  // segmented (every executor holds that much); max_private_bytes for an
+  // element computed once per row, whose per-row intermediates (flash
+  // attention's [d][m*d] scores) would otherwise be recomputed once per use.
+  int64_t choice_private_bytes = kir::kPrivateBytes;
 
   // ---- values
   Sym lower(const Expr& e, const ScopePtr& sc, bool tail = false);

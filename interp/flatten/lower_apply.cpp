@@ -142,6 +142,14 @@ Sym Lowerer::apply(const Sym& fn_sym, std::vector<Sym> args, const Loc& loc, boo
         std::vector<Sym> first(all.begin(), all.begin() + long(p));
         return rest_after(intrinsic(*alias, std::move(first), loc, tail && all.size() == p), all, p);
       }
+      // The prelude's `opaque` keeps what it is given from fusing into its
+      // consumers (Futhark: no optimisation sees through it); a delayed
+      // array is computed once, into private storage, when that fits.
+      if (p == 1 && c.name == "opaque" && c.loc.in_prelude()) {
+        Sym x = all[0];
+        if (x.kind == Sym::Kind::Array && x.arr->gen && !dynamic(x) && fits_private(x, loc)) x = materialise(x, loc);
+        return rest_after(x, all, 1);
+      }
       if (auto r = subroutine_call(f.value, all, loc, tail, hint_ptr)) return *r;
       return call_body(*c.params, *c.body, root_scope(c.env, source_of(c)), c.type_params, all, c.name, loc, tail,
                        c.ret_type, hint_ptr);

@@ -103,7 +103,7 @@ bool Lowerer::fits_private(const Sym& arr, const Loc& loc) {
     like = element_like(arr, loc);
     int64_t bytes = 0;
     for (Prim p : leaf_types(like)) bytes += product(arr.arr->dims) * prim_bytes(p);
-    return f_.local_bytes() + bytes <= kir::kPrivateBytes;
+    return f_.local_bytes() + bytes <= std::min(choice_private_bytes, max_private_bytes);
   } catch (const Fallback&) {
     return false;  // elements that are not scalars or tuples of them
   }

@@ -209,6 +209,7 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
   lw.set_capture_log(log);
   lw.speculative_bound = speculative_bound;
   lw.max_private_bytes = kir::kMaxSegMapPrivateBytes;  // each row computed once, at once
+  lw.choice_private_bytes = kir::kMaxSegMapPrivateBytes;
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64);
   b.param(Prim::I64);

@@ -862,8 +862,19 @@ Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
       };
       DimRef out;
       bool exchanged = false;  // with a parameter of another initial size
+      // Initial sizes that are both still to be inferred (an enclosing
+      // loop's parameters, `loop (R, S) = ... do loop (R, S) for ... do
+      // step R S` with step taking [n] and [n]) are taken to be one size,
+      // as Futhark's check of the body under the initial sizes finds them:
+      // the loop is then invariant in it.
+      auto open = [&](const DimRef& d) { return d->kind == DimNode::Kind::Var && !d->met && !d->met_self && !d->met_unknown; };
       if (auto it = initial.find(r.get()); it != initial.end())
-        for (const DimRef& other : it->second) exchanged = exchanged || !same(other, id);
+        for (const DimRef& other : it->second) {
+          DimRef o = dim_resolve(other);
+          if (!same(o, id) && open(o) && open(id)) u.unify_dims(o, id);
+          exchanged = exchanged || !same(dim_resolve(other), dim_resolve(id));
+        }
+      id = dim_resolve(id);
       if (r->kind == DimNode::Kind::Var) {
         if (met_new || exchanged)
           out = variant();

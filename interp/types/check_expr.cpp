@@ -126,7 +126,7 @@ Ty CheckerImpl::infer(ExprPtr& ep) {
     case Expr::Kind::Range: t = infer_range(e); break;
     case Expr::Kind::Index: {
       Ty a = infer(e.a);
-      t = index_result(e.loc, a, e.indices);
+      t = index_result(e.loc, a, e.indices, /*rigid=*/true);
       break;
     }
     case Expr::Kind::Update: {
@@ -225,7 +225,32 @@ Ty CheckerImpl::field_of(Loc loc, Ty record, const std::string& field) {
   error(loc, fmt::format("cannot access field \"{}\" of a value of non-record type {}", field, show(r)));
 }
 
-Ty CheckerImpl::index_result(Loc loc, Ty array, std::vector<IndexArg>& indices) {
+std::optional<DimRef> CheckerImpl::slice_size(const DimRef& orig, const IndexArg& ix) const {
+  auto literal = [](const ExprPtr& x, int64_t v) {
+    if (!x) return false;
+    if (x->kind == Expr::Kind::IntLit) return int64_t(x->int_value) == v;
+    return x->kind == Expr::Kind::Negate && x->a && x->a->kind == Expr::Kind::IntLit && -int64_t(x->a->int_value) == v;
+  };
+  auto poly = [&](const ExprPtr& x, SizePoly& out) {
+    if (!size_poly_of(*x, out)) return false;
+    for (const auto& [n, b] : out.bindings)
+      if (!is_local_value(n)) return false;
+    return true;
+  };
+  SizePoly lo, hi, n;
+  if (!ix.stride || literal(ix.stride, 1)) {  // [hi - lo], hi defaulting to n, lo to 0
+    if (ix.start ? !poly(ix.start, lo) : (lo = poly_const(0), false)) return std::nullopt;
+    if (ix.end ? !poly(ix.end, hi) : !dim_poly(orig, hi)) return std::nullopt;
+    return dim_of_poly(poly_add(hi, lo, -1));
+  }
+  if (literal(ix.stride, -1)) {  // xs[::-1] is [n]; xs[i:j:-1] is [i - j]
+    if (!ix.start && !ix.end) return orig;
+    if (ix.start && ix.end && poly(ix.start, hi) && poly(ix.end, lo)) return dim_of_poly(poly_add(hi, lo, -1));
+  }
+  return std::nullopt;
+}
+
+Ty CheckerImpl::index_result(Loc loc, Ty array, std::vector<IndexArg>& indices, bool rigid) {
   Ty i64 = ty_prim(Prim::I64);
   // Futhark accepts any signed integer type as a single index (its
   // checkSlice: `require "use as index" anySignedType`), but slice bounds
@@ -264,7 +289,8 @@ Ty CheckerImpl::index_result(Loc loc, Ty array, std::vector<IndexArg>& indices) 
     const IndexArg& ix = indices[k];
     if (ix.is_slice) {
       bool whole = !ix.start && !ix.end && !ix.stride;
-      dims.push_back(whole ? c->dim : dim_var());
+      std::optional<DimRef> sized = whole || !rigid ? std::nullopt : slice_size(c->dim, ix);
+      dims.push_back(whole ? c->dim : sized ? *sized : dim_var());
     }
     cur = c->elem;
   }

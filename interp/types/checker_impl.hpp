@@ -160,7 +160,12 @@ class CheckerImpl {
   void check_size_binders_witnessed(const std::vector<TypeParam>& sizes, const Ty& pattern_type);
   Ty infer_match(Expr& e);
   Ty infer_index(Expr& e);
-  Ty index_result(Loc loc, Ty array, std::vector<IndexArg>& indices);
+  // `rigid`: a slice's size is the expression Futhark gives it (sliceShape:
+  // `xs[i:j]` is [j - i], `xs[:j]` [j], `xs[i:]` [n - i]) where its bounds are
+  // size expressions of local names; else, and in an in-place update's
+  // target, a size to infer.
+  Ty index_result(Loc loc, Ty array, std::vector<IndexArg>& indices, bool rigid = false);
+  std::optional<DimRef> slice_size(const DimRef& orig, const IndexArg& ix) const;
   Ty infer_range(Expr& e);
   Ty infer_record_update(Expr& e);
   Ty field_of(Loc loc, Ty record, const std::string& field);

@@ -65,17 +65,20 @@ void log(const std::string& line) {
 
 class Registry {
  public:
-  const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending) {
+  const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending, bool hot_now) {
     Mode m = g_mode.load();
     if (m == Mode::Off || broken_) return nullptr;
     std::string key = gpu::cg::structural_key(step, /*keep_divisors=*/true);  // as native_source lifts
     std::unique_lock lk(mu_);
     Entry& e = entries_[key];
     ++e.runs;
-    if (e.state == State::Ready) return &e.entries;
+    if (e.state == State::Ready) {
+      if (pending) *pending = &e.ready;
+      return &e.entries;
+    }
     if (e.state == State::Failed) return nullptr;
     if (e.state == State::Cold) {
-      bool hot = m == Mode::Sync || e.runs >= 2 || step.segments * step.segment_size >= kHotWork;
+      bool hot = hot_now || m == Mode::Sync || e.runs >= 2 || step.segments * step.segment_size >= kHotWork;
       if (!hot) return nullptr;
       if (!prepare(step, e)) return nullptr;
       e.state = State::Queued;
@@ -223,8 +226,8 @@ Registry& registry() {
 
 Mode mode() { return g_mode.load(); }
 void set_mode(Mode m) { g_mode = m; }
-const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending) {
-  return registry().lookup(step, pending);
+const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending, bool hot) {
+  return registry().lookup(step, pending, hot);
 }
 void wait_idle() { registry().wait_idle(); }
 Stats stats() {

@@ -31,8 +31,12 @@ void set_mode(Mode m);  // for tests; overrides THORN_NATIVE
 // runs it). Counts the run towards the step's hotness.
 // In tiered mode, while the step's code is queued or compiling, *pending is
 // set to a slot that holds the entries once they are ready, so that a long
-// run can switch to them between its chunks (StepEnv::promoted).
-const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending = nullptr);
+// run can switch to them between its chunks (StepEnv::promoted); when they
+// are ready already, *pending is set too. `hot`: compile the step whatever
+// its count of runs and elements (it has been running long, StepEnv::
+// promoted_late).
+const Entries* lookup(const plan::Step& step, const std::atomic<const Entries*>** pending = nullptr,
+                      bool hot = false);
 
 // Blocks until the background compiler has nothing queued or running.
 void wait_idle();

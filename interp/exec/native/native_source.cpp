@@ -24,8 +24,9 @@ namespace {
 // multiplication; shapes rarely change between calls of one kernel).
 constexpr int kLiftAll = std::numeric_limits<int>::max();
 
-// Private arrays live on the worker's stack (8 MiB for pool threads); more
-// than this per element stays with the interpreter, which allocates them.
+// Private arrays live on the worker's stack (8 MiB for pool threads) up to
+// this many bytes per element; larger ones (a row-wise map's intermediates,
+// up to kir::kMaxSegMapPrivateBytes) in a per-thread heap block.
 constexpr int64_t kMaxLocalBytes = 256 * 1024;
 
 // Lanes of the block form. Measured on matmul 512^3 and k-means (bench/
@@ -109,7 +110,21 @@ static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 // (interp/exec/host_semantics.hpp, mirrored operation for operation), the
 // clamped index, a plain (single-threaded per call) error flag, and the loop
 // over a range of flat positions.
-const char* kHostHelpers = R"CPP(template <class T> THORN_DEV bool thorn_unsigned() { return (T)-1 > (T)0; }
+const char* kHostHelpers = R"CPP(// Private arrays too large for a worker's stack: one block per thread,
+// grown as needed and reused by every call on the thread (an element's
+// arrays are dead when it returns). Null when the memory cannot be had: the
+// entry then hands its range back to the interpreter.
+static inline u8* thorn_scratch(u64 bytes) {
+  static thread_local u8* block = 0;
+  static thread_local u64 capacity = 0;
+  if (capacity < bytes) {
+    __builtin_free(block);
+    block = (u8*)__builtin_malloc(bytes);
+    capacity = block ? bytes : 0;
+  }
+  return block;
+}
+template <class T> THORN_DEV bool thorn_unsigned() { return (T)-1 > (T)0; }
 template <class T> THORN_DEV i64 thorn_amount(T b) {
   if (thorn_unsigned<T>()) return (i64)((u64)b > 64 ? 64 : (u64)b);
   return (i64)b;
@@ -239,6 +254,7 @@ struct Gen {
       else if (!lanes.empty()) o.lane_loops = &lanes;
       o.unchecked_reads = &unchecked;
     }
+    o.heap_locals = f.local_bytes() > kMaxLocalBytes;
     return cg::emit_function(f, o);
   }
 
@@ -464,7 +480,7 @@ std::string prelude() {
 
 std::string unsupported(const plan::Step& step) {
   if (uses_f16(step.element) || (has_op(step) && uses_f16(step.op))) return "uses f16";
-  if (step.element.local_bytes() > kMaxLocalBytes)
+  if (step.element.local_bytes() > kir::kMaxSegMapPrivateBytes)
     return fmt::format("private arrays of {} bytes per element", step.element.local_bytes());
   return {};
 }

@@ -148,3 +148,27 @@ TEST_CASE("flatten: arrays of sum types in and out of maps (read and written as 
             "map (\\x -> f64.sum (map (\\o -> match o case #c r -> r * x case #n -> x) objs)) [1.0, 2.0]");
   flattened("map (\\i -> (i, if i % 2 == 0 then #even i else #odd) : (i64, #even i64 | #odd)) (iota 4)");
 }
+
+TEST_CASE("flatten: a row's costly intermediates are stored once per row, also past kPrivateBytes") {
+  // Flash attention's rows (CFAL-bench): per row a [4][4096] matrix of dot
+  // products (128 KiB), then its rows shifted by their maxima, then a
+  // product with the transposed keys. With few rows, each row runs as one
+  // element; the matrix used to be recomputed at every read (its dot
+  // products once per output column), 80 times slower. It is now stored in
+  // the row's private storage: the plan holds a local of all its elements.
+  // (Three rows would be distributed; a machine with fewer lanes than rows
+  // runs them as rows, as THORN_DISTRIBUTE=never does here.)
+  setenv("THORN_DISTRIBUTE", "never", 1);
+  std::string expr =
+      "let K = unflatten (map (\\i -> f64.i64 (i % 7)) (iota (4096 * 4))) : [4096][4]f64 "
+      "let Qs = unflatten (unflatten (map f64.i64 (iota 48))) : [3][4][4]f64 "
+      "in map (\\q -> let P = map (\\qr -> map (\\k -> f64.sum (map2 (*) qr k)) K) q "
+      "               let P = map (\\r -> let m = f64.maximum r in map (\\x -> x - m) r) P "
+      "               in map (\\pr -> map (\\vc -> f64.sum (map2 (*) pr vc)) (transpose K)) P) Qs";
+  std::string log = same(expr);
+  unsetenv("THORN_DISTRIBUTE");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("rows built once each") != std::string::npos);
+  CHECK(log.find("[16384]f64") != std::string::npos);
+}

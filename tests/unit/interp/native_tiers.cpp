@@ -394,6 +394,54 @@ TEST_CASE("native tier: f16 stays interpreted") {
                      [] { return std::vector<BufferPtr>{std::make_shared<Buffer>(Prim::F16, 300)}; }, Expect::Interpreted);
 }
 
+TEST_CASE("native tier: private arrays past the worker's stack come from a per-thread heap block") {
+  // 512 KiB per element (a row-wise map's intermediates, kernel_ir.hpp's
+  // kMaxSegMapPrivateBytes): filled, then read backwards; two arrays, so
+  // that their offsets in the block matter.
+  const int64_t rows = 5, count = 65536;
+  ElemBuilder e;
+  kir::Builder& b = e.b;
+  int big = b.local_array(Prim::F64, count, "big");
+  int small = b.local_array(Prim::I32, 3, "small");
+  b.for_(b.i64(count), {}, [&](Reg i, const std::vector<Reg>&) {
+    b.local_write(big, i, b.convert(Prim::F64, b.binary(BinOp::Add, i, e.s)));
+    return std::vector<Reg>{};
+  });
+  b.local_write(small, b.i64(2), b.i32(7));
+  auto sum = b.for_(b.i64(count), {b.constant(Scalar::floating(Prim::F64, 0))}, [&](Reg i, const std::vector<Reg>& v) {
+    Reg back = b.binary(BinOp::Sub, b.i64(count - 1), i);
+    return std::vector<Reg>{b.binary(BinOp::Add, b.binary(BinOp::Mul, v[0], b.constant(Scalar::floating(Prim::F64, 0.5))),
+                                     b.local_read(big, back))};
+  });
+  b.ret({sum[0], b.local_read(small, b.i64(2))});
+  plan::Step s = step(StepKind::SegMap, rows, 1, e.f, {}, {0, 1});
+  same_on_both_tiers(s, [&] {
+    return std::vector<BufferPtr>{std::make_shared<Buffer>(Prim::F64, rows), std::make_shared<Buffer>(Prim::I32, rows)};
+  });
+}
+
+TEST_CASE("native tier: a cold step that runs long asks for its native code while it runs") {
+  if (!native::toolchain().ok) return;
+  native::Mode saved = native::mode();
+  native::set_mode(native::Mode::Tiered);
+  // Two elements (cold: few, first run), each a loop of seconds on the
+  // interpreter. A structure no other test compiles.
+  ElemBuilder e;
+  kir::Builder& b = e.b;
+  auto r = b.for_(b.i64(40'000'000), {b.binary(BinOp::Add, e.s, b.i64(3))}, [&](Reg i, const std::vector<Reg>& v) {
+    return std::vector<Reg>{b.binary(BinOp::Xor, b.binary(BinOp::Mul, v[0], b.i64(6364136223846793005)), i)};
+  });
+  b.ret({r[0]});
+  plan::Step s = step(StepKind::SegMap, 2, 1, e.f, {}, {0});
+  native::Stats before = native::stats();
+  std::vector<BufferPtr> bufs = {std::make_shared<Buffer>(Prim::I64, 2)};
+  host::execute_step(s, bufs);
+  native::wait_idle();
+  native::Stats after = native::stats();
+  CHECK(after.compiled + after.from_disk > before.compiled + before.from_disk);
+  native::set_mode(saved);
+}
+
 TEST_CASE("native tier: tiered mode runs the interpreter until the compiled kernel is ready") {
   if (!native::toolchain().ok) return;
   native::Mode saved = native::mode();
