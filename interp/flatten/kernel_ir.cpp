@@ -1,6 +1,7 @@
 #include "interp/flatten/kernel_ir.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -234,6 +235,72 @@ bool has_loop(const Function& f, const Block& b) {
       if (has_loop(f, nb)) return true;
   }
   return false;
+}
+
+namespace {
+
+constexpr int64_t kWorkCap = int64_t(1) << 40;
+constexpr int64_t kUnknownTrips = 16;
+
+struct WorkEstimate {
+  const Function& f;
+  std::map<Reg, int64_t> constants;  // i64 registers defined by a Const
+  std::vector<int64_t> sub_work;     // memo per subroutine (-1: not yet)
+
+  static int64_t sat(int64_t a) { return std::min(a, kWorkCap); }
+  static int64_t mul(int64_t a, int64_t b) { return a != 0 && b > kWorkCap / a ? kWorkCap : a * b; }
+
+  void find_constants(const Block& b) {
+    for (const Instr& in : b.instrs) {
+      if (in.op == Opcode::Const && in.type == Prim::I64) constants[in.dst] = in.imm.as_i64();
+      for (const Block& nb : in.blocks) find_constants(nb);
+    }
+  }
+  int64_t block(const Block& b, int depth) {
+    int64_t n = 0;
+    for (const Instr& in : b.instrs) {
+      n = sat(n + 1);
+      if (depth > 64) continue;
+      switch (in.op) {
+        case Opcode::For: {
+          auto c = constants.find(in.a);
+          int64_t trips = c != constants.end() ? std::max<int64_t>(c->second, 0) : kUnknownTrips;
+          n = sat(n + mul(trips, block(in.blocks[0], depth + 1)));
+          break;
+        }
+        case Opcode::While: {
+          int64_t body = 0;
+          for (const Block& nb : in.blocks) body = sat(body + block(nb, depth + 1));
+          n = sat(n + mul(kUnknownTrips, body));
+          break;
+        }
+        case Opcode::If: {
+          int64_t most = 0;
+          for (const Block& nb : in.blocks) most = std::max(most, block(nb, depth + 1));
+          n = sat(n + most);
+          break;
+        }
+        case Opcode::Call:
+          if (in.aux >= 0 && size_t(in.aux) < f.subs.size()) {
+            int64_t& w = sub_work[size_t(in.aux)];
+            if (w < 0) w = block(f.subs[size_t(in.aux)].body, depth + 1);
+            n = sat(n + w);
+          }
+          break;
+        default: break;
+      }
+    }
+    return n;
+  }
+};
+
+}  // namespace
+
+int64_t estimated_work(const Function& f) {
+  WorkEstimate w{f, {}, std::vector<int64_t>(f.subs.size(), -1)};
+  w.find_constants(f.body);
+  for (const Subroutine& s : f.subs) w.find_constants(s.body);
+  return w.block(f.body, 0);
 }
 
 // ------------------------------------------------------------------ verification

@@ -25,6 +25,12 @@ namespace {
 // A step this large is worth compiling on its first run (tiered mode): the
 // interpreter runs this run, the compiled code the next.
 constexpr int64_t kHotWork = int64_t(1) << 18;
+// So is one whose elements together run about this many instructions
+// (kir::estimated_work): a few heavy elements, each a row's whole work (a
+// flash-attention row: 10^7 instructions), would otherwise run interpreted
+// until time-based hotness (StepEnv::promoted_late) catches them, and a
+// tile of such a step is a whole row. About 0.1 s on the interpreter.
+constexpr int64_t kHotInstructions = int64_t(1) << 25;
 // Units larger than this stay interpreted: the compiler's time grows with
 // the unit (a 4 MB unit took 45 s), and such kernels are rare.
 constexpr size_t kDefaultMaxSource = 256 * 1024;
@@ -78,7 +84,9 @@ class Registry {
     }
     if (e.state == State::Failed) return nullptr;
     if (e.state == State::Cold) {
-      bool hot = hot_now || m == Mode::Sync || e.runs >= 2 || step.segments * step.segment_size >= kHotWork;
+      const int64_t elements = step.segments * step.segment_size;
+      bool hot = hot_now || m == Mode::Sync || e.runs >= 2 || elements >= kHotWork ||
+                 elements * std::min(kir::estimated_work(step.element), kHotInstructions) >= kHotInstructions;
       if (!hot) return nullptr;
       if (!prepare(step, e)) return nullptr;
       e.state = State::Queued;
