@@ -103,6 +103,12 @@ class Lowerer {
   Sym sequential_hist(const Sym& dest, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs, int index_dims,
                       const Loc& loc);
   Sym sequential_scatter(const Sym& dest, const Sym& is, const Sym& vs, int index_dims, const Loc& loc);
+  // Accumulators (lower_accumulators.cpp): scatter_stream (dest f bs) and
+  // hist_stream (dest op ne f bs) run f over bs in order; acc_write writes
+  // (or, in a histogram, combines) one element.
+  Sym accumulator_stream(const std::vector<Sym>& args, bool hist, const Loc& loc);
+  Sym acc_write(const Sym& acc, const Sym& i, const Sym& v, const Loc& loc);
+  std::vector<Sym> acc_ops_;  // the operators of the histograms being streamed, outermost first
   kir::Reg private_position(const Sym& idx, const std::vector<int64_t>& dims, int d, kir::Reg& in_bounds,
                             std::vector<kir::Reg>& components, const Loc& loc);
   // Splits a value into its scalar registers and its arrays (in leaf order), and back.

@@ -435,6 +435,14 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(3);
     return sequential_scatter(args[0], args[1], args[2], d, loc);
   }
+  if (name == "scatter_stream" || name == "hist_stream") {
+    need(name == "hist_stream" ? 5 : 3);
+    return accumulator_stream(args, name == "hist_stream", loc);
+  }
+  if (name == "acc_write") {
+    need(3);
+    return acc_write(args[0], args[1], args[2], loc);
+  }
   if (name == "zip") {
     if (args.size() < 2) throw Fallback("zip of fewer than two arrays");
     auto arr = std::make_shared<SymArr>();

@@ -172,3 +172,13 @@ TEST_CASE("flatten: a row's costly intermediates are stored once per row, also p
   CHECK(log.find("rows built once each") != std::string::npos);
   CHECK(log.find("[16384]f64") != std::string::npos);
 }
+
+TEST_CASE("flatten: accumulators (scatter_stream, hist_stream) inside mapped functions") {
+  // CFAL-bench's flash attention writes tiles through an accumulator in
+  // each row, in a loop that carries it. Both ran on the reference before.
+  flattened("map (\\xs -> intrinsics.scatter_stream (replicate 5 0i64) "
+            "(\\(acc: *intrinsics.acc ([5]i64)) b -> loop acc for j < 2 do intrinsics.acc_write acc (b * 2 + j) (xs[b] * 10 + j)) (iota 3)) "
+            "(unflatten (iota 12) : [4][3]i64)");
+  flattened("map (\\xs -> intrinsics.hist_stream (replicate 3 0i64) (+) 0 "
+            "(\\(acc: *intrinsics.acc ([3]i64)) b -> intrinsics.acc_write acc (b % 3) xs[b]) (iota 4)) (unflatten (iota 8) : [2][4]i64)");
+}
