@@ -271,6 +271,44 @@ void Lowerer::bind_sizes(const TypeExpr& t, const Sym& v, std::vector<std::pair<
   }
 }
 
+void Lowerer::bind_type_sizes(const Type& t, const Sym& v, const std::vector<TypeParam>& sizes,
+                               std::vector<std::pair<std::string, Sym>>& out) {
+  auto wanted = [&](const std::string& n) {
+    bool param = false;
+    for (const TypeParam& tp : sizes) param = param || (tp.is_size && tp.name == n);
+    for (const auto& [bound, _] : out) param = param && bound != n;
+    return param;
+  };
+  switch (t.kind) {
+    case Type::Kind::Array:
+      if (v.kind != Sym::Kind::Array) return;
+      for (size_t k = 0; k < t.dims.size() && k < v.arr->dims.size(); ++k) {
+        const Dim& d = t.dims[k];
+        if (d.kind != Dim::Kind::Name || !wanted(d.name)) continue;
+        if (k == 0 && v.arr->len != kir::kNoReg) out.emplace_back(d.name, Sym::scalar(v.arr->len, Prim::I64));
+        else if (v.arr->dims[k] >= 0) out.emplace_back(d.name, constant(Scalar::i64(v.arr->dims[k])));
+      }
+      return;
+    case Type::Kind::Tuple:
+      if (v.kind != Sym::Kind::Tuple || v.elems.size() != t.elems.size()) return;
+      for (size_t k = 0; k < t.elems.size(); ++k) bind_type_sizes(*t.elems[k], v.elems[k], sizes, out);
+      return;
+    case Type::Kind::Record:
+      if (v.kind != Sym::Kind::Record) return;
+      for (const auto& [field, ft] : t.fields) {
+        Sym f;
+        try {
+          f = project(v, field, Loc{});
+        } catch (const Fallback&) {
+          continue;
+        }
+        bind_type_sizes(*ft, f, sizes, out);
+      }
+      return;
+    default: return;
+  }
+}
+
 void Lowerer::bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,
                    const std::vector<TypeParam>* sizes) {
   switch (p.kind) {
@@ -290,6 +328,9 @@ void Lowerer::bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::st
       return;
     case Pattern::Kind::Ascribed:
       if (p.ascription) bind_sizes(*p.ascription, v, out);
+      // Size parameters the written type hides in an abbreviation
+      // (`noise [n] ({ranvec, ...}: perlin [n])`): from the checked type.
+      if (p.type && sizes) bind_type_sizes(*p.type, v, *sizes, out);
       bind(*p.inner, v, out, sizes);
       return;
     case Pattern::Kind::Literal: return;  // tested by the match (pattern_test)
@@ -412,7 +453,22 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
     es = otherwise();
     return leaves(es);
   });
-  if (leaf_types(ts) != leaf_types(es)) throw Fallback("if branches of different shapes");
+  if (leaf_types(ts) != leaf_types(es)) {
+    // Sums holding different constructors (lower_match.cpp): both
+    // branches again, each rearranged into their union layout.
+    std::optional<Sym> like = sum_union(ts, es);
+    if (!like) throw Fallback("if branches of different shapes");
+    local_version = versions;
+    tb = b_.capture([&] {
+      ts = conform_sums(then(), *like);
+      return leaves(ts);
+    });
+    eb = b_.capture([&] {
+      es = conform_sums(otherwise(), *like);
+      return leaves(es);
+    });
+    if (leaf_types(ts) != leaf_types(es)) throw Fallback("if branches of different shapes");
+  }
   auto cheap = [](const kir::Block& blk) {
     if (blk.instrs.size() > 8) return false;
     for (const kir::Instr& in : blk.instrs)
@@ -449,7 +505,14 @@ Sym Lowerer::lower_if(const Expr& e, const ScopePtr& sc) {
   Sym c = lower(*e.a, sc);
   if (!c.is_scalar() || c.prim != Prim::Bool) throw Fallback("if on a non-boolean");
   if (c.known) return lower(c.known->b ? *e.b : *e.c, sc);
-  return select_or_if(c, [&] { return lower(*e.b, sc); }, [&] { return lower(*e.c, sc); });
+  try {
+    return select_or_if(c, [&] { return lower(*e.b, sc); }, [&] { return lower(*e.c, sc); });
+  } catch (const Fallback& f) {
+    // Which if, for the plan log (the innermost one that disagrees).
+    if (std::string_view(f.what()) == "if branches of different shapes")
+      throw Fallback(fmt::format("if branches of different shapes (the if at {})", e.loc.str()));
+    throw;
+  }
 }
 
 Sym Lowerer::logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc) {

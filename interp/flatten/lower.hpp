@@ -175,6 +175,12 @@ class Lowerer {
   Sym lower_match(const Expr& e, const ScopePtr& sc);
   Sym sum_value(const Value& v, const std::function<Sym(const Value&)>& payload);
   Sym zero_of(const Type& t, const Loc& loc);
+  // Two values of one type whose sums hold different constructors: the
+  // layout both can take (every constructor either holds), and a value
+  // rearranged into it (lower_match.cpp).
+  std::optional<Sym> sum_union(const Sym& a, const Sym& b) const;
+  Sym conform_sums(const Sym& s, const Sym& like);
+  Sym zeros_like_sym(const Sym& like);
   Sym pattern_test(const Pattern& p, const Sym& v, const ScopePtr& sc);
   Sym lower_loop(const Expr& e, const ScopePtr& sc);
   Sym lower_index(const Expr& e, const ScopePtr& sc);
@@ -197,6 +203,10 @@ class Lowerer {
   void bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,
             const std::vector<TypeParam>* sizes);
   void bind_sizes(const TypeExpr& t, const Sym& v, std::vector<std::pair<std::string, Sym>>& out);
+  // Sizes named by `sizes` (a function's size parameters) bound from a
+  // checked type, abbreviations expanded.
+  void bind_type_sizes(const Type& t, const Sym& v, const std::vector<TypeParam>& sizes,
+                       std::vector<std::pair<std::string, Sym>>& out);
   // What the checker knew of a call's result sizes (lower_sizes.cpp):
   // outer dims first, nullopt where not a constant.
   struct CallHint {

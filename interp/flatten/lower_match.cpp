@@ -165,3 +165,110 @@ Sym Lowerer::lower_match(const Expr& e, const ScopePtr& sc) {
 }
 
 }  // namespace thorn::flatten
+
+namespace thorn::flatten {
+
+// Sums of one type may hold different constructors here: one captured
+// from a value holds only its own, one built by a constructor all its
+// type's. Where two must merge (an if's branches: `if hit then #hit h
+// else #no_hit`, with h's material captured from the scene), both take
+// the union layout: every constructor either holds, the first side's
+// order first, a payload that one side lacks filled with zeros.
+std::optional<Sym> Lowerer::sum_union(const Sym& a, const Sym& b) const {
+  if (a.kind != b.kind) return std::nullopt;
+  switch (a.kind) {
+    case Sym::Kind::Scalar:
+      if (a.prim != b.prim) return std::nullopt;
+      return a;
+    case Sym::Kind::Array: return a;
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record: {
+      if (a.elems.size() != b.elems.size()) return std::nullopt;
+      if (a.kind == Sym::Kind::Record && (!a.names || !b.names || *a.names != *b.names)) return std::nullopt;
+      Sym r = a;
+      for (size_t k = 0; k < a.elems.size(); ++k) {
+        std::optional<Sym> e = sum_union(a.elems[k], b.elems[k]);
+        if (!e) return std::nullopt;
+        r.elems[k] = std::move(*e);
+      }
+      return r;
+    }
+    case Sym::Kind::Sum: {
+      Sym r;
+      r.kind = Sym::Kind::Sum;
+      auto names = std::make_shared<std::vector<std::string>>(*a.names);
+      r.elems.push_back(a.elems[0]);
+      for (size_t k = 0; k < a.names->size(); ++k) {
+        int j = b.constructor_index((*a.names)[k]);
+        if (j < 0) {
+          r.elems.push_back(a.elems[1 + k]);
+          continue;
+        }
+        std::optional<Sym> p = sum_union(a.elems[1 + k], b.elems[1 + size_t(j)]);
+        if (!p) return std::nullopt;
+        r.elems.push_back(std::move(*p));
+      }
+      for (size_t j = 0; j < b.names->size(); ++j)
+        if (a.constructor_index((*b.names)[j]) < 0) {
+          names->push_back((*b.names)[j]);
+          r.elems.push_back(b.elems[1 + j]);
+        }
+      r.names = std::move(names);
+      return r;
+    }
+    default: return std::nullopt;
+  }
+}
+
+Sym Lowerer::zeros_like_sym(const Sym& like) {
+  switch (like.kind) {
+    case Sym::Kind::Scalar:
+      if (like.prim == Prim::Bool) return constant(Scalar::boolean(false));
+      if (is_float(like.prim)) return constant(Scalar::floating(like.prim, 0));
+      return constant(Scalar::signed_int(like.prim, 0));
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record:
+    case Sym::Kind::Sum: {
+      Sym r = like;
+      for (Sym& e : r.elems) e = zeros_like_sym(e);
+      return r;
+    }
+    default: throw Fallback("sum types with array or function payloads");
+  }
+}
+
+Sym Lowerer::conform_sums(const Sym& s, const Sym& like) {
+  switch (like.kind) {
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record: {
+      Sym r = s;
+      for (size_t k = 0; k < r.elems.size() && k < like.elems.size(); ++k) r.elems[k] = conform_sums(s.elems[k], like.elems[k]);
+      return r;
+    }
+    case Sym::Kind::Sum: {
+      Sym r;
+      r.kind = Sym::Kind::Sum;
+      r.names = like.names;
+      // s's constructor j is the layout's constructor at where[j].
+      std::vector<int> where;
+      for (const std::string& n : *s.names) where.push_back(like.constructor_index(n));
+      const Sym& idx = s.elems[0];
+      if (idx.known) {
+        r.elems.push_back(constant(Scalar::i32(where.at(size_t(idx.known->as_i64())))));
+      } else {
+        kir::Reg out = b_.i32(where.at(0));
+        for (size_t j = 1; j < where.size(); ++j)
+          out = b_.select(b_.compare(kir::CmpOp::Eq, idx.reg, b_.i32(int32_t(j))), b_.i32(where[j]), out);
+        r.elems.push_back(Sym::scalar(out, Prim::I32));
+      }
+      for (size_t k = 0; k < like.names->size(); ++k) {
+        int j = s.constructor_index((*like.names)[k]);
+        r.elems.push_back(j >= 0 ? conform_sums(s.elems[1 + size_t(j)], like.elems[1 + k]) : zeros_like_sym(like.elems[1 + k]));
+      }
+      return r;
+    }
+    default: return s;
+  }
+}
+
+}  // namespace thorn::flatten

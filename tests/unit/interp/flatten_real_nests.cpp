@@ -182,3 +182,22 @@ TEST_CASE("flatten: accumulators (scatter_stream, hist_stream) inside mapped fun
   flattened("map (\\xs -> intrinsics.hist_stream (replicate 3 0i64) (+) 0 "
             "(\\(acc: *intrinsics.acc ([3]i64)) b -> intrinsics.acc_write acc (b % 3) xs[b]) (iota 4)) (unflatten (iota 8) : [2][4]i64)");
 }
+
+TEST_CASE("flatten: if branches whose sums hold different constructors; sizes hidden in an abbreviation") {
+  // athas/raytracingthenextweekinfuthark: `if hit then #hit {.., material
+  // = s.material} else #no_hit`, where the material is captured from the
+  // scene (a sum holding only its own constructor) and #no_hit's payload
+  // holds every constructor of its type. Both ran on the reference before.
+  flattened("let m : (#metal f64 | #glass f32) = #metal 0.5 in "
+            "map (\\(i: i64) -> let r : (#hit (f64, #metal f64 | #glass f32) | #miss) = "
+            "if i % 2 == 0 then #hit (f64.i64 i, m) else #miss "
+            "in match r case #hit (t, #metal f) -> t * f case #hit (t, #glass g) -> t + f64.f32 g case #miss -> -1) (iota 6)");
+  // Its Perlin noise: `noise [n] ({ranvec, ...}: perlin [n])` names n only
+  // through a record type abbreviation.
+  std::string prog =
+      "type perlin [n] = {ranvec: [n]f64, perm: [n]i64} "
+      "def noise [n] ({ranvec, perm}: perlin [n]) (x: i64) : f64 = ranvec[perm[x % n]] * f64.i64 n";
+  testutil::backend_pair().ref->eval_input(prog);
+  testutil::backend_pair().host->eval_input(prog);
+  flattened("let p : perlin [3] = {ranvec = [1.0, 2.0, 3.0], perm = [2, 0, 1]} in map (noise p) (iota 7)");
+}
