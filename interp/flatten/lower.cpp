@@ -23,6 +23,20 @@ Sym Sym::tuple(std::vector<Sym> xs) {
   return s;
 }
 
+Sym Sym::record(std::vector<std::pair<std::string, Sym>> fields) {
+  std::stable_sort(fields.begin(), fields.end(),
+                   [](const auto& a, const auto& b) { return record_field_less(a.first, b.first); });
+  Sym s;
+  s.kind = Kind::Record;
+  auto names = std::make_shared<std::vector<std::string>>();
+  for (auto& [n, v] : fields) {
+    names->push_back(n);
+    s.elems.push_back(std::move(v));
+  }
+  s.names = std::move(names);
+  return s;
+}
+
 Lowerer::Lowerer(kir::Function& f) : f_(f), b_(f) {}
 
 ScopePtr Lowerer::root_scope(eval::EnvPtr env, int source) const {
@@ -677,17 +691,7 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
     case Expr::Kind::Record: {
       std::vector<std::pair<std::string, Sym>> fields;
       for (const auto& [name, x] : e.fields) fields.emplace_back(name, lower(*x, sc));
-      std::stable_sort(fields.begin(), fields.end(),
-                       [](const auto& a, const auto& b) { return record_field_less(a.first, b.first); });
-      Sym s;
-      s.kind = Sym::Kind::Record;
-      auto names = std::make_shared<std::vector<std::string>>();
-      for (auto& [n, v] : fields) {
-        names->push_back(n);
-        s.elems.push_back(std::move(v));
-      }
-      s.names = names;
-      return s;
+      return Sym::record(std::move(fields));
     }
     case Expr::Kind::Project: {
       Sym v = lower(*e.a, sc);

@@ -23,18 +23,6 @@ namespace {
 constexpr const char* kData = "acc_data";
 constexpr const char* kHist = "acc_hist";
 
-Sym record_of(std::vector<std::pair<std::string, Sym>> fields) {
-  Sym r;
-  r.kind = Sym::Kind::Record;
-  auto names = std::make_shared<std::vector<std::string>>();
-  for (auto& [n, v] : fields) {
-    names->push_back(n);
-    r.elems.push_back(std::move(v));
-  }
-  r.names = std::move(names);
-  return r;
-}
-
 }  // namespace
 
 Sym Lowerer::accumulator_stream(const std::vector<Sym>& args, bool hist, const Loc& loc) {
@@ -45,13 +33,12 @@ Sym Lowerer::accumulator_stream(const std::vector<Sym>& args, bool hist, const L
     throw Fallback("an accumulator over an array of more than one dimension inside a mapped function");
   if (dynamic(dest_in)) throw Fallback("an accumulator over an array whose length depends on the element");
   Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
-  // Fields in Value's order (acc_data < acc_hist<k>).
   std::vector<std::pair<std::string, Sym>> fields{{kData, dest}};
   if (hist) {
     fields.emplace_back(fmt::format("{}{}", kHist, acc_ops_.size()), constant(Scalar::boolean(true)));
     acc_ops_.push_back(args.at(1));
   }
-  Sym acc = record_of(std::move(fields));
+  Sym acc = Sym::record(std::move(fields));
   LoopState st = loop_state(acc, loc);
   std::vector<Reg> out = b_.for_(length_reg(bs), st.init_regs, [&](Reg j, const std::vector<Reg>& carried) {
     Sym r = apply(f, {state_value(st, carried), index(bs, j, loc, false)}, loc);

@@ -61,6 +61,7 @@ struct Sym {
     return s;
   }
   static Sym tuple(std::vector<Sym> xs);  // one element: that element
+  static Sym record(std::vector<std::pair<std::string, Sym>> fields);  // sorted as Value's fields
   bool is_scalar() const { return kind == Kind::Scalar; }
   // Sum: the index of constructor `name` in names (elems[1 + index] is its
   // payload), or -1 when this sum cannot hold it.
