@@ -182,7 +182,7 @@ Sym Lowerer::index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size
   out->dims = {sliced.arr->dims[0]};
   out->len = sliced.arr->len;
   if (probe.kind == Sym::Kind::Array) {
-    if (probe.arr->len != kir::kNoReg) throw Fallback("slices of dynamic length in more than one dimension");
+    if (probe.arr->len != kir::kNoReg) throw Fallback(fmt::format("slices of dynamic length in more than one dimension (at {})", loc.str()));
     for (int64_t d : probe.arr->dims) out->dims.push_back(d);
   }
   out->fused = "slice";
