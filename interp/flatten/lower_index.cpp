@@ -117,7 +117,7 @@ Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
     if (leaf.local) {
       int cur = size_t(leaf.array) < local_version.size() ? local_version[size_t(leaf.array)] : 0;
       if (leaf.version != cur)
-        throw Fallback("a read of an array through a view made before the array was updated in place");
+        throw Fallback(fmt::format("a read of an array through a view made before the array was updated in place (at {})", loc.str()));
       parts.push_back(Sym::scalar(b_.local_read(leaf.array, at), leaf.prim));
     } else {
       parts.push_back(Sym::scalar(b_.read(leaf.array, at), leaf.prim));
