@@ -15,6 +15,11 @@ namespace thorn::flatten {
 
 using kir::Reg;
 
+namespace {
+// An if's branches that no layout merges; lower_if adds which if it was.
+constexpr const char* kBranchShapes = "if branches of different shapes";
+}  // namespace
+
 Sym Sym::tuple(std::vector<Sym> xs) {
   if (xs.size() == 1) return std::move(xs[0]);
   Sym s;
@@ -396,10 +401,10 @@ Sym Lowerer::if_with_arrays(Reg cond, const std::function<Sym()>& then, const st
     es = otherwise();
     std::vector<Sym> arrays;
     split_state(es, eregs, arrays);
-    if (arrays.size() != storage.size()) throw Fallback("if branches of different shapes");
+    if (arrays.size() != storage.size()) throw Fallback(kBranchShapes);
     for (size_t k = 0; k < arrays.size(); ++k) {
       const Sym& a = arrays[k];
-      if (dynamic(a) || a.arr->dims != storage[k].arr->dims) throw Fallback("if branches of different shapes");
+      if (dynamic(a) || a.arr->dims != storage[k].arr->dims) throw Fallback(kBranchShapes);
       bool same = a.kind == Sym::Kind::Array && !a.arr->gen && a.arr->rel == kir::kNoReg &&
                   a.arr->leaves.size() == storage[k].arr->leaves.size();
       for (size_t l = 0; same && l < a.arr->leaves.size(); ++l)
@@ -416,7 +421,7 @@ Sym Lowerer::if_with_arrays(Reg cond, const std::function<Sym()>& then, const st
       if (k >= local_version.size()) local_version.resize(k + 1, 0);
       local_version[k] = after_then[k];
     }
-  if (types_of(tregs) != types_of(eregs)) throw Fallback("if branches of different shapes");
+  if (types_of(tregs) != types_of(eregs)) throw Fallback(kBranchShapes);
   std::vector<Reg> out = b_.if_(
       cond,
       [&] {
@@ -471,7 +476,7 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
     // Sums holding different constructors (lower_match.cpp): both
     // branches again, each rearranged into their union layout.
     std::optional<Sym> like = sum_union(ts, es);
-    if (!like) throw Fallback("if branches of different shapes");
+    if (!like) throw Fallback(kBranchShapes);
     local_version = versions;
     tb = b_.capture([&] {
       ts = conform_sums(then(), *like);
@@ -481,7 +486,7 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
       es = conform_sums(otherwise(), *like);
       return leaves(es);
     });
-    if (leaf_types(ts) != leaf_types(es)) throw Fallback("if branches of different shapes");
+    if (leaf_types(ts) != leaf_types(es)) throw Fallback(kBranchShapes);
   }
   auto cheap = [](const kir::Block& blk) {
     if (blk.instrs.size() > 8) return false;
@@ -523,8 +528,8 @@ Sym Lowerer::lower_if(const Expr& e, const ScopePtr& sc) {
     return select_or_if(c, [&] { return lower(*e.b, sc); }, [&] { return lower(*e.c, sc); });
   } catch (const Fallback& f) {
     // Which if, for the plan log (the innermost one that disagrees).
-    if (std::string_view(f.what()) == "if branches of different shapes")
-      throw Fallback(fmt::format("if branches of different shapes (the if at {})", e.loc.str()));
+    if (std::string_view(f.what()) == kBranchShapes)
+      throw Fallback(fmt::format("{} (the if at {})", kBranchShapes, e.loc.str()));
     throw;
   }
 }

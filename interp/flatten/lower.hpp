@@ -175,6 +175,7 @@ class Lowerer {
   Sym lower_match(const Expr& e, const ScopePtr& sc);
   Sym sum_value(const Value& v, const std::function<Sym(const Value&)>& payload);
   Sym zero_of(const Type& t, const Loc& loc);
+  Sym zero_scalar(Prim p);
   // Two values of one type whose sums hold different constructors: the
   // layout both can take (every constructor either holds), and a value
   // rearranged into it (lower_match.cpp).

@@ -62,11 +62,10 @@ Sym Lowerer::acc_write(const Sym& acc, const Sym& i, const Sym& v, const Loc& lo
   Sym data = acc.elems[0];
   if (!is_private_whole(data)) throw Fallback("acc_write on an accumulator whose storage is not private");
   const SymArr& d = *data.arr;
-  if (!i.is_scalar()) throw Fallback("acc_write with an index that is not a scalar");
-  Reg at = convert(i, Prim::I64).reg;
-  Reg n = b_.i64(d.dims[0]);
   // Out of bounds: ignored, as scatter ignores such writes.
-  Reg inb = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), at), b_.compare(kir::CmpOp::Lt, at, n));
+  Reg inb;
+  std::vector<Reg> parts;
+  Reg at = private_position(i, d.dims, 1, inb, parts, loc);
   b_.if_(
       inb,
       [&] {

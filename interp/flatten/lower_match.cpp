@@ -36,14 +36,17 @@ Sym Lowerer::sum_value(const Value& v, const std::function<Sym(const Value&)>& p
   return s;
 }
 
+Sym Lowerer::zero_scalar(Prim p) {
+  if (p == Prim::Bool) return constant(Scalar::boolean(false));
+  if (is_float(p)) return constant(Scalar::floating(p, 0));
+  return constant(Scalar::signed_int(p, 0));
+}
+
 // A value of type t whose contents are never read: the payload of a
 // constructor a sum does not hold.
 Sym Lowerer::zero_of(const Type& t, const Loc& loc) {
   switch (t.kind) {
-    case Type::Kind::Prim:
-      if (t.prim == Prim::Bool) return constant(Scalar::boolean(false));
-      if (is_float(t.prim)) return constant(Scalar::floating(t.prim, 0));
-      return constant(Scalar::signed_int(t.prim, 0));
+    case Type::Kind::Prim: return zero_scalar(t.prim);
     case Type::Kind::Tuple: {
       std::vector<Sym> xs;
       for (const TypePtr& e : t.elems) xs.push_back(zero_of(*e, loc));
@@ -164,10 +167,6 @@ Sym Lowerer::lower_match(const Expr& e, const ScopePtr& sc) {
   return from(0);
 }
 
-}  // namespace thorn::flatten
-
-namespace thorn::flatten {
-
 // Sums of one type may hold different constructors here: one captured
 // from a value holds only its own, one built by a constructor all its
 // type's. Where two must merge (an if's branches: `if hit then #hit h
@@ -222,10 +221,7 @@ std::optional<Sym> Lowerer::sum_union(const Sym& a, const Sym& b) const {
 
 Sym Lowerer::zeros_like_sym(const Sym& like) {
   switch (like.kind) {
-    case Sym::Kind::Scalar:
-      if (like.prim == Prim::Bool) return constant(Scalar::boolean(false));
-      if (is_float(like.prim)) return constant(Scalar::floating(like.prim, 0));
-      return constant(Scalar::signed_int(like.prim, 0));
+    case Sym::Kind::Scalar: return zero_scalar(like.prim);
     case Sym::Kind::Tuple:
     case Sym::Kind::Record:
     case Sym::Kind::Sum: {
