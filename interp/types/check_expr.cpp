@@ -231,23 +231,25 @@ std::optional<DimRef> CheckerImpl::slice_size(const DimRef& orig, const IndexArg
     if (x->kind == Expr::Kind::IntLit) return int64_t(x->int_value) == v;
     return x->kind == Expr::Kind::Negate && x->a && x->a->kind == Expr::Kind::IntLit && -int64_t(x->a->int_value) == v;
   };
-  auto poly = [&](const ExprPtr& x, SizePoly& out) {
-    if (!size_poly_of(*x, out)) return false;
-    for (const auto& [n, b] : out.bindings)
-      if (!is_local_value(n)) return false;
-    return true;
-  };
-  SizePoly lo, hi, n;
+  SizePoly lo = poly_const(0), hi;
   if (!ix.stride || literal(ix.stride, 1)) {  // [hi - lo], hi defaulting to n, lo to 0
-    if (ix.start ? !poly(ix.start, lo) : (lo = poly_const(0), false)) return std::nullopt;
-    if (ix.end ? !poly(ix.end, hi) : !dim_poly(orig, hi)) return std::nullopt;
+    if (ix.start && !local_size_poly(*ix.start, lo)) return std::nullopt;
+    if (ix.end ? !local_size_poly(*ix.end, hi) : !dim_poly(orig, hi)) return std::nullopt;
     return dim_of_poly(poly_add(hi, lo, -1));
   }
   if (literal(ix.stride, -1)) {  // xs[::-1] is [n]; xs[i:j:-1] is [i - j]
     if (!ix.start && !ix.end) return orig;
-    if (ix.start && ix.end && poly(ix.start, hi) && poly(ix.end, lo)) return dim_of_poly(poly_add(hi, lo, -1));
+    if (ix.start && ix.end && local_size_poly(*ix.start, hi) && local_size_poly(*ix.end, lo))
+      return dim_of_poly(poly_add(hi, lo, -1));
   }
   return std::nullopt;
+}
+
+bool CheckerImpl::local_size_poly(const Expr& e, SizePoly& out) const {
+  if (!size_poly_of(e, out)) return false;
+  for (const auto& [n, b] : out.bindings)
+    if (!is_local_value(n)) return false;
+  return true;
 }
 
 Ty CheckerImpl::index_result(Loc loc, Ty array, std::vector<IndexArg>& indices, bool rigid) {
@@ -336,16 +338,12 @@ Ty CheckerImpl::infer_range(Expr& e) {
     // Futhark gives it: `1..<n + 1` is [n], `0..<(n + 1)` is [n + 1].
     Ty rt = resolve(t);
     SizePoly ps, pe;
-    if (rt->kind == TyNode::Kind::Prim && rt->prim == Prim::I64 && size_poly_of(*e.a, ps) && size_poly_of(*e.c, pe)) {
-      bool local = true;
-      for (const SizePoly* p : {&ps, &pe})
-        for (const auto& [n, b] : p->bindings) local = local && is_local_value(n);
-      if (local) {
-        switch (e.range_kind) {
-          case Expr::RangeKind::Inclusive: dim = dim_of_poly(poly_add(poly_add(pe, ps, -1), poly_const(1), 1)); break;
-          case Expr::RangeKind::UpToExclusive: dim = dim_of_poly(poly_add(pe, ps, -1)); break;
-          case Expr::RangeKind::DownToExclusive: dim = dim_of_poly(poly_add(ps, pe, -1)); break;
-        }
+    if (rt->kind == TyNode::Kind::Prim && rt->prim == Prim::I64 && local_size_poly(*e.a, ps) &&
+        local_size_poly(*e.c, pe)) {
+      switch (e.range_kind) {
+        case Expr::RangeKind::Inclusive: dim = dim_of_poly(poly_add(poly_add(pe, ps, -1), poly_const(1), 1)); break;
+        case Expr::RangeKind::UpToExclusive: dim = dim_of_poly(poly_add(pe, ps, -1)); break;
+        case Expr::RangeKind::DownToExclusive: dim = dim_of_poly(poly_add(ps, pe, -1)); break;
       }
     }
   }

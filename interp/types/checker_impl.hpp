@@ -174,6 +174,8 @@ class CheckerImpl {
   // (`n + 1` as an argument for a named parameter or in `[n + 1]`); false
   // for anything else.
   bool size_poly_of(const Expr& e, SizePoly& out) const;
+  // size_poly_of, naming local values only (sizes of ranges and slices).
+  bool local_size_poly(const Expr& e, SizePoly& out) const;
   // Its syntax (for structural unification), and d with it attached when d
   // is an Expr.
   SizeTreePtr size_tree_of(const Expr& e) const;

@@ -112,15 +112,12 @@ struct Checker {
 
 void check_recursion(const Decl& d) {
   if (!d.body || d.params.empty() || !refers_to(*d.body, d.name)) return;
-  // A parameter of the function's own name shadows it in the whole body
-  // (diku-dk/statistics: `let cdf {pXf=_, cdf, cdfi=_} x = cdf x`).
-  for (const auto& p : d.params) {
-    std::set<std::string> names;
-    pattern_names(*p, names);
-    if (names.count(d.name)) return;
-  }
   std::set<int> lifted = lifted_type_params(d);
   Checker c{d, {}, {}};
+  // A parameter of the function's own name shadows it in the whole body
+  // (diku-dk/statistics: `let cdf {pXf=_, cdf, cdfi=_} x = cdf x`).
+  for (const auto& p : d.params)
+    if (c.binds_self(p.get())) return;
   TypePtr t = d.type;
   for (const auto& p : d.params) {
     if (!t || t->kind != Type::Kind::Function) return;  // not fully annotated: nothing to check
