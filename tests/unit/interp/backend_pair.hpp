@@ -56,6 +56,14 @@ inline std::string same(const std::string& expr) {
   return backend_pair().log;
 }
 
+// THORN_DISTRIBUTE for one test, unset when it ends (also when it fails):
+// the automatic choice depends on this machine's thread count, and the
+// rules should be tested on any machine.
+struct ForceDistribute {
+  explicit ForceDistribute(const char* mode) { setenv("THORN_DISTRIBUTE", mode, 1); }
+  ~ForceDistribute() { unsetenv("THORN_DISTRIBUTE"); }
+};
+
 inline bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
 
 }  // namespace thorn::testutil

@@ -22,17 +22,10 @@ std::string plans(const std::string& expr, const std::string& expected) {
 
 bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
 
-// THORN_DISTRIBUTE for one test: the automatic choice depends on this
-// machine's thread count, and the rules should be tested on any machine.
-struct ForceDistribute {
-  explicit ForceDistribute(const char* mode) { setenv("THORN_DISTRIBUTE", mode, 1); }
-  ~ForceDistribute() { unsetenv("THORN_DISTRIBUTE"); }
-};
-
 }  // namespace
 
 TEST_CASE("distribution: a narrow map of lets runs one map per let, each its own step") {
-  ForceDistribute always("always");
+  testutil::ForceDistribute always("always");
   std::string log = plans(
       "let xss = [[1i64, 2, 3, 4], [5, 6, 7, 8]] in "
       "map (\\xs -> let s = i64.sum xs let ys = scan (+) 0 (map (*s) xs) in ys[3] - s) xss",
@@ -44,7 +37,7 @@ TEST_CASE("distribution: a narrow map of lets runs one map per let, each its own
 }
 
 TEST_CASE("distribution: a user function's body of lets, and a map of a map") {
-  ForceDistribute always("always");
+  testutil::ForceDistribute always("always");
   std::string log = plans(
       "let f [n] (xs: [n]i64) = let ys = scan (+) 0 xs in map (\\i -> ys[n - 1 - i]) (iota n) in "
       "map (\\xs -> f xs) [[1i64, 2, 3], [4, 5, 6]]",
@@ -59,7 +52,7 @@ TEST_CASE("distribution: a user function's body of lets, and a map of a map") {
 }
 
 TEST_CASE("distribution: irregular intermediates stay sequential") {
-  ForceDistribute always("always");
+  testutil::ForceDistribute always("always");
   std::string log = plans(
       "let zs = [3i64, 4, 6, 8, 10] in map (\\x -> let ys = filter (> x) zs in length ys + i64.sum ys) [1i64, 5, 9]",
       "[36i64, 27i64, 11i64]");
@@ -80,7 +73,7 @@ TEST_CASE("distribution: irregular intermediates stay sequential") {
 }
 
 TEST_CASE("distribution: a pipeline's stages are distributed like lets") {
-  ForceDistribute always("always");
+  testutil::ForceDistribute always("always");
   std::string log = plans(
       "map (\\xs -> xs |> map (*2) |> scan (+) 0 |> map (+1)) [[1i64, 2, 3], [4, 5, 6]]",
       "[[3i64, 7i64, 13i64], [9i64, 19i64, 31i64]]");
@@ -91,7 +84,7 @@ TEST_CASE("distribution: a pipeline's stages are distributed like lets") {
 TEST_CASE("distribution: lets whose sizes the types leave unknown are distributed") {
   // xs's size is `[]` in the lambda's type, as is every let's: the same in
   // every element, as in most real programs' narrow maps.
-  ForceDistribute always("always");
+  testutil::ForceDistribute always("always");
   std::string log = plans(
       "let g (xs: []f64) = let a = map (*2) xs let b = scan (+) 0 a in map (+1) b in "
       "map (\\xs -> g xs) [[1.0, 2, 3], [4, 5, 6]]",
@@ -107,13 +100,13 @@ TEST_CASE("distribution: chosen when the elements are fewer than the host's lane
   log = plans("let r = map (\\x -> let ys = map (+x) [1i64, 2] in i64.sum ys) (iota 5000) in i64.sum r",
               "25010000i64");
   if (threads * host::kLanes <= 5000) CHECK(has(log, "kept sequential inside each element (outer size 5000 fills"));
-  ForceDistribute never("never");
+  testutil::ForceDistribute never("never");
   log = plans("map (\\xs -> let s = i64.sum xs in scan (+) s xs) [[1i64, 2, 3]]", "[[7i64, 9i64, 12i64]]");
   CHECK(has(log, "kept sequential inside each element (THORN_DISTRIBUTE=never)"));
 }
 
 TEST_CASE("distribution: an if with parallel branches splits the elements") {
-  ForceDistribute always("always");
+  testutil::ForceDistribute always("always");
   std::string log = plans(
       "map2 (\\xs k -> if k > 0 then scan (+) 0 xs else map (* 2) xs) [[1i64, 2], [3, 4], [5, 6]] [1i64, 0, 1]",
       "[[1i64, 3i64], [6i64, 8i64], [5i64, 11i64]]");
@@ -122,7 +115,7 @@ TEST_CASE("distribution: an if with parallel branches splits the elements") {
 }
 
 TEST_CASE("flattening: a row's private arrays before its SOAC are built once per row, not per element") {
-  ForceDistribute never("never");
+  testutil::ForceDistribute never("never");
   // The inner map has a loop per element, so it is materialised into
   // private arrays; a segmented step would build them again in each of the
   // row's elements.
@@ -139,7 +132,7 @@ TEST_CASE("flattening: a row's private arrays before its SOAC are built once per
 }
 
 TEST_CASE("distribution: an array every element's inner map reads alike is read in place, not copied per element") {
-  ForceDistribute always("always");
+  testutil::ForceDistribute always("always");
   // B is the same for both rows of A: the flattened inner map reads it
   // through a cyclic view (repeat_whole) instead of two copies of it.
   std::string log = plans(
@@ -167,7 +160,7 @@ TEST_CASE("distribution: on the host a product's map of maps with rows enough fo
 }
 
 TEST_CASE("distribution: a partial application of a function of lets is distributed like a lambda") {
-  ForceDistribute always("always");
+  testutil::ForceDistribute always("always");
   std::string log = plans(
       "let f (k: i64) (xs: []i64) = let s = i64.sum xs in map (\\x -> x * k + s) xs in map (f 2) [[1i64, 2, 3], [0, 0, 1]]",
       "[[8i64, 10i64, 12i64], [1i64, 1i64, 3i64]]");
@@ -176,7 +169,7 @@ TEST_CASE("distribution: a partial application of a function of lets is distribu
 }
 
 TEST_CASE("flattening: a map over few rows whose elements need more than 64 KiB of private arrays") {
-  ForceDistribute never("never");
+  testutil::ForceDistribute never("never");
   // Each element updates its own copy of a 10,000-element row (80 KB): the
   // host runs such a SegMap in narrower tiles instead of the reference.
   std::string log = plans(
