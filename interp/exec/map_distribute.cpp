@@ -1,6 +1,7 @@
 // Map distribution (see distribute.hpp).
 #include "interp/exec/map_distribute.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -165,6 +166,7 @@ class Distributor {
   Distributor(const exec::SoacCall& call, eval::Evaluator& ev, const Callable& fn)
       : call_(call), ev_(ev), fn_(fn), xs_(call.args.begin() + 1, call.args.end()) {
     for (const PatternPtr& p : *fn_.params) pattern_names(*p, elem_names_);
+    env_ = with_sizes();
   }
 
   // The body's lets, one map each; nullopt (nothing run) when some let
@@ -220,7 +222,7 @@ class Distributor {
   // every element: the arguments mapped, then `map f`.
   std::optional<Value> call_of(const Expr& apply, std::string& how) {
     if (apply.kind != Expr::Kind::Apply || !apply.a || mentions(*apply.a, elem_names_)) return std::nullopt;
-    Value f = ev_.eval(*apply.a, eval::Ctx{fn_.env, fn_.tenv});
+    Value f = ev_.eval(*apply.a, eval::Ctx{env_, fn_.tenv});
     if (!is_closure(f) || f.fn->intrinsic_alias() || f.fn->self.lock() || f.fn->params->size() != apply.list.size())
       return std::nullopt;
     // Only a body of lets gains: a body that is one SOAC is planned as
@@ -260,7 +262,7 @@ class Distributor {
       // instead of mapped (a size such as `n` in `iota n` stays a constant
       // of the plan).
       if (!has_array(pp->type) && !mentions(e, elem_names_)) {
-        ev_.bind_pattern(*pp, ev_.eval(e, eval::Ctx{fn_.env, fn_.tenv}), fixed, nullptr,
+        ev_.bind_pattern(*pp, ev_.eval(e, eval::Ctx{env_, fn_.tenv}), fixed, nullptr,
                          eval::Ctx{callee.env, callee.tenv});
         continue;
       }
@@ -285,7 +287,7 @@ class Distributor {
   bool is_map_of_map(const Expr& apply) {
     if (apply.kind != Expr::Kind::Apply || !apply.a || apply.list.size() < 2) return false;
     if (mentions(*apply.a, elem_names_)) return false;
-    Value head = ev_.eval(*apply.a, eval::Ctx{fn_.env, fn_.tenv});
+    Value head = ev_.eval(*apply.a, eval::Ctx{env_, fn_.tenv});
     return is_closure(head) && head.fn->intrinsic_alias() == "map" && head.fn->params->size() == apply.list.size();
   }
 
@@ -332,7 +334,7 @@ class Distributor {
           inner_parallelism(*fe.a, fn_.env).empty())
         return std::nullopt;
     } else {
-      g = ev_.eval(fe, eval::Ctx{fn_.env, fn_.tenv});
+      g = ev_.eval(fe, eval::Ctx{env_, fn_.tenv});
       if (!is_closure(g) || g.fn->intrinsic_alias() || inner_parallelism(*g.fn->body, g.fn->env).empty())
         return std::nullopt;
     }
@@ -351,7 +353,7 @@ class Distributor {
         // Read in place by every element (repeat_whole): copying it once per
         // element made a matmul with fewer rows than lanes copy B per row
         // of A (Futhark's reg-tiling/mmm-tr ran out of memory).
-        r = ev_.eval(ae, eval::Ctx{fn_.env, fn_.tenv});
+        r = ev_.eval(ae, eval::Ctx{env_, fn_.tenv});
         whole = true;
         if (r.kind != Value::Kind::Array || r.arr().shape.empty()) return std::nullopt;
         materialise(r);  // once: fused, a delayed producer would run at every read
@@ -390,7 +392,7 @@ class Distributor {
         params.push_back((*fn_.params)[k]);
       }
       params.insert(params.end(), fe.params.begin(), fe.params.end());
-      g = closure_over(fn_, &fe, params, fe.a.get(), fn_.env);
+      g = closure_over(fn_, &fe, params, fe.a.get(), env_);
     }
     for (auto& [r, whole] : inner) {
       if (!whole) {
@@ -450,6 +452,33 @@ class Distributor {
   }
 
  private:
+  // fn_'s environment with its size parameters bound from the first
+  // element. Sizes the element's parameters name are the same for every
+  // element of a regular array, and what is evaluated once for all
+  // elements (`iota n` in `map f (iota n)`, a callee) may name them.
+  eval::EnvPtr with_sizes() {
+    if (!fn_.type_params || xs_.empty()) return fn_.env;
+    eval::Evaluator::SizeScope sizes;
+    std::vector<std::pair<std::string, eval::Binding>> frame;
+    sizes.frame = &frame;
+    for (const TypeParam& tp : *fn_.type_params)
+      if (tp.is_size) sizes.to_bind.push_back(tp.name);
+    if (sizes.to_bind.empty()) return fn_.env;
+    try {
+      for (size_t k = 0; k < xs_.size() && k < fn_.params->size(); ++k) {
+        if (xs_[k].kind != Value::Kind::Array || xs_[k].arr().outer() < 1) return fn_.env;
+        ev_.bind_pattern(*(*fn_.params)[k], array_row(xs_[k].arr(), 0), frame, &sizes, eval::Ctx{fn_.env, fn_.tenv});
+      }
+    } catch (const Error&) {
+      return fn_.env;  // the map itself reports it
+    }
+    std::vector<std::pair<std::string, eval::Binding>> bound;
+    for (auto& [name, b] : frame)
+      if (std::find(sizes.to_bind.begin(), sizes.to_bind.end(), name) != sizes.to_bind.end())
+        bound.emplace_back(name, std::move(b));
+    return bound.empty() ? fn_.env : eval::extend(fn_.env, std::move(bound));
+  }
+
   // One map of e over the given inputs (in place of the element's).
   Value step_over(const Expr& e, std::vector<Value> inputs) {
     return run_map(closure_over(fn_, &e, *fn_.params, &e, fn_.env), std::move(inputs));
@@ -512,6 +541,7 @@ class Distributor {
   const exec::SoacCall& call_;
   eval::Evaluator& ev_;
   const Callable& fn_;
+  eval::EnvPtr env_;  // with_sizes()
   std::vector<Value> xs_;
   std::set<std::string> elem_names_;
 };
