@@ -237,6 +237,18 @@ bool has_loop(const Function& f, const Block& b) {
   return false;
 }
 
+bool reads_locals(const Function& f, const Block& b) {
+  for (const Instr& in : b.instrs) {
+    if (in.op == Opcode::LocalRead) return true;
+    if (in.op == Opcode::Call && in.aux >= 0 && size_t(in.aux) < f.subs.size() &&
+        reads_locals(f, f.subs[size_t(in.aux)].body))
+      return true;
+    for (const Block& nb : in.blocks)
+      if (reads_locals(f, nb)) return true;
+  }
+  return false;
+}
+
 namespace {
 
 constexpr int64_t kWorkCap = int64_t(1) << 40;

@@ -192,6 +192,8 @@ constexpr int64_t kMaxSegMapPrivateBytes = int64_t(256) * kPrivateBytes;
 int64_t instruction_count(const Block& b);
 // Whether b contains a For or While, also inside the subroutines it calls.
 bool has_loop(const Function& f, const Block& b);
+// Whether b reads a private array (LocalRead), also inside subroutines.
+bool reads_locals(const Function& f, const Block& b);
 // Roughly how many instructions one run of f's body executes: a For whose
 // trip count is a constant multiplies its body by it, other loops by 16;
 // an If counts its larger branch, a Call its subroutine. Saturates at 2^40.

@@ -284,9 +284,7 @@ void Lowerer::bind_sizes(const TypeExpr& t, const Sym& v, std::vector<std::pair<
   const std::vector<int64_t>& dims = v.arr->dims;
   for (size_t k = 0; te && te->kind == TypeExpr::Kind::Array && k < dims.size(); ++k, te = te->elem.get()) {
     if (te->size.kind == SizeExpr::Kind::Name && te->size.name.qualifiers.empty())
-      out.emplace_back(te->size.name.name, k == 0 && v.arr->len != kir::kNoReg
-                                               ? Sym::scalar(v.arr->len, Prim::I64)
-                                               : constant(Scalar::i64(dims[k])));
+      out.emplace_back(te->size.name.name, dim_size(v, k));
   }
 }
 
@@ -304,7 +302,7 @@ void Lowerer::bind_type_sizes(const Type& t, const Sym& v, const std::vector<Typ
       for (size_t k = 0; k < t.dims.size() && k < v.arr->dims.size(); ++k) {
         const Dim& d = t.dims[k];
         if (d.kind != Dim::Kind::Name || !wanted(d.name)) continue;
-        if (k == 0 && v.arr->len != kir::kNoReg) out.emplace_back(d.name, Sym::scalar(v.arr->len, Prim::I64));
+        if (v.arr->len_of(k) != kir::kNoReg) out.emplace_back(d.name, dim_size(v, k));
         else if (v.arr->dims[k] >= 0) out.emplace_back(d.name, constant(Scalar::i64(v.arr->dims[k])));
       }
       return;

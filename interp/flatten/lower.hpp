@@ -64,7 +64,24 @@ class Lowerer {
   Sym index(const Sym& arr, kir::Reg i, const Loc& loc, bool check = true);
   int64_t length(const Sym& arr) const;  // a fixed length (Fallback for a dynamic one)
   kir::Reg length_reg(const Sym& arr);     // the length, fixed or dynamic
-  static bool dynamic(const Sym& arr) { return arr.kind == Sym::Kind::Array && arr.arr->len != kir::kNoReg; }
+  // Whether some length of the array is only known inside the element.
+  static bool dynamic(const Sym& arr) {
+    return arr.kind == Sym::Kind::Array && (arr.arr->len != kir::kNoReg || !arr.arr->inner_len.empty());
+  }
+  // Only the inner lengths (the outer one may be either).
+  static bool inner_dynamic(const Sym& arr) { return arr.kind == Sym::Kind::Array && !arr.arr->inner_len.empty(); }
+  // The length of dimension k as a scalar: a register or a constant.
+  Sym dim_size(const Sym& arr, size_t k);
+  // The lengths of an array whose rows are `row` (made by probe_code, whose
+  // registers start at `probe_start`), outermost first: kNoReg where fixed,
+  // empty when all are. A length the probe computed from registers of
+  // before it is computed again here (hoist); one that depends on the row
+  // is irregular: Fallback with `what`.
+  std::vector<kir::Reg> row_lengths(const Sym& row, const kir::Block& probe_code, int probe_start, const char* what);
+  kir::Reg hoist(const kir::Block& probe_code, kir::Reg r, int probe_start);
+  // `row` with the lengths `lens` (row_lengths' result): a generated row
+  // computes its own lengths, equal to these but registers of its code.
+  static Sym with_lengths(Sym row, const std::vector<kir::Reg>& lens);
   // Sets the length of a new array: fixed when every input's is, else a
   // register (after a run-time check that the inputs' lengths agree).
   void same_length(SymArr& out, const std::vector<Sym>& inputs, const char* what, const Loc& loc);
@@ -199,6 +216,7 @@ class Lowerer {
   };
   Sym index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
   Sym slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc);
+  Sym index_lengths(const Sym& sliced, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
   Sym eq(const Sym& a, const Sym& b, bool negate, const Loc& loc);
   Sym logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc);
   void bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,

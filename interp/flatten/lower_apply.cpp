@@ -27,13 +27,6 @@ Sym function_sym(std::shared_ptr<SymFn> fn) {
   return s;
 }
 
-Sym array_sym(std::shared_ptr<SymArr> a) {
-  Sym s;
-  s.kind = Sym::Kind::Array;
-  s.arr = std::move(a);
-  return s;
-}
-
 struct ActiveGuard {
   std::vector<const void*>& stack;
   ActiveGuard(std::vector<const void*>& s, const void* key, const std::string& name) : stack(s) {
@@ -337,7 +330,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     Sym f = args[0];
     std::vector<Sym> xs(args.begin() + 1, args.end());
     Lowerer* self = this;
-    auto elem = [self, f, xs, loc](Reg i) {
+    std::function<Sym(Reg)> elem = [self, f, xs, loc](Reg i) {
       std::vector<Sym> ys;
       for (const Sym& x : xs) ys.push_back(self->index(x, i, loc, false));
       return self->apply(f, std::move(ys), loc);
@@ -345,6 +338,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     // Learn the element's shape from a throw-away lowering.
     Sym probe;
     bool made_locals = false;
+    const int probe_start = f_.num_regs();
     kir::Block probe_code = probe_block([&] {
       Reg pi = f_.new_reg(Prim::I64);
       probe_indices.push_back(pi);
@@ -353,8 +347,15 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     }, &made_locals);
     bool costly = made_locals || kir::has_loop(f_, probe_code);
     if (probe.kind == Sym::Kind::Array) {
-      if (dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element");
+      // Rows of lengths known before the map (`map (map f) a[i:, j:]`)
+      // keep them; lengths made per element are irregular.
+      std::vector<Reg> lens = row_lengths(probe, probe_code, probe_start, "map producing arrays whose length depends on the element");
       for (int64_t d : probe.arr->dims) arr->dims.push_back(d);
+      if (!lens.empty()) {
+        arr->inner_len = lens;
+        while (!arr->inner_len.empty() && arr->inner_len.back() == kir::kNoReg) arr->inner_len.pop_back();
+        elem = [made = elem, lens](Reg i) { return with_lengths(made(i), lens); };
+      }
     }
     else if (probe.kind != Sym::Kind::Scalar && probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record &&
              probe.kind != Sym::Kind::Sum)
@@ -457,14 +458,28 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "unzip") {
     need(1);
-    const Sym xs = args[0];
+    Sym xs = args[0];
     Sym probe;
-    probe_block([&] {
+    kir::Block probe_code = probe_block([&] {
       Reg pi = f_.new_reg(Prim::I64);
       probe_indices.push_back(pi);
       probe = index(xs, pi, loc, false);
       return std::vector<Reg>{};
     });
+    // Each part reads the whole tuple element again. A generated element
+    // that reads private arrays is stored first, once: the program may
+    // update those arrays in place before it reads the last part
+    // (CFAL-bench's flash-alg1: `let (mis', lis') = unzip (map .. mis[i] ..)`
+    // then `let mis[:k] = mis'` before lis' is read).
+    // Within the whole private budget, not only what is kept by choice:
+    // the alternative is the reference backend.
+    if (xs.arr->gen && !dynamic(xs) && kir::reads_locals(f_, probe_code)) {
+      try {
+        xs = materialise(xs, loc);
+      } catch (const Fallback&) {
+        // past the budget: the parts stay views (a stale read falls back)
+      }
+    }
     if (probe.kind != Sym::Kind::Tuple && probe.kind != Sym::Kind::Record) throw Fallback("unzip of a non-tuple array");
     std::vector<Sym> parts;
     Lowerer* self = this;
@@ -473,6 +488,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       // The part's rows have the shape of the element's component k.
       arr->dims = {xs.arr->dims.at(0)};
       const Sym& part = probe.elems[k];
+      if (dynamic(part)) throw Fallback("unzip of arrays of tuples holding arrays whose length depends on the element");
       if (part.kind == Sym::Kind::Array) arr->dims.insert(arr->dims.end(), part.arr->dims.begin(), part.arr->dims.end());
       arr->len = xs.arr->len;
       arr->gen = [self, xs, k, loc](Reg i) { return self->index(xs, i, loc, false).elems.at(k); };
@@ -510,17 +526,22 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(1);
     const Sym xss = args[0];
     if (xss.kind != Sym::Kind::Array || xss.arr->dims.size() < 2) throw Fallback("flatten of a non-matrix");
-    if (dynamic(xss)) throw Fallback("flatten of an array whose length depends on the element");
     const int64_t n = xss.arr->dims[0], m = xss.arr->dims[1];
     auto arr = std::make_shared<SymArr>();
-    arr->dims = {n * m};
+    arr->dims = {n < 0 || m < 0 ? -1 : n * m};
     arr->dims.insert(arr->dims.end(), xss.arr->dims.begin() + 2, xss.arr->dims.end());
+    // Lengths known per element: their product, and the rows' width.
+    const Reg row_len = xss.arr->len_of(1);
+    if (dynamic(xss)) {
+      arr->len = b_.binary(kir::BinOp::Mul, length_reg(xss), dim_size(xss, 1).reg);
+      if (xss.arr->inner_len.size() > 1) arr->inner_len.assign(xss.arr->inner_len.begin() + 1, xss.arr->inner_len.end());
+    }
     arr->fused = "flatten";
     Lowerer* self = this;
     const int64_t w = std::max<int64_t>(m, 1);
-    arr->gen = [self, xss, w, loc](Reg i) {
+    arr->gen = [self, xss, w, row_len, loc](Reg i) {
       // The constant is made here: the generator may run in another block.
-      const Sym width = self->constant(Scalar::i64(w));
+      const Sym width = row_len != kir::kNoReg ? Sym::scalar(row_len, Prim::I64) : self->constant(Scalar::i64(w));
       const Sym flat = Sym::scalar(i, Prim::I64);
       const Sym row = self->binop("/", flat, width, loc), col = self->binop("%", flat, width, loc);
       return self->index(self->index(xss, row.reg, loc, false), col.reg, loc, false);
@@ -582,23 +603,24 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(1);
     const Sym xss = args[0];
     if (xss.kind != Sym::Kind::Array || xss.arr->dims.size() < 2) throw Fallback("transpose of a non-matrix");
-    if (dynamic(xss)) throw Fallback("transpose of an array whose length depends on the element");
-    int64_t n = xss.arr->dims[0], m = xss.arr->dims[1];
     auto arr = std::make_shared<SymArr>();
     arr->dims = xss.arr->dims;
     std::swap(arr->dims[0], arr->dims[1]);
+    // Lengths known per element swap as the bounds do.
+    std::vector<Reg> lens;
+    for (size_t d = 0; d < xss.arr->dims.size(); ++d) lens.push_back(xss.arr->len_of(d));
+    std::swap(lens[0], lens[1]);
     arr->fused = "transpose";
     Lowerer* self = this;
     std::vector<int64_t> inner_dims(arr->dims.begin() + 1, arr->dims.end());
-    arr->gen = [self, xss, n, inner_dims, loc](Reg i) {
+    std::vector<Reg> col_lens(lens.begin() + 1, lens.end());
+    arr->gen = [self, xss, inner_dims, col_lens, loc](Reg i) {
       auto col = std::make_shared<SymArr>();
       col->dims = inner_dims;
       col->gen = [self, xss, i, loc](Reg j) { return self->index(self->index(xss, j, loc, false), i, loc, false); };
-      (void)n;
-      return array_sym(col);
+      return with_lengths(array_sym(col), col_lens);
     };
-    (void)m;
-    return array_sym(arr);
+    return with_lengths(array_sym(arr), dynamic(xss) ? lens : std::vector<Reg>{});
   }
   if (name == "jvp2" || name == "vjp2") return lower_ad(name, std::move(args), loc);
   if (args.size() == 1) return unop(name, args[0], loc);

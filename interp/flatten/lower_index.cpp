@@ -27,6 +27,76 @@ Reg Lowerer::length_reg(const Sym& arr) {
   return b_.i64(arr.arr->dims.at(0));
 }
 
+Sym Lowerer::dim_size(const Sym& arr, size_t k) {
+  Reg r = arr.arr->len_of(k);
+  return r != kir::kNoReg ? Sym::scalar(r, Prim::I64) : constant(Scalar::i64(arr.arr->dims.at(k)));
+}
+
+// Register r of the probe's code, computed here again when it is
+// arithmetic on registers from before the probe (`row[j:]`'s n - j): the
+// same value for every row. kNoReg when it depends on the row (reads, the
+// row's index, loops) or could fail (division by a variable).
+Reg Lowerer::hoist(const kir::Block& probe_code, Reg r, int probe_start) {
+  if (int(r) < probe_start) return r;
+  for (const kir::Instr& in : probe_code.instrs) {
+    if (in.dst != r) continue;
+    switch (in.op) {
+      case kir::Opcode::Const:
+      case kir::Opcode::Unary:
+      case kir::Opcode::Binary:
+      case kir::Opcode::Compare:
+      case kir::Opcode::Convert:
+      case kir::Opcode::Select:
+        break;
+      default:
+        return kir::kNoReg;
+    }
+    if (in.op == kir::Opcode::Binary) {
+      kir::BinOp op = in.binop();
+      bool divides = op == kir::BinOp::Div || op == kir::BinOp::Mod || op == kir::BinOp::Quot || op == kir::BinOp::Rem;
+      if (divides && is_integral(in.type) && int(in.b) >= probe_start) {
+        bool constant_divisor = false;
+        for (const kir::Instr& d : probe_code.instrs)
+          if (d.dst == in.b) constant_divisor = d.op == kir::Opcode::Const && d.imm.as_i64() != 0;
+        if (!constant_divisor) return kir::kNoReg;
+      }
+    }
+    kir::Instr copy = in;
+    for (Reg* operand : {&copy.a, &copy.b, &copy.c}) {
+      if (*operand == kir::kNoReg) continue;
+      *operand = hoist(probe_code, *operand, probe_start);
+      if (*operand == kir::kNoReg) return kir::kNoReg;
+    }
+    copy.dst = f_.new_reg(f_.reg_types[size_t(r)]);
+    Reg out = copy.dst;
+    b_.append({std::move(copy)});
+    return out;
+  }
+  return kir::kNoReg;  // a parameter of the probe (the row's index) or of a nested block
+}
+
+std::vector<Reg> Lowerer::row_lengths(const Sym& row, const kir::Block& probe_code, int probe_start, const char* what) {
+  if (row.kind != Sym::Kind::Array || !dynamic(row)) return {};
+  std::vector<Reg> lens;
+  for (size_t k = 0; k < row.arr->dims.size(); ++k) {
+    Reg r = row.arr->len_of(k);
+    if (r != kir::kNoReg) r = hoist(probe_code, r, probe_start);
+    if (r == kir::kNoReg && row.arr->len_of(k) != kir::kNoReg) throw Fallback(what);
+    lens.push_back(r);
+  }
+  return lens;
+}
+
+Sym Lowerer::with_lengths(Sym row, const std::vector<Reg>& lens) {
+  if (lens.empty() || row.kind != Sym::Kind::Array) return row;
+  auto a = std::make_shared<SymArr>(*row.arr);
+  a->len = lens[0];
+  a->inner_len.assign(lens.begin() + 1, lens.end());
+  while (!a->inner_len.empty() && a->inner_len.back() == kir::kNoReg) a->inner_len.pop_back();
+  row.arr = a;
+  return row;
+}
+
 void Lowerer::same_length(SymArr& out, const std::vector<Sym>& inputs, const char* what, const Loc& loc) {
   bool dyn = false;
   for (const Sym& a : inputs) {
@@ -92,7 +162,7 @@ Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
     Reg ok = b_.compare(kir::CmpOp::Lt, u, n);
     std::string shape;
     for (size_t k = 0; k < a.dims.size(); ++k)
-      shape += k == 0 && a.len != kir::kNoReg ? std::string("[n]") : fmt::format("[{}]", a.dims[k]);
+      shape += a.len_of(k) != kir::kNoReg ? std::string("[n]") : fmt::format("[{}]", a.dims[k]);
     b_.check(ok, fmt::format("Index [{{}}] out of bounds for array of shape {}.", shape), loc,
              b_.type(i) == Prim::I64 ? i : b_.convert(Prim::I64, i));
   }
@@ -104,7 +174,8 @@ Sym Lowerer::index(const Sym& arr_sym, Reg i, const Loc& loc, bool check) {
   if (a.dims.size() > 1) {
     auto sub = std::make_shared<SymArr>(a);
     sub->dims.erase(sub->dims.begin());
-    sub->len = kir::kNoReg;
+    sub->len = a.len_of(1);
+    if (!sub->inner_len.empty()) sub->inner_len.erase(sub->inner_len.begin());
     sub->rel = off;
     Sym s;
     s.kind = Sym::Kind::Array;
@@ -181,17 +252,75 @@ Sym Lowerer::index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size
   auto out = std::make_shared<SymArr>();
   out->dims = {sliced.arr->dims[0]};
   out->len = sliced.arr->len;
+  std::vector<Reg> lens;
   if (probe.kind == Sym::Kind::Array) {
-    if (probe.arr->len != kir::kNoReg) throw Fallback(fmt::format("slices of dynamic length in more than one dimension (at {})", loc.str()));
     for (int64_t d : probe.arr->dims) out->dims.push_back(d);
+    // Lengths the probe computed (`a[i:, j:]`'s j:) are computed here once,
+    // from the bounds alone, for every row.
+    if (dynamic(probe)) {
+      Sym shape = index_lengths(sliced, ix, k + 1, loc);
+      for (size_t d = 0; d < probe.arr->dims.size(); ++d) {
+        if (probe.arr->len_of(d) != kir::kNoReg && shape.arr->len_of(d) == kir::kNoReg)
+          throw Fallback(fmt::format("slices whose inner lengths differ per row (at {})", loc.str()));
+        lens.push_back(shape.arr->len_of(d));
+      }
+      out->inner_len = lens;
+      while (!out->inner_len.empty() && out->inner_len.back() == kir::kNoReg) out->inner_len.pop_back();
+    }
   }
   out->fused = "slice";
   Lowerer* l = this;
-  out->gen = [l, sliced, ix, k, loc](Reg i) { return l->index_all(l->index(sliced, i, loc, false), ix, k + 1, loc); };
+  out->gen = [l, sliced, ix, k, loc, lens](Reg i) {
+    return with_lengths(l->index_all(l->index(sliced, i, loc, false), ix, k + 1, loc), lens);
+  };
   Sym s;
   s.kind = Sym::Kind::Array;
   s.arr = out;
   return s;
+}
+
+// The shape of sliced[i, ix[k], ix[k+1], ...] (any row i), lengths only:
+// an array Sym without elements whose dims and lengths are those the
+// generator's rows get. Emits no reads and no checks (each row's code
+// checks its bounds), so it can run where the rows are not made.
+Sym Lowerer::index_lengths(const Sym& sliced, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc) {
+  std::vector<int64_t> dims(sliced.arr->dims.begin() + 1, sliced.arr->dims.end());
+  std::vector<Reg> lens;
+  for (size_t d = 1; d < sliced.arr->dims.size(); ++d) lens.push_back(sliced.arr->len_of(d));
+  size_t at = 0;  // the dimension ix[j] applies to
+  for (size_t j = k; j < ix.size(); ++j) {
+    if (at >= dims.size()) throw Fallback(fmt::format("too many indices (at {})", loc.str()));
+    if (!ix[j].is_slice) {
+      dims.erase(dims.begin() + long(at));
+      lens.erase(lens.begin() + long(at));
+      continue;
+    }
+    const LoweredIndex& x = ix[j];
+    bool known = lens[at] == kir::kNoReg && (!x.start || x.start->known) && (!x.end || x.end->known) &&
+                 (!x.stride || x.stride->known);
+    int64_t s = x.stride && x.stride->known ? x.stride->known->as_i64() : 1;
+    if (known || s == 0) {
+      ++at;  // fixed: the probe has it
+      continue;
+    }
+    if (x.span && s == 1 && x.start) {
+      lens[at] = b_.i64(*x.span);
+    } else {
+      Reg n = lens[at] != kir::kNoReg ? lens[at] : b_.i64(dims[at]);
+      Reg a = x.start ? x.start->reg : (s > 0 ? b_.i64(0) : b_.binary(kir::BinOp::Sub, n, b_.i64(1)));
+      Reg b = x.end ? x.end->reg : (s > 0 ? n : b_.i64(-1));
+      Reg span = s > 0 ? b_.binary(kir::BinOp::Sub, b, a) : b_.binary(kir::BinOp::Sub, a, b);
+      int64_t as = s > 0 ? s : -s;
+      lens[at] = as == 1 ? span : b_.binary(kir::BinOp::Quot, b_.binary(kir::BinOp::Add, span, b_.i64(as - 1)), b_.i64(as));
+    }
+    ++at;
+  }
+  auto shape = std::make_shared<SymArr>();
+  shape->dims = dims;
+  shape->len = lens.empty() ? kir::kNoReg : lens[0];
+  if (lens.size() > 1) shape->inner_len.assign(lens.begin() + 1, lens.end());
+  while (!shape->inner_len.empty() && shape->inner_len.back() == kir::kNoReg) shape->inner_len.pop_back();
+  return array_sym(shape);
 }
 
 // xs[a:b:s]: a generated array whose element i is xs[a + i*s]. With bounds

@@ -31,13 +31,6 @@ int64_t product(const std::vector<int64_t>& dims, size_t from = 0) {
   return n;
 }
 
-Sym array_sym(std::shared_ptr<SymArr> a) {
-  Sym s;
-  s.kind = Sym::Kind::Array;
-  s.arr = std::move(a);
-  return s;
-}
-
 }  // namespace
 
 int Lowerer::bump_version(int local) {
@@ -118,7 +111,8 @@ Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
 Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
   std::vector<int64_t> dims = arr.arr->dims;
-  if (dims.at(0) < 0) throw Fallback("a private copy of an array whose length depends on the element and has no bound");
+  for (int64_t d : dims)
+    if (d < 0) throw Fallback("a private copy of an array whose length depends on the element and has no bound");
   int64_t count = product(dims);
   Sym like = element_like(arr, loc);
   std::vector<Prim> prims = leaf_types(like);
@@ -129,6 +123,7 @@ Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   auto out = std::make_shared<SymArr>();
   out->dims = dims;
   out->len = arr.arr->len;
+  out->inner_len = arr.arr->inner_len;
   out->elem = elem_shape_of_sym(like);
   for (Prim p : prims) {
     int id = b_.local_array(p, count, fmt::format("l{}", f_.locals.size()));
@@ -139,11 +134,13 @@ Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
 
 void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {
   const SymArr& d = *dst.arr;
-  if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims || src.arr->len != d.len)
+  if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims || src.arr->len != d.len ||
+      src.arr->inner_len != d.inner_len)
     throw Fallback("copying between private arrays of different shapes");
-  // One loop per dimension; the innermost writes every leaf.
+  // One loop per dimension; the innermost writes every leaf. Storage is
+  // laid out by the bounds (dims); lengths known per element loop less.
   std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
-    Reg count = k == 0 ? length_reg(dst) : b_.i64(d.dims[k]);
+    Reg count = d.len_of(k) != kir::kNoReg ? d.len_of(k) : b_.i64(d.dims[k]);
     b_.for_(count, {}, [&](Reg i, const std::vector<Reg>&) {
       Sym e = index(sub, i, loc, false);
       Reg at = base == kir::kNoReg ? i : b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(d.dims[k])), i);
@@ -212,6 +209,11 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
     // A row (or block): v's elements, row-major, after off * inner.
     if (v.kind != Sym::Kind::Array || v.arr->dims != rest)
       throw Fallback("an in-place update with an array of another shape");
+    // Lengths known per element are bounds in dims: each must be the row's.
+    for (size_t k = 0; k < rest.size(); ++k)
+      if (v.arr->len_of(k) != kir::kNoReg)
+        b_.check(b_.compare(kir::CmpOp::Eq, v.arr->len_of(k), b_.i64(rest[k])),
+                 "Value cannot be written to a slice of another shape.", e.loc);
     auto block = std::make_shared<SymArr>(a);
     block->dims = rest;
     block->rel = b_.binary(kir::BinOp::Mul, off, b_.i64(inner));
@@ -258,7 +260,6 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
   std::vector<Dim> spec(dims.size());
   std::vector<int64_t> value_dims;
   Reg bounds_ok = kir::kNoReg;  // the per-element bounds' check, when there are some
-  bool first_slice = true;
   for (size_t k = 0; k < dims.size(); ++k) {
     Dim& d = spec[k];
     if (k < e.indices.size() && !e.indices[k].is_slice) {
@@ -266,15 +267,13 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
       d.index = convert(lower(*e.indices[k].index, sc), Prim::I64).reg;
       continue;
     }
-    bool may_vary = first_slice;
-    first_slice = false;
-    // A bound: a constant, or (on the first slice dimension) a register.
+    // A bound: a constant or a register (not the stride).
     auto bound = [&](const ExprPtr& x, int64_t dflt, Reg* reg) -> int64_t {
       if (!x) return dflt;
       Sym b = lower(*x, sc);
       if (!b.is_scalar() || !is_integral(b.prim)) throw Fallback("an in-place update of a slice with bounds that are not integers");
       if (b.known) return b.known->as_i64();
-      if (!may_vary || !reg) throw Fallback("an in-place update of a slice whose bounds depend on the element");
+      if (!reg) throw Fallback("an in-place update of a slice whose stride depends on the element");
       *reg = convert(b, Prim::I64).reg;
       return 0;
     };
@@ -297,9 +296,10 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
     // Futhark's rule for a positive stride: 0 <= start <= end <= n.
     Reg a = start_reg != kir::kNoReg ? start_reg : b_.i64(start);
     Reg z = end_reg != kir::kNoReg ? end_reg : b_.i64(end);
-    bounds_ok = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a),
-                          b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, a, z),
-                                    b_.compare(kir::CmpOp::Le, z, b_.i64(dims[k]))));
+    Reg in = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a),
+                       b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, a, z),
+                                 b_.compare(kir::CmpOp::Le, z, b_.i64(dims[k]))));
+    bounds_ok = bounds_ok == kir::kNoReg ? in : b_.binary(kir::BinOp::LogAnd, bounds_ok, in);
     d.start_reg = a;
     Reg span = b_.binary(kir::BinOp::Sub, z, a);
     d.count_reg = d.stride == 1 ? span
@@ -316,18 +316,23 @@ Sym Lowerer::update_slices(const Expr& e, const ScopePtr& sc) {
   } else {
     if (v.kind != Sym::Kind::Array || v.arr->dims.size() != value_dims.size())
       throw Fallback("an in-place update with a value of another shape");
+    // Value dimension k is the k-th slice; where its length or the
+    // value's is only known per element, they are compared at run time.
+    std::vector<const Dim*> slices;
+    for (const Dim& d : spec)
+      if (d.slice) slices.push_back(&d);
+    Reg same = kir::kNoReg;
     for (size_t k = 0; k < value_dims.size(); ++k) {
-      bool outer_varies = k == 0 && (value_dims[0] < 0 || v.arr->len != kir::kNoReg);
-      if (!outer_varies && v.arr->dims[k] != value_dims[k]) throw Fallback("an in-place update with a value of another shape");
+      Reg have = v.arr->len_of(k);
+      if (value_dims[k] >= 0 && have == kir::kNoReg) {
+        if (v.arr->dims[k] != value_dims[k]) throw Fallback("an in-place update with a value of another shape");
+        continue;
+      }
+      Reg want = value_dims[k] < 0 ? slices.at(k)->count_reg : b_.i64(value_dims[k]);
+      Reg eq = b_.compare(kir::CmpOp::Eq, have != kir::kNoReg ? have : b_.i64(v.arr->dims[k]), want);
+      same = same == kir::kNoReg ? eq : b_.binary(kir::BinOp::LogAnd, same, eq);
     }
-    if (value_dims[0] < 0 || v.arr->len != kir::kNoReg) {
-      // The slice's or the value's length is only known per element.
-      Reg want = value_dims[0] < 0 ? kir::kNoReg : b_.i64(value_dims[0]);
-      for (const Dim& d : spec)
-        if (d.count_reg != kir::kNoReg) want = d.count_reg;
-      b_.check(b_.compare(kir::CmpOp::Eq, length_reg(v), want),
-               "Value cannot be written to a slice of another shape.", e.loc);
-    }
+    if (same != kir::kNoReg) b_.check(same, "Value cannot be written to a slice of another shape.", e.loc);
   }
   if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
   if (v.kind == Sym::Kind::Array && !is_private_whole(v) && !is_input_view(v)) v = materialise(v, e.loc);

@@ -73,8 +73,8 @@ void Lowerer::solve_sizes(const std::vector<TypeParam>& tps, const std::vector<P
     if (!t || t->kind != Type::Kind::Array || a.kind != Sym::Kind::Array) continue;
     for (size_t d = 0; d < t->dims.size() && d < a.arr->dims.size(); ++d) {
       if (t->dims[d].kind != Dim::Kind::Name || !unbound.is(t->dims[d].name)) continue;
-      if (d == 0 && a.arr->len != kir::kNoReg)
-        vars.emplace_back(t->dims[d].name, Sym::scalar(a.arr->len, Prim::I64));
+      if (a.arr->len_of(d) != kir::kNoReg)
+        vars.emplace_back(t->dims[d].name, dim_size(a, d));
       else
         bind_const(t->dims[d].name, a.arr->dims[d]);
     }
@@ -127,7 +127,7 @@ void Lowerer::solve_sizes(const std::vector<TypeParam>& tps, const std::vector<P
     size_t d = 0;
     while (te && (te->kind == TypeExpr::Kind::Array || te->kind == TypeExpr::Kind::Unique)) {
       if (te->kind == TypeExpr::Kind::Array) {
-        bool fixed = d > 0 || a.arr->len == kir::kNoReg;
+        bool fixed = a.arr->len_of(d) == kir::kNoReg;
         if (fixed && d < a.arr->dims.size() && te->size.kind == SizeExpr::Kind::Expr && te->size.expr)
           solve(*te->size.expr, a.arr->dims[d]);
         ++d;

@@ -83,6 +83,17 @@ struct SymArr {
   // private storage (with a bound); anything that needs a fixed length
   // falls back (Lowerer::length).
   kir::Reg len = kir::kNoReg;
+  // The same for the inner dimensions (`a[i:, j:]` in a loop over i and
+  // j): inner_len[k] is the length of dims[k + 1] (a bound then), kNoReg
+  // where fixed; empty when all are. Every row has these lengths (a
+  // regular nest), so they are registers of the scope the array lives
+  // in, never of one row's code.
+  std::vector<kir::Reg> inner_len;
+  // The length of dimension k: a register, or kNoReg where dims[k] is it.
+  kir::Reg len_of(size_t k) const {
+    if (k == 0) return len;
+    return k - 1 < inner_len.size() ? inner_len[k - 1] : kir::kNoReg;
+  }
   // A view on buffers: leaf k is free array `leaves[k].array` of the
   // function being built, the element at multi-index idx is at
   // base + rel + row-major(idx). `elem` rebuilds a tuple/record element.
@@ -101,6 +112,14 @@ struct SymArr {
   std::function<Sym(kir::Reg index)> gen;
   std::string fused;  // what the generator stands for ("map", "iota", ...), for :plan
 };
+
+// An array Sym over `a`.
+inline Sym array_sym(std::shared_ptr<const SymArr> a) {
+  Sym s;
+  s.kind = Sym::Kind::Array;
+  s.arr = std::move(a);
+  return s;
+}
 
 // A function known at plan time: a run-time function value, or a lambda /
 // local function of the body being lowered (with its symbolic scope), or

@@ -199,3 +199,38 @@ TEST_CASE("flatten: if branches whose sums hold different constructors; sizes hi
   testutil::backend_pair().host->eval_input(prog);
   flattened("let p : perlin [3] = {ranvec = [1.0, 2.0, 3.0], perm = [2, 0, 1]} in map (noise p) (iota 7)");
 }
+
+TEST_CASE("flatten: slices whose lengths are known only inside the element in two dimensions") {
+  // diku-dk/linalg's blocked LU (vendored by most packages): a loop over
+  // `step` inside each element updates `matb[step+1:, step+1:]`. It ran on
+  // the reference ("slices of dynamic length in more than one dimension").
+  // Inside each element, as a wide map runs them.
+  testutil::ForceDistribute never("never");
+  flattened("map (\\(a: [3][3]i64) -> loop a = copy a for s < 2 do "
+            "let upd = map2 (\\r c -> map2 (\\x y -> x - c * y) r a[s, s+1:]) a[s+1:, s+1:] a[s+1:, s] "
+            "let a[s+1:, s+1:] = upd in a) (unflatten (unflatten (iota 18)) : [2][3][3]i64)");
+  // flatten and transpose of such slices; rows cut by a length from
+  // outside the row (`r[j:]`, `take (n - j) r`) are regular too.
+  flattened("map (\\(a: [3][3]i64) -> map (\\s -> i64.sum (flatten a[s:, s:])) (iota 3)) "
+            "(unflatten (unflatten (iota 18)) : [2][3][3]i64)");
+  flattened("map (\\(a: [3][3]i64) -> loop acc = 0 for s < 3 do acc + i64.sum (map i64.sum (transpose a[s:, :s+1]))) "
+            "(unflatten (unflatten (iota 18)) : [2][3][3]i64)");
+  flattened("map (\\(a: [3][3]i64) -> loop acc = 0 for j < 3 do acc + i64.sum (map i64.sum (map (\\r -> r[j:]) a))) "
+            "(unflatten (unflatten (iota 18)) : [2][3][3]i64)");
+}
+
+TEST_CASE("flatten: unzip of a map that reads private arrays updated in place afterwards") {
+  // CFAL-bench's flash-alg1: `let (mis', lis') = unzip (map (.. mis[i] ..))`,
+  // then `let mis[:k] = mis'` before lis' is read. The parts were views of
+  // one delayed map whose reads of mis went stale (reference backend).
+  std::string prog =
+      "def unzip_step [n] (mis: *[n]f32) (lis: *[n]f32) (maxs: [n]f32) : (*[n]f32, *[n]f32) = "
+      "let (mis', lis') = unzip (map (\\tid -> let (mo, lo, mx) = (mis[tid], lis[tid], maxs[tid]) "
+      "let mn = if mo > mx then mo else mx in (mn, lo * f32.exp (mo - mn))) (iota (n-1))) "
+      "let mis[:n-1] = mis' let lis[:n-1] = lis' in (mis, lis)";
+  testutil::backend_pair().ref->eval_input(prog);
+  testutil::backend_pair().host->eval_input(prog);
+  testutil::ForceDistribute never("never");
+  flattened("map (\\x -> let (mis, lis) = loop (mis, lis) = (replicate 5 0f32, replicate 5 1f32) for i < 3 do "
+            "unzip_step mis lis (map (\\j -> x * f32.i64 (i + j)) (iota 5)) in f32.sum mis + f32.sum lis) [1f32, 2, 3]");
+}
