@@ -36,7 +36,8 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
   Reg flat = b.param(Prim::I64);
   int64_t inner = 1;
   for (int64_t d : dims) inner *= d;
-  Reg i = dims.empty() ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(inner));
+  // Rows with no elements ([n][0]): no element runs; the divisor stays 1.
+  Reg i = dims.empty() ? flat : b.binary(kir::BinOp::Quot, flat, b.i64(std::max<int64_t>(inner, 1)));
   Sym fs = log ? lw.from_source(fv, log->source(-1, CaptureSource::Step::Fn, "", 0).first) : lw.from_value(fv);
   std::vector<Sym> xs;
   for (size_t k = 1; k <= nin; ++k) {
@@ -308,8 +309,6 @@ Value Planner::run_rows(plan::Step st, std::vector<BufferPtr> bound, std::vector
 }
 
 Value Planner::map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key) {
-  for (int64_t d : dims)
-    if (d == 0) throw Fallback("map producing empty arrays");
   return map_flat(n, dims, key);
 }
 

@@ -234,3 +234,11 @@ TEST_CASE("flatten: unzip of a map that reads private arrays updated in place af
   flattened("map (\\x -> let (mis, lis) = loop (mis, lis) = (replicate 5 0f32, replicate 5 1f32) for i < 3 do "
             "unzip_step mis lis (map (\\j -> x * f32.i64 (i + j)) (iota 5)) in f32.sum mis + f32.sum lis) [1f32, 2, 3]");
 }
+
+TEST_CASE("flatten: maps producing empty rows") {
+  // futhark-book's primes: a sieve loop whose first round maps over the
+  // empty list of primes found so far. It ran on the reference.
+  flattened("map (\\i -> i64.sum (map (\\p -> if i % p == 0 then 1 else 0) (iota 0))) (iota 5)");
+  flattened("map (\\i -> replicate 0 (i, 1f32)) (iota 4)");
+  flattened("map (\\(i: i64) -> (replicate 0 i, i)) (iota 2)");
+}
