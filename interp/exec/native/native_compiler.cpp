@@ -219,6 +219,12 @@ const std::string& compile_flags() {
   return *flags;
 }
 
+bool process_exiting() {
+  Active& act = active();
+  std::lock_guard lk(act.mu);
+  return act.exiting;
+}
+
 std::string cache_key(const std::string& source) {
   static const std::string machine = cpu_id();
   uint64_t h = gpu::jit::hash64(source);

@@ -39,6 +39,9 @@ struct Built {
 // `error` set when the compiler fails or the object does not load;
 // `toolchain_broken` is set when the compiler could not run at all.
 bool build(const std::string& source, Built& out, std::string& error, bool& toolchain_broken);
+// Whether the process is exiting: a compilation that failed then was cut
+// short by the exit handler, not by anything worth reporting.
+bool process_exiting();
 
 // The disk-cache key of a unit: its text, the compiler's version, the flags
 // and the CPU (the object is built for this machine's instruction set).

@@ -166,6 +166,7 @@ class Registry {
       return;
     }
     e.state = State::Failed;
+    if (process_exiting()) return;  // cut short by the exit handler: nothing failed
     ++stats_.failed;
     if (broken) {
       // One line, once: everything keeps running on the interpreter.
