@@ -277,6 +277,21 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(2);
     return binop(name == "pow" ? "**" : name, args[0], args[1], loc);
   }
+  if (name == "copysign") {
+    // |x| with y's sign bit, read from y's bits (so -0.0 and NaNs count).
+    need(2);
+    const Sym& x = args[0];
+    const Sym& y = args[1];
+    if (!x.is_scalar() || !y.is_scalar() || x.prim != y.prim || !is_float(x.prim))
+      throw Fallback("copysign on non-floats");
+    const Prim bits = x.prim == Prim::F16 ? Prim::U16 : x.prim == Prim::F32 ? Prim::U32 : Prim::U64;
+    const uint64_t top = uint64_t(prim_bytes(x.prim)) * 8 - 1;
+    Reg yb = b_.unary(kir::UnOp::ToBits, bits, y.reg);
+    Reg sign = b_.binary(kir::BinOp::LShr, yb, b_.constant(Scalar::unsigned_int(bits, top)));
+    Reg negative = b_.compare(kir::CmpOp::Ne, sign, b_.constant(Scalar::unsigned_int(bits, 0)));
+    Reg ax = b_.unary(kir::UnOp::Abs, x.reg);
+    return Sym::scalar(b_.select(negative, b_.unary(kir::UnOp::Neg, ax), ax), x.prim);
+  }
   if (name == "fma" || name == "mad") {
     need(3);
     return binop("+", binop("*", args[0], args[1], loc), args[2], loc);

@@ -10,6 +10,20 @@
 
 namespace thorn::flatten::planning {
 
+namespace {
+
+// Whether a segmented step was refused for operands that differ per
+// element (`reduce (+) (opaque ne) xs` with ne per element, an operator
+// capturing the element or reading arrays): the element can still run the
+// SOAC itself, sequentially.
+bool per_element_operands(const Fallback& f) {
+  std::string_view m = f.what();
+  return m.find("depends on the mapped element") != std::string_view::npos ||
+         m.find("the operator reads arrays") != std::string_view::npos;
+}
+
+}  // namespace
+
 Value Planner::run(Builder& pb) {
   // Only a SegMap's or Scatter's tiles narrow for large private arrays (kernel_ir.hpp).
   for (const plan::Step& st : pb.plan.steps) {
@@ -106,7 +120,16 @@ Value Planner::map() {
       int64_t private_elems = 0;
       for (const kir::LocalArray& l : f.locals) private_elems += l.count;
       if (regular && private_elems >= soac.arr.arr->dims[0]) return rows();
-      if (regular) return segmented(soac, n);
+      if (regular) {
+        // A neutral element or operator that differs per element cannot
+        // be one segmented step's: sequential inside each element instead.
+        try {
+          return segmented(soac, n);
+        } catch (const Fallback& f) {
+          if (!per_element_operands(f)) throw;
+          return rows();
+        }
+      }
       // Over arrays of arrays (a vectorised operator) or a length known
       // only in the element: sequential inside each element; a result
       // with arrays in it is written once per row.

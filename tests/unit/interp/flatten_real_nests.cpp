@@ -242,3 +242,15 @@ TEST_CASE("flatten: maps producing empty rows") {
   flattened("map (\\i -> replicate 0 (i, 1f32)) (iota 4)");
   flattened("map (\\(i: i64) -> (replicate 0 i, i)) (iota 2)");
 }
+
+TEST_CASE("flatten: a reduction whose neutral element differs per element; copysign") {
+  // Futhark's flattening/reduce/ne-variant: no one segmented step can
+  // hold per-segment neutral elements, so each element reduces its own
+  // segment. primitive/sinpi: the prelude's sinpi calls copysign. Both
+  // ran on the reference.
+  flattened("map (\\n -> let ne = opaque (if n < 0 then 1i64 else 0) in reduce (+) ne (map (+ n) (iota 4))) [-1i64, 2, 3]");
+  flattened("map (\\n -> scan (+) (opaque n) (iota 3)) [1i64, 2]");
+  flattened("map2 f64.copysign [1.0, 1.0, f64.nan, f64.inf, 2.0] [2.0, -2.0, -1.0, -1.0, -0.0]");
+  flattened("map2 f32.copysign [1f32, 1f32] [2f32, -0f32]");
+  flattened("map f64.sinpi [0.0, 0.5, 1.0, 1.5, -0.25]");
+}
