@@ -510,9 +510,35 @@ class Distributor {
         if (unascribed(p).kind == Pattern::Kind::Id) return xs_[k];
         break;
       }
+    if (std::optional<Value> z = zipped_argument(e)) return std::move(*z);
     Value r = step(e, {});
     materialise(r);
     return r;
+  }
+
+  // `zip a b ..` of arrays the element has: their rows zipped as zip makes
+  // them (the components side by side, two outer dimensions shared), not
+  // a map computing each element's zip, whose rows would be arrays of
+  // tuples of arrays, which a flattened map cannot build (Futhark's
+  // matmultrepa: `map mul1 (zip a b)` in each element).
+  std::optional<Value> zipped_argument(const Expr& e0) {
+    const Expr& e = *strip_attrs(&e0);
+    if (e.kind != Expr::Kind::Apply || !e.a || e.list.size() < 2 || mentions(*e.a, elem_names_)) return std::nullopt;
+    Value head = ev_.eval(*e.a, eval::Ctx{env_, fn_.tenv});
+    if (!is_closure(head) || head.fn->intrinsic_alias() != "zip" || head.fn->params->size() != e.list.size())
+      return std::nullopt;
+    auto out = std::make_shared<ArrayValue>();
+    out->elem.kind = ElemShape::Kind::Tuple;
+    for (const ExprPtr& x : e.list) {
+      Value part = argument(*x);
+      if (part.kind != Value::Kind::Array || part.arr().shape.size() < 2) return std::nullopt;
+      std::vector<int64_t> outer(part.arr().shape.begin(), part.arr().shape.begin() + 2);
+      if (out->shape.empty()) out->shape = outer;
+      if (outer != out->shape) return std::nullopt;  // the zip itself reports it, undistributed
+      out->elem.children.push_back(part.arr().elem);
+      out->components.push_back(part.array);
+    }
+    return Value::make_array(std::move(out));
   }
 
   Value run_map(Value f, std::vector<Value> arrays) {

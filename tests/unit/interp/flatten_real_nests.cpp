@@ -254,3 +254,13 @@ TEST_CASE("flatten: a reduction whose neutral element differs per element; copys
   flattened("map2 f32.copysign [1f32, 1f32] [2f32, -0f32]");
   flattened("map f64.sinpi [0.0, 0.5, 1.0, 1.5, -0.25]");
 }
+
+TEST_CASE("flatten: a narrow map of maps over zipped rows, distributed") {
+  // Futhark's matmultrepa: `map mul2 (zip ar br)` with mul2's body `map
+  // mul1 (zip a b)`. Distributed, the inner map's argument was computed
+  // by a map whose rows are arrays of tuples of arrays (reference backend:
+  // "non-scalar element values"); the rows are now zipped as zip does.
+  testutil::ForceDistribute always("always");
+  flattened("map2 (\\a b -> map (\\(x, y) -> map2 (*) x y) (zip a b)) "
+            "(unflatten (unflatten (iota 8)) : [2][2][2]i64) (unflatten (unflatten (iota 8)) : [2][2][2]i64)");
+}
