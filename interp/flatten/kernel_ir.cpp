@@ -225,28 +225,28 @@ int64_t instruction_count(const Block& b) {
   return n;
 }
 
-bool has_loop(const Function& f, const Block& b) {
-  for (const Instr& in : b.instrs) {
-    if (in.op == Opcode::For || in.op == Opcode::While) return true;
+namespace {
+
+// Whether an instruction of b, of its nested blocks or of a subroutine it
+// calls has opcode `a` or `b`.
+bool uses_opcode(const Function& f, const Block& blk, Opcode a, Opcode b) {
+  for (const Instr& in : blk.instrs) {
+    if (in.op == a || in.op == b) return true;
     if (in.op == Opcode::Call && in.aux >= 0 && size_t(in.aux) < f.subs.size() &&
-        has_loop(f, f.subs[size_t(in.aux)].body))
+        uses_opcode(f, f.subs[size_t(in.aux)].body, a, b))
       return true;
     for (const Block& nb : in.blocks)
-      if (has_loop(f, nb)) return true;
+      if (uses_opcode(f, nb, a, b)) return true;
   }
   return false;
 }
 
+}  // namespace
+
+bool has_loop(const Function& f, const Block& b) { return uses_opcode(f, b, Opcode::For, Opcode::While); }
+
 bool reads_locals(const Function& f, const Block& b) {
-  for (const Instr& in : b.instrs) {
-    if (in.op == Opcode::LocalRead) return true;
-    if (in.op == Opcode::Call && in.aux >= 0 && size_t(in.aux) < f.subs.size() &&
-        reads_locals(f, f.subs[size_t(in.aux)].body))
-      return true;
-    for (const Block& nb : in.blocks)
-      if (reads_locals(f, nb)) return true;
-  }
-  return false;
+  return uses_opcode(f, b, Opcode::LocalRead, Opcode::LocalRead);
 }
 
 namespace {
