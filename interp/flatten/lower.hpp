@@ -68,8 +68,6 @@ class Lowerer {
   static bool dynamic(const Sym& arr) {
     return arr.kind == Sym::Kind::Array && (arr.arr->len != kir::kNoReg || !arr.arr->inner_len.empty());
   }
-  // Only the inner lengths (the outer one may be either).
-  static bool inner_dynamic(const Sym& arr) { return arr.kind == Sym::Kind::Array && !arr.arr->inner_len.empty(); }
   // The length of dimension k as a scalar: a register or a constant.
   Sym dim_size(const Sym& arr, size_t k);
   // The lengths of an array whose rows are `row` (made by probe_code, whose
@@ -217,6 +215,10 @@ class Lowerer {
   Sym index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
   Sym slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc);
   Sym index_lengths(const Sym& sliced, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
+  struct SliceRange {
+    kir::Reg start, end, len;
+  };
+  SliceRange slice_range(kir::Reg n, const LoweredIndex& ix, int64_t s);
   Sym eq(const Sym& a, const Sym& b, bool negate, const Loc& loc);
   Sym logical(bool is_and, const Expr& lhs, const Expr& rhs, const ScopePtr& sc);
   void bind(const Pattern& p, const Sym& v, std::vector<std::pair<std::string, Sym>>& out,

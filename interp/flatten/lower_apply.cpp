@@ -367,8 +367,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
       std::vector<Reg> lens = row_lengths(probe, probe_code, probe_start, "map producing arrays whose length depends on the element");
       for (int64_t d : probe.arr->dims) arr->dims.push_back(d);
       if (!lens.empty()) {
-        arr->inner_len = lens;
-        while (!arr->inner_len.empty() && arr->inner_len.back() == kir::kNoReg) arr->inner_len.pop_back();
+        arr->set_inner_len(lens);
         elem = [made = elem, lens](Reg i) { return with_lengths(made(i), lens); };
       }
     }

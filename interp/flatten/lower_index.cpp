@@ -91,8 +91,7 @@ Sym Lowerer::with_lengths(Sym row, const std::vector<Reg>& lens) {
   if (lens.empty() || row.kind != Sym::Kind::Array) return row;
   auto a = std::make_shared<SymArr>(*row.arr);
   a->len = lens[0];
-  a->inner_len.assign(lens.begin() + 1, lens.end());
-  while (!a->inner_len.empty() && a->inner_len.back() == kir::kNoReg) a->inner_len.pop_back();
+  a->set_inner_len({lens.begin() + 1, lens.end()});
   row.arr = a;
   return row;
 }
@@ -264,8 +263,7 @@ Sym Lowerer::index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size
           throw Fallback(fmt::format("slices whose inner lengths differ per row (at {})", loc.str()));
         lens.push_back(shape.arr->len_of(d));
       }
-      out->inner_len = lens;
-      while (!out->inner_len.empty() && out->inner_len.back() == kir::kNoReg) out->inner_len.pop_back();
+      out->set_inner_len(lens);
     }
   }
   out->fused = "slice";
@@ -306,21 +304,26 @@ Sym Lowerer::index_lengths(const Sym& sliced, const std::vector<LoweredIndex>& i
     if (x.span && s == 1 && x.start) {
       lens[at] = b_.i64(*x.span);
     } else {
-      Reg n = lens[at] != kir::kNoReg ? lens[at] : b_.i64(dims[at]);
-      Reg a = x.start ? x.start->reg : (s > 0 ? b_.i64(0) : b_.binary(kir::BinOp::Sub, n, b_.i64(1)));
-      Reg b = x.end ? x.end->reg : (s > 0 ? n : b_.i64(-1));
-      Reg span = s > 0 ? b_.binary(kir::BinOp::Sub, b, a) : b_.binary(kir::BinOp::Sub, a, b);
-      int64_t as = s > 0 ? s : -s;
-      lens[at] = as == 1 ? span : b_.binary(kir::BinOp::Quot, b_.binary(kir::BinOp::Add, span, b_.i64(as - 1)), b_.i64(as));
+      lens[at] = slice_range(lens[at] != kir::kNoReg ? lens[at] : b_.i64(dims[at]), x, s).len;
     }
     ++at;
   }
   auto shape = std::make_shared<SymArr>();
   shape->dims = dims;
-  shape->len = lens.empty() ? kir::kNoReg : lens[0];
-  if (lens.size() > 1) shape->inner_len.assign(lens.begin() + 1, lens.end());
-  while (!shape->inner_len.empty() && shape->inner_len.back() == kir::kNoReg) shape->inner_len.pop_back();
-  return array_sym(shape);
+  return with_lengths(array_sym(shape), lens);
+}
+
+// The bounds of `a:b:s` (s != 0) over a length n, Futhark's defaults for
+// missing ones (0 and n upwards, n-1 and -1 downwards), and its length
+// ceil(|b - a| / |s|). No checks: the caller makes them, or not.
+Lowerer::SliceRange Lowerer::slice_range(Reg n, const LoweredIndex& ix, int64_t s) {
+  SliceRange r;
+  r.start = ix.start ? ix.start->reg : (s > 0 ? b_.i64(0) : b_.binary(kir::BinOp::Sub, n, b_.i64(1)));
+  r.end = ix.end ? ix.end->reg : (s > 0 ? n : b_.i64(-1));
+  Reg span = s > 0 ? b_.binary(kir::BinOp::Sub, r.end, r.start) : b_.binary(kir::BinOp::Sub, r.start, r.end);
+  int64_t as = s > 0 ? s : -s;
+  r.len = as == 1 ? span : b_.binary(kir::BinOp::Quot, b_.binary(kir::BinOp::Add, span, b_.i64(as - 1)), b_.i64(as));
+  return r;
 }
 
 // xs[a:b:s]: a generated array whose element i is xs[a + i*s]. With bounds
@@ -373,8 +376,8 @@ Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
   } else {
     // Futhark's rule: 0 <= a <= b <= n for s > 0, -1 <= b <= a < n (or a == b) for s < 0.
     Reg n = length_reg(arr);
-    Reg a = ix.start ? ix.start->reg : (s > 0 ? b_.i64(0) : b_.binary(kir::BinOp::Sub, n, b_.i64(1)));
-    Reg b = ix.end ? ix.end->reg : (s > 0 ? n : b_.i64(-1));
+    const SliceRange range = slice_range(n, ix, s);
+    const Reg a = range.start, b = range.end;
     Reg ok;
     if (s > 0) {
       ok = b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a),
@@ -386,9 +389,8 @@ Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
       ok = b_.binary(kir::BinOp::LogOr, empty, in);
     }
     b_.check(ok, "Slice out of bounds.", loc);
-    Reg span = s > 0 ? b_.binary(kir::BinOp::Sub, b, a) : b_.binary(kir::BinOp::Sub, a, b);
+    sub->len = range.len;
     int64_t as = s > 0 ? s : -s;
-    sub->len = as == 1 ? span : b_.binary(kir::BinOp::Quot, b_.binary(kir::BinOp::Add, span, b_.i64(as - 1)), b_.i64(as));
     int64_t bound = arr.arr->dims[0];
     sub->dims[0] = bound < 0 ? -1 : (bound + as - 1) / as;
     sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {

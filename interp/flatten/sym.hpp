@@ -89,6 +89,12 @@ struct SymArr {
   // regular nest), so they are registers of the scope the array lives
   // in, never of one row's code.
   std::vector<kir::Reg> inner_len;
+  // Sets inner_len from one length per inner dimension (kNoReg where
+  // fixed), left empty when all are fixed.
+  void set_inner_len(std::vector<kir::Reg> lens) {
+    while (!lens.empty() && lens.back() == kir::kNoReg) lens.pop_back();
+    inner_len = std::move(lens);
+  }
   // The length of dimension k: a register, or kNoReg where dims[k] is it.
   kir::Reg len_of(size_t k) const {
     if (k == 0) return len;
