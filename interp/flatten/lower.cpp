@@ -132,7 +132,7 @@ static bool portable(const Sym& s) {
 }
 
 Sym Lowerer::import(const Sym& s) {
-  if (!portable(s)) throw Fallback("an operator that depends on the mapped element");
+  if (!portable(s)) throw PerElementOperands("an operator that depends on the mapped element");
   return localise(s);
 }
 

@@ -10,20 +10,6 @@
 
 namespace thorn::flatten::planning {
 
-namespace {
-
-// Whether a segmented step was refused for operands that differ per
-// element (`reduce (+) (opaque ne) xs` with ne per element, an operator
-// capturing the element or reading arrays): the element can still run the
-// SOAC itself, sequentially.
-bool per_element_operands(const Fallback& f) {
-  std::string_view m = f.what();
-  return m.find("depends on the mapped element") != std::string_view::npos ||
-         m.find("the operator reads arrays") != std::string_view::npos;
-}
-
-}  // namespace
-
 Value Planner::run(Builder& pb) {
   // Only a SegMap's or Scatter's tiles narrow for large private arrays (kernel_ir.hpp).
   for (const plan::Step& st : pb.plan.steps) {
@@ -125,8 +111,7 @@ Value Planner::map() {
         // be one segmented step's: sequential inside each element instead.
         try {
           return segmented(soac, n);
-        } catch (const Fallback& f) {
-          if (!per_element_operands(f)) throw;
+        } catch (const PerElementOperands&) {
           return rows();
         }
       }

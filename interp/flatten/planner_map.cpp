@@ -342,7 +342,7 @@ Value Planner::segmented(const SymSoac& probe_soac, int64_t n) {
   // Neutral elements must be the same for every segment: plan-time constants.
   std::function<void(const Sym&)> neutrals = [&](const Sym& v) {
     if (v.kind == Sym::Kind::Scalar) {
-      if (!v.known) throw Fallback("a neutral element that depends on the mapped element");
+      if (!v.known) throw PerElementOperands("a neutral element that depends on the mapped element");
       st.neutral.push_back(*v.known);
     } else {
       for (const Sym& e : v.elems) neutrals(e);

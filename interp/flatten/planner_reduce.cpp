@@ -42,7 +42,7 @@ kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, i
   Sym e = lw.index(r, i0, call.loc, false);
   if (lw.leaf_types(e) != types) throw Fallback("the operator's result type differs from its arguments'");
   lw.b().ret(lw.leaves(e));
-  if (!lw.reads().empty()) throw Fallback("the operator reads arrays");
+  if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
   if (std::string err = kir::verify(f); !err.empty()) throw Fallback("a vectorised operator that is not elementwise");
   return f;
 }

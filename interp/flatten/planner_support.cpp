@@ -94,7 +94,7 @@ kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const S
   Sym r = lw.apply(get_op(lw), {a, b}, loc);
   if (lw.leaf_types(r) != types) throw Fallback("the operator's result type differs from its arguments'");
   lw.b().ret(lw.leaves(r));
-  if (!lw.reads().empty()) throw Fallback("the operator reads arrays");
+  if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
   if (std::string err = kir::verify(f); !err.empty()) throw Fallback("operator: " + err);
   return f;
 }

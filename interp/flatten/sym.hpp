@@ -26,6 +26,13 @@ struct Fallback : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A SOAC's neutral element or operator that cannot be shared by all
+// segments of one step (it differs per element, or reads arrays): a
+// mapped function can still run that SOAC itself, sequentially.
+struct PerElementOperands : Fallback {
+  using Fallback::Fallback;
+};
+
 struct Sym;
 struct SymArr;
 struct SymFn;
