@@ -14,6 +14,7 @@
 #include "interp/exec/host_work.hpp"
 #include "interp/exec/map_distribute.hpp"
 #include "interp/exec/map_interchange.hpp"
+#include "interp/exec/map_jacobian.hpp"
 #include "interp/exec/reference.hpp"
 #include "interp/flatten/delayed.hpp"
 #include "interp/flatten/elem_tree.hpp"
@@ -208,6 +209,11 @@ flatten::HostRun rewrite_or_plan(SoacCall& call, eval::Evaluator& ev, const flat
     note += dist.note;
   }
   flatten::HostRun r = flatten::run_on_host(call, execute, want_listing);
+  // A map of derivatives the element-wise transformation could not
+  // differentiate: as vector AD when only the seed varies.
+  if (!r.value && call.kind == SoacKind::Map)
+    if (Jacobian j = try_jacobian(call, ev, map_length(call)); j.value)
+      return flatten::HostRun{std::move(j.value), "", want_listing ? note + j.note : ""};
   if (!note.empty()) {
     if (r.value && want_listing) r.listing = note + r.listing;
     else if (!r.value && !r.fallback.empty()) r.fallback += "; " + note.substr(0, note.size() - 1);

@@ -264,3 +264,26 @@ TEST_CASE("flatten: a narrow map of maps over zipped rows, distributed") {
   flattened("map2 (\\a b -> map (\\(x, y) -> map2 (*) x y) (zip a b)) "
             "(unflatten (unflatten (iota 8)) : [2][2][2]i64) (unflatten (unflatten (iota 8)) : [2][2][2]i64)");
 }
+
+TEST_CASE("flatten: Jacobians the element transformation cannot differentiate run as vector AD") {
+  // A map of derivatives of one function at one point: only the seed
+  // varies, so the map is mjp/jmp over the seeds (map_jacobian.cpp). The
+  // element-wise transformation has no rule for reductions with max or
+  // scans of tuples; these maps ran on the reference.
+  auto jacobian = [](const std::string& expr) {
+    std::string log = same(expr);
+    INFO(expr);
+    INFO(log);
+    CHECK(log.find("runs on the reference backend") == std::string::npos);
+    CHECK(log.find("a Jacobian") != std::string::npos);
+  };
+  const std::string f = "let f (xs: []f64) = map (* f64.maximum xs) xs in ";
+  const std::string onehot = "let onehot (i: i64) = tabulate 3 (\\j -> f64.bool (i == j)) in ";
+  jacobian(f + onehot + "tabulate 3 (\\i -> vjp f [1, 3, 2] (onehot i))");
+  jacobian(f + onehot + "map (jvp f [1, 3, 2]) (map onehot (iota 3))");
+  jacobian(f + onehot + "tabulate 3 (vjp f [1, 3, 2] <-< onehot)");
+  jacobian(f + onehot + "tabulate 3 (\\i -> let s = onehot i in vjp2 f [1, 3, 2] s)");
+  jacobian(f + onehot + "tabulate_2d 3 2 (\\i j -> vjp f [1, 3, 2] (map (* f64.i64 j) (onehot i)))");
+  jacobian("let g (ps: [](f64, f64)) = scan (\\(a, b) (c, d) -> (a * c, b * c + d)) (1, 0) ps in "
+           "tabulate 2 (\\i -> vjp g [(1, 2), (3, 4)] [(f64.i64 i, 1), (0, 1)])");
+}
