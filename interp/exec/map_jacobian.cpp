@@ -174,34 +174,92 @@ std::optional<Form> recognise(const Value& fv, size_t nin, eval::Evaluator& ev) 
 }
 
 // `tabulate_2d n m g` is `map (g >-> tabulate m) (iota n)`: each row a
-// map of `g i` over iota m. As one map of g over the n*m pairs (i, j), a
-// Jacobian whose seeds are indexed in two dimensions is found as above.
+// map of `g i` over iota m (tabulate_3d: `g i` over tabulate_2d's
+// indices). As one map of g over every tuple of indices, a Jacobian whose
+// seeds are indexed in several dimensions is found as above.
 Jacobian rows_of_jacobians(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n) {
   const Callable& c = *call.args[0].fn;
   if (call.args.size() != 2 || c.kind != Callable::Kind::Partial || !c.fn || c.args.size() != 2 ||
       !is_prelude(*c.fn, ">->", ev))
     return {};
   const Value& inner = c.args[1];
-  if (inner.kind != Value::Kind::Function || !inner.fn || inner.fn->kind != Callable::Kind::Partial ||
-      !inner.fn->fn || inner.fn->args.size() != 1 || !is_prelude(*inner.fn->fn, "tabulate", ev))
+  if (inner.kind != Value::Kind::Function || !inner.fn || inner.fn->kind != Callable::Kind::Partial || !inner.fn->fn)
     return {};
-  const Value& mv = inner.fn->args[0];
-  if (mv.kind != Value::Kind::Scalar || !recognise(c.args[0], 2, ev)) return {};
-  const int64_t m = mv.scalar.as_i64();
+  const size_t rank = inner.fn->args.size();
+  if (!is_prelude(*inner.fn->fn, rank == 1 ? "tabulate" : rank == 2 ? "tabulate_2d" : "", ev)) return {};
+  std::vector<int64_t> dims;  // the inner tabulation's sizes
+  int64_t inner_count = 1;
+  for (const Value& d : inner.fn->args) {
+    if (d.kind != Value::Kind::Scalar || d.scalar.as_i64() <= 0) return {};
+    dims.push_back(d.scalar.as_i64());
+    inner_count *= dims.back();
+  }
+  if (!recognise(c.args[0], 1 + rank, ev)) return {};
   const Value& xs = call.args[1];
   materialise(xs);
-  if (m <= 0 || xs.kind != Value::Kind::Array) return {};
-  std::vector<Value> is, js;
+  if (xs.kind != Value::Kind::Array) return {};
+  // Columns of (x, j1, .., jr) over every element and inner index, in order.
+  std::vector<std::vector<Value>> cols(1 + rank);
   for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < m; ++j) {
-      is.push_back(array_row(*xs.array, i));
-      js.push_back(Value(Scalar::i64(j)));
+    for (int64_t q = 0; q < inner_count; ++q) {
+      cols[0].push_back(array_row(*xs.array, i));
+      int64_t rest = q;
+      for (size_t k = rank; k-- > 0;) {
+        cols[1 + k].push_back(Value(Scalar::i64(rest % dims[k])));
+        rest /= dims[k];
+      }
     }
   exec::SoacCall flat;
   flat.kind = exec::SoacKind::Map;
   flat.loc = call.loc;
   flat.result_type = [] { return TypePtr(); };
-  flat.args = {c.args[0], array_from_rows(is), array_from_rows(js)};
+  flat.args = {c.args[0]};
+  for (const auto& col : cols) flat.args.push_back(array_from_rows(col));
+  Jacobian j = try_jacobian(flat, ev, n * inner_count);
+  if (!j.value) return {};
+  // Rows of the flat result regrouped into n x dims.
+  std::vector<Value> level;
+  for (int64_t q = 0; q < n * inner_count; ++q) level.push_back(array_row(*j.value->array, q));
+  dims.insert(dims.begin(), n);
+  for (size_t k = dims.size(); k-- > 1;) {
+    std::vector<Value> up;
+    for (size_t at = 0; at < level.size(); at += size_t(dims[k]))
+      up.push_back(array_from_rows(std::vector<Value>(level.begin() + long(at), level.begin() + long(at + size_t(dims[k])))));
+    level = std::move(up);
+  }
+  j.value = array_from_rows(level);
+  return j;
+}
+
+// `map g` with g a derivative's form or, in turn, such a map of one.
+bool map_of_derivatives(const Value& fv, eval::Evaluator& ev) {
+  if (fv.kind != Value::Kind::Function || !fv.fn) return false;
+  const Callable& c = *fv.fn;
+  if (c.kind != Callable::Kind::Partial || !c.fn || c.args.size() != 1 ||
+      !(is_prelude(*c.fn, "map", ev) || is_prelude(*c.fn, "map1", ev)))
+    return false;
+  return recognise(c.args[0], 1, ev) || map_of_derivatives(c.args[0], ev);
+}
+
+// `map (map (vjp f x)) seeds`: the seeds are the rows' elements, one
+// Jacobian over all of them (deeper maps in turn).
+Jacobian map_of_jacobians(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n) {
+  if (call.args.size() != 2 || !map_of_derivatives(call.args[0], ev)) return {};
+  const Callable& c = *call.args[0].fn;
+  const Value& xs = call.args[1];
+  materialise(xs);
+  if (xs.kind != Value::Kind::Array || xs.array->shape.size() < 2 || xs.array->shape[1] <= 0) return {};
+  const int64_t m = xs.array->shape[1];
+  std::vector<Value> elems;
+  for (int64_t i = 0; i < n; ++i) {
+    Value row = array_row(*xs.array, i);
+    for (int64_t j = 0; j < m; ++j) elems.push_back(array_row(*row.array, j));
+  }
+  exec::SoacCall flat;
+  flat.kind = exec::SoacKind::Map;
+  flat.loc = call.loc;
+  flat.result_type = [] { return TypePtr(); };
+  flat.args = {c.args[0], array_from_rows(elems)};
   Jacobian j = try_jacobian(flat, ev, n * m);
   if (!j.value) return {};
   std::vector<Value> rows;
@@ -220,6 +278,7 @@ Jacobian try_jacobian(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n
   Jacobian out;
   if (n <= 0 || call.args.empty() || call.args[0].kind != Value::Kind::Function || !call.args[0].fn) return out;
   if (Jacobian j = rows_of_jacobians(call, ev, n); j.value) return j;
+  if (Jacobian j = map_of_jacobians(call, ev, n); j.value) return j;
   std::optional<Form> form = recognise(call.args[0], call.args.size() - 1, ev);
   if (!form) return out;
   auto run_map = [&](Value fn) {

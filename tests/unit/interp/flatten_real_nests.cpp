@@ -284,6 +284,8 @@ TEST_CASE("flatten: Jacobians the element transformation cannot differentiate ru
   jacobian(f + onehot + "tabulate 3 (vjp f [1, 3, 2] <-< onehot)");
   jacobian(f + onehot + "tabulate 3 (\\i -> let s = onehot i in vjp2 f [1, 3, 2] s)");
   jacobian(f + onehot + "tabulate_2d 3 2 (\\i j -> vjp f [1, 3, 2] (map (* f64.i64 j) (onehot i)))");
+  jacobian(f + "tabulate_3d 3 1 2 (\\i _ k -> vjp f [1, 3, 2] (tabulate 3 (\\j -> f64.i64 (i + j + k))))");
+  jacobian(f + "map (map (vjp f [1, 3, 2])) [[[1, 0, 0], [0, 1, 0]], [[0, 0, 1], [1, 1, 1]]]");
   jacobian("let g (ps: [](f64, f64)) = scan (\\(a, b) (c, d) -> (a * c, b * c + d)) (1, 0) ps in "
            "tabulate 2 (\\i -> vjp g [(1, 2), (3, 4)] [(f64.i64 i, 1), (0, 1)])");
 }
