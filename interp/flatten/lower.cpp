@@ -257,6 +257,10 @@ Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
     r.fn = fn;
     return r;
   }
+  if (name.qualifiers.empty() && unsolved_sizes_.count(name.name))
+    throw Fallback(fmt::format("the size `{}` used at {} cannot be determined when the nest is planned (it may differ "
+                               "between elements)",
+                               name.str(), loc.str()));
   throw Fallback(fmt::format("unbound name `{}` at {}", name.str(), loc.str()));
 }
 

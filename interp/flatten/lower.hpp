@@ -9,6 +9,7 @@
 // (scalars as constants, arrays as reads of their buffers). Anything
 // outside this subset throws Fallback with the reason.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -240,6 +241,9 @@ class Lowerer {
   std::optional<int64_t> dim_value(const Dim& d, const ScopePtr& sc, const Loc& loc);
   void solve_sizes(const std::vector<TypeParam>& tps, const std::vector<PatternPtr>& params, const std::vector<Sym>& args,
                    const TypeExpr* ret, const CallHint& hint, std::vector<std::pair<std::string, Sym>>& vars);
+  // Size parameters solve_sizes could not find (`unflatten_3d (iota (n * 6))`
+  // with n the element's): what an "unbound name" of that name means.
+  std::set<std::string> unsolved_sizes_;
   Sym call_body(const std::vector<PatternPtr>& params, const Expr& body, ScopePtr scope,
                 const std::vector<TypeParam>* sizes, std::vector<Sym>& args, const std::string& name,
                 const Loc& loc, bool tail, const TypeExpr* ret = nullptr, const CallHint* hint = nullptr);

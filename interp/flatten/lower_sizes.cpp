@@ -4,7 +4,8 @@
 // the parameters' checked types, from the call's checked result type, and
 // by solving the parameters' size expressions against the arguments'
 // lengths. A size the lowering cannot find is left unbound: the body's use
-// of it falls back with "unbound name".
+// of it falls back, saying that the size cannot be determined when the
+// nest is planned (typically a size that differs between elements).
 #include <algorithm>
 
 #include "interp/flatten/lower.hpp"
@@ -137,6 +138,8 @@ void Lowerer::solve_sizes(const std::vector<TypeParam>& tps, const std::vector<P
   };
   for (int round = 0; round < 2 && unbound.any(); ++round)  // a size found may solve another
     for (size_t k = 0; k < params.size() && k < args.size(); ++k) on_param(*params[k], args[k]);
+  for (const TypeParam& t : tps)
+    if (t.is_size && unbound.is(t.name)) unsolved_sizes_.insert(t.name);
 }
 
 // A checked dimension's value where its names are bound to constants in

@@ -289,3 +289,14 @@ TEST_CASE("flatten: Jacobians the element transformation cannot differentiate ru
   jacobian("let g (ps: [](f64, f64)) = scan (\\(a, b) (c, d) -> (a * c, b * c + d)) (1, 0) ps in "
            "tabulate 2 (\\i -> vjp g [(1, 2), (3, 4)] [(f64.i64 i, 1), (0, 1)])");
 }
+
+TEST_CASE("flatten: an irregular size of an inlined function is named in the fallback") {
+  // Futhark's flattening/rearrange/nonuniform-3d: unflatten_3d's n is the
+  // element's own (irregular, so the reference runs it). The plan log said
+  // "unbound name `n` at [prelude]/array.fut".
+  std::string log = same("map (\\n -> let xs = unflatten_3d (iota (n * 2 * 3)) : [n][2][3]i64 in xs[0, 1, 2]) [2i64, 3]");
+  INFO(log);
+  CHECK(log.find("the size `n` used at") != std::string::npos);
+  CHECK(log.find("cannot be determined when the nest is planned") != std::string::npos);
+  CHECK(log.find("unbound name") == std::string::npos);
+}
