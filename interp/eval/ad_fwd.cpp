@@ -38,6 +38,10 @@ struct Generated3 {
   std::vector<std::pair<std::string, Value>> helpers;  // values the body names (generated jvps, rules)
   std::vector<ExprPtr> keep;                             // synthesised source AST
   std::shared_ptr<const void> source;                    // what the source closure kept alive
+  // The functions the body's names resolved to in the source closure's
+  // environment (as ad_rev.cpp's Generated2::lookups): memoised code is
+  // reused only for an environment that gives the same ones.
+  std::vector<std::pair<QualName, CallablePtr>> lookups;
 };
 
 class Fwd {
@@ -304,6 +308,7 @@ class Fwd {
           if (e.a->name.qualifiers.empty() && locals.count(e.a->name.name)) return false;
           const Binding* b = lookup_value(env, e.a->name);
           if (!b || b->value.kind != Value::Kind::Function) return false;
+          out.lookups.push_back({e.a->name, b->value.fn});
           const Callable& c = *b->value.fn;
           if (c.kind == Callable::Kind::Closure && !c.intrinsic_alias()) return false;  // a named function
         }
@@ -384,7 +389,9 @@ class Fwd {
     if (f.kind != Expr::Kind::Var && f.kind != Expr::Kind::OpSection) return nullptr;
     if (f.name.qualifiers.empty() && (locals.count(f.name.name) || tan.count(f.name.name))) return nullptr;
     const Binding* b = lookup_value(env, f.name);
-    return b && b->value.kind == Value::Kind::Function ? &b->value : nullptr;
+    if (!b || b->value.kind != Value::Kind::Function) return nullptr;
+    out.lookups.push_back({f.name, b->value.fn});
+    return &b->value;
   }
   bool builtin_operator(const Expr& f) const {
     if (f.kind != Expr::Kind::OpSection && !(f.kind == Expr::Kind::Var && is_symbolic(f.name.name))) return false;
@@ -581,7 +588,7 @@ PlanningEvaluator::PlanningEvaluator(Evaluator& ev) : prev(planning) { planning 
 PlanningEvaluator::~PlanningEvaluator() { planning = prev; }
 
 Value fwd_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
-                 const std::vector<std::string>& free_active, size_t nlead) {
+                 const std::vector<std::string>& free_active, size_t nlead, const std::string& env_key) {
   if (f.kind != Callable::Kind::Closure || !f.params || !f.body) throw Unsupported("a mapped function that is not a closure");
   if (active.size() != f.params->size() || nlead > active.size())
     throw Unsupported("a mapped function applied to other than its parameters");
@@ -592,15 +599,26 @@ Value fwd_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
   } leave;
   std::string key = variant_key("fwdnest", f, active, {}, false) + fmt::format("|{}", nlead);
   for (const auto& n : free_active) key += "|" + n;
+  key += "|env:" + env_key;
   // Memoised and kept for good (plan caches name AST by address); the lock
   // is re-entrant since generating one function generates its callees'.
   static std::recursive_mutex mu;
-  static std::map<std::string, std::pair<std::vector<PatternPtr>, std::shared_ptr<Generated3>>> memo;
-  static std::vector<std::shared_ptr<Generated3>> retired;
+  // Variants of one key: the same code generated against different
+  // functions of its environment (Generated3::lookups); none is dropped.
+  static std::map<std::string, std::vector<std::pair<std::vector<PatternPtr>, std::shared_ptr<Generated3>>>> memo;
   std::lock_guard<std::recursive_mutex> lock(mu);
   std::shared_ptr<Generated3> gen;
-  if (auto it = memo.find(key); it != memo.end() && it->second.first == *f.params) gen = it->second.second;
-  else {
+  auto same_functions = [&](const Generated3& g) {
+    for (const auto& [name, fn] : g.lookups) {
+      const Binding* b = lookup_value(f.env, name);
+      if (!b || b->value.kind != Value::Kind::Function || b->value.fn != fn) return false;
+    }
+    return true;
+  };
+  auto& variants = memo[key];
+  for (const auto& [params, g] : variants)
+    if (params == *f.params && same_functions(*g)) gen = g;
+  if (!gen) {
     auto g3 = std::make_shared<Generated3>();
     g3->source = f.keep;
     Fwd w(ev, f.env, f.loc, *g3);
@@ -610,8 +628,7 @@ Value fwd_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
       for (const auto& p : g3->params) ps += " " + (p->kind == Pattern::Kind::Id ? p->name : std::string("<pat>"));
       fmt::print(stderr, "jvp of {}:{} ->\n{}\n", f.loc.str(), ps, to_string(*g3->body));
     }
-    if (it != memo.end()) retired.push_back(it->second.second);
-    memo[key] = {*f.params, g3};
+    variants.push_back({*f.params, g3});
     gen = g3;
   }
   auto c = std::make_shared<Callable>();

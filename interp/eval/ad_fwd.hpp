@@ -32,9 +32,11 @@ namespace thorn::eval::ad {
 //   -> the tangent of f's result,
 // where ḟi is the tangent of free_active[i] (a variable f captures that
 // carries a derivative), passed whole. Parameters and results may be floats
-// or arrays of floats.
+// or arrays of floats. `env_key` tells apart closures over the same code
+// whose environments hold different values the generated code depends on
+// (a local function's captured function values: lower_ad.cpp).
 Value fwd_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
-                 const std::vector<std::string>& free_active, size_t nlead);
+                 const std::vector<std::string>& free_active, size_t nlead, const std::string& env_key = {});
 
 // The evaluator whose SOAC the host backend is planning on this thread, or
 // null (exec::dispatch sets it): the flattener lowers jvp2/vjp2 inside a

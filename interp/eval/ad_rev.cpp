@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #include "interp/eval/ad_lambda_gen.hpp"
 #include "interp/eval/ad_nest_util.hpp"
@@ -36,6 +37,12 @@ struct Generated2 {
   std::vector<std::pair<std::string, Value>> helpers;  // values the body names (generated vjps)
   std::vector<ExprPtr> keep;                             // synthesised source AST
   std::shared_ptr<const void> source;                    // what the source closure kept alive
+  // The functions the body's names resolved to in the source closure's
+  // environment when it was generated: the body calls their generated
+  // vjps, so the memoised code is good for another closure over the same
+  // code only if its environment gives the same functions (a lambda
+  // capturing an operator parameter, made once per operator).
+  std::vector<std::pair<QualName, CallablePtr>> lookups;
 };
 
 class Rev {
@@ -45,29 +52,64 @@ class Rev {
   // The generated function's body; `params` gets f's parameters and ȳ.
   ExprPtr function(const std::vector<PatternPtr>& ps, const ExprPtr& body, const std::vector<bool>& act,
                    const std::vector<std::string>& free_active, std::vector<PatternPtr>& params) {
-    std::vector<std::string> param_alias;
+    // Each parameter's aliases: one, or one per component of a tuple
+    // parameter (`(a1: f32, b1: f32)`), whose adjoint is then a tuple.
+    std::vector<std::vector<std::string>> param_alias;
+    auto bind_param = [&](const Pattern& id, bool a_) {
+      free_src.erase(id.name);
+      std::string a = bind_value(var(id.name, id.type), a_);
+      cur[id.name] = a;
+      set_active_src(id.name, a_);
+      return a;
+    };
     for (size_t j = 0; j < ps.size(); ++j) {
       params.push_back(ps[j]);
-      const Pattern* id = param_id(*ps[j]);
-      if (!id) {
-        if (act[j]) throw Unsupported("a mapped function with a pattern parameter that carries a derivative");
-        forget_pattern(*ps[j]);
-        param_alias.push_back("");
+      if (const Pattern* id = param_id(*ps[j])) {
+        param_alias.push_back({bind_param(*id, act[j])});
         continue;
       }
-      free_src.erase(id->name);
-      std::string a = bind_value(var(id->name, id->type), act[j]);
-      cur[id->name] = a;
-      set_active_src(id->name, act[j]);
-      param_alias.push_back(a);
+      const Pattern* tup = ps[j].get();
+      while (tup->kind == Pattern::Kind::Ascribed && tup->inner) tup = tup->inner.get();
+      std::vector<std::string> parts;
+      if (act[j] && tup->kind == Pattern::Kind::Tuple) {
+        for (const auto& e : tup->elems) {
+          const Pattern* id = param_id(*e);
+          if (!id) throw Unsupported("a mapped function with a nested pattern parameter that carries a derivative");
+          parts.push_back(bind_param(*id, true));
+        }
+        param_alias.push_back(parts);
+        continue;
+      }
+      if (act[j]) throw Unsupported("a mapped function with a pattern parameter that carries a derivative");
+      forget_pattern(*ps[j]);
+      param_alias.push_back({});
     }
     for (const auto& n : free_active)
       if (!cur.count(n)) free_src.insert(n), active_src.insert(n);
+    result_tail_ = true;
     ExprPtr r = norm(body);
-    rank_of(body->type);
-    std::string yb = fresh();
-    params.push_back(id_pattern(yb, body->type, loc));
-    if (r->kind == Expr::Kind::Var && active.count(r->name.name)) adj[r->name.name] = var(yb, body->type);
+    if (r->kind == Expr::Kind::Tuple) {
+      // A tuple result: ȳ is a tuple, each component the adjoint of the
+      // result's component (an atom the forward sweep bound).
+      auto pat = std::make_shared<Pattern>();
+      pat->kind = Pattern::Kind::Tuple;
+      pat->loc = loc;
+      pat->type = body->type;
+      std::vector<std::pair<std::string, ExprPtr>> bars;
+      for (const ExprPtr& x : r->list) {
+        rank_of(x->type);
+        std::string yk = fresh();
+        pat->elems.push_back(id_pattern(yk, x->type, loc));
+        if (is_active(x)) bars.push_back({x->name.name, var(yk, x->type)});
+      }
+      params.push_back(pat);
+      for (const auto& [a, bar] : bars) accumulate(a, bar);
+    } else {
+      rank_of(body->type);
+      std::string yb = fresh();
+      params.push_back(id_pattern(yb, body->type, loc));
+      if (r->kind == Expr::Kind::Var && active.count(r->name.name)) adj[r->name.name] = var(yb, body->type);
+    }
     for (size_t k = tape.size(); k-- > 0;)
       if (auto it = adj.find(tape[k].out); it != adj.end()) tape[k].back(it->second);
     std::vector<ExprPtr> results;
@@ -75,8 +117,18 @@ class Rev {
       if (auto it = adj.find(a); it != adj.end()) return results.push_back(it->second);
       results.push_back(zeros(primal));
     };
-    for (size_t j = 0; j < ps.size(); ++j)
-      if (act[j]) result(param_alias[j], var(param_alias[j], types[param_alias[j]]));
+    for (size_t j = 0; j < ps.size(); ++j) {
+      if (!act[j]) continue;
+      if (const Pattern* id = param_id(*ps[j]); id) {
+        result(param_alias[j][0], var(param_alias[j][0], types[param_alias[j][0]]));
+        continue;
+      }
+      std::vector<ExprPtr> parts;  // a tuple parameter's adjoint, component by component
+      std::swap(parts, results);
+      for (const std::string& a : param_alias[j]) result(a, var(a, types[a]));
+      std::swap(parts, results);
+      results.push_back(tuple_of(g, parts));
+    }
     for (const auto& n : free_active) {
       auto it = free_alias.find(n);
       if (it != free_alias.end()) result(it->second, var(it->second, types[it->second]));
@@ -235,19 +287,31 @@ class Rev {
   }
 
   // ---- the forward sweep
+  // The function's result (the body, through lets and ascriptions) may be
+  // a tuple of atoms; anywhere else a tuple stays unsupported.
+  bool result_tail_ = false;
+
   ExprPtr norm(const ExprPtr& e) {
+    const bool tail = std::exchange(result_tail_, false);
     if (literal(*e)) return e;
     if (!mentions_active(*e)) {
       if (e->kind == Expr::Kind::Var) return alias(*e);
-      if (e->kind == Expr::Kind::Let) return let(*e);
+      if (e->kind == Expr::Kind::Let) return let(*e, tail);
       return bind(e, false);
     }
     if (pure(*e)) return scalar(e);
     switch (e->kind) {
       case Expr::Kind::Var: return alias(*e);
       case Expr::Kind::Attr:
-      case Expr::Kind::Ascribe: return norm(e->a);
-      case Expr::Kind::Let: return let(*e);
+      case Expr::Kind::Ascribe: result_tail_ = tail; return norm(e->a);
+      case Expr::Kind::Let: return let(*e, tail);
+      case Expr::Kind::Tuple:
+        if (tail) {
+          auto n = std::make_shared<Expr>(*e);
+          for (auto& x : n->list) x = norm(x);
+          return n;
+        }
+        return scalar(e);
       case Expr::Kind::Apply: return apply(e);
       case Expr::Kind::Intrinsic: return intrinsic(e->text, e->list, *e);
       case Expr::Kind::Index: return index(e);
@@ -256,7 +320,7 @@ class Rev {
     }
   }
 
-  ExprPtr let(const Expr& e) {
+  ExprPtr let(const Expr& e, bool tail) {
     const Pattern* id = e.pattern ? param_id(*e.pattern) : nullptr;
     if (!e.type_params.empty()) throw Unsupported(fmt::format("a size-binding let (at {}) in a mapped function", e.loc.str()));
     if (id) {
@@ -277,6 +341,7 @@ class Rev {
       emit(e.pattern, e.a);
       forget_pattern(*e.pattern);
     }
+    result_tail_ = tail;
     return norm(e.b);
   }
 
@@ -301,6 +366,11 @@ class Rev {
         if (e.kind == Expr::Kind::Apply) {
           if (!e.a || e.a->kind != Expr::Kind::Var) return false;
           if (e.a->name.qualifiers.empty() && cur.count(e.a->name.name)) return false;
+          // A user function (not one of the prelude's intrinsics): its
+          // generated vjp is called (call_closure), the dual numbers of
+          // scalar expressions do not see into it.
+          if (const Value* fv = global(*e.a); fv && fv->fn->kind == Callable::Kind::Closure && !fv->fn->intrinsic_alias())
+            return false;
         }
         for (const auto& x : e.list)
           if (!pure(*x)) return false;
@@ -463,7 +533,9 @@ class Rev {
     if (f.kind != Expr::Kind::Var && f.kind != Expr::Kind::OpSection) return nullptr;
     if (f.name.qualifiers.empty() && (cur.count(f.name.name) || active_src.count(f.name.name))) return nullptr;
     const Binding* b = lookup_value(env, f.name);
-    return b && b->value.kind == Value::Kind::Function ? &b->value : nullptr;
+    if (!b || b->value.kind != Value::Kind::Function) return nullptr;
+    out.lookups.push_back({f.name, b->value.fn});
+    return &b->value;
   }
 
   // `(op)`, `(op x)`, `(x op)` of a built-in operator (one the program has
@@ -735,7 +807,7 @@ std::shared_ptr<Generated> make_rev(Evaluator& ev, const Callable& f, const std:
 }
 
 Value rev_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
-                 const std::vector<std::string>& free_active) {
+                 const std::vector<std::string>& free_active, const std::string& env_key) {
   if (f.kind != Callable::Kind::Closure || !f.params || !f.body) throw Unsupported("a mapped function that is not a closure");
   if (active.size() != f.params->size()) throw Unsupported("a mapped function applied to other than its parameters");
   if (rev_depth > 32) throw Unsupported("recursion in a mapped function");
@@ -745,20 +817,34 @@ Value rev_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
   } leave;
   std::string key = variant_key("rev", f, active, {}, false);
   for (const auto& n : free_active) key += "|" + n;
+  key += "|env:" + env_key;
   // The generated code is kept for good (memoised, as ad_lambda's: plan
   // caches name AST by address).
   // Memoised (as ad_lambda's memoised(), whose lock is not re-entrant:
   // generating a vjp generates those of the functions it calls).
   static std::recursive_mutex mu;
-  static std::map<std::string, std::pair<std::vector<PatternPtr>, std::shared_ptr<Generated>>> memo;
-  static std::vector<std::shared_ptr<Generated>> retired;
+  // One key may have several variants: the same code generated against
+  // different functions of its environment (Generated2::lookups). None is
+  // ever dropped.
+  static std::map<std::string, std::vector<std::pair<std::vector<PatternPtr>, std::shared_ptr<Generated>>>> memo;
   std::lock_guard<std::recursive_mutex> lock(mu);
   std::shared_ptr<Generated> gen;
-  if (auto it = memo.find(key); it != memo.end() && it->second.first == *f.params) gen = it->second.second;
-  else {
-    if (it != memo.end()) retired.push_back(it->second.second);
+  // Whether memoised code was generated against the functions f's
+  // environment gives now.
+  auto same_functions = [&](const Generated& g) {
+    auto g2 = std::static_pointer_cast<const Generated2>(g.source);
+    for (const auto& [name, fn] : g2->lookups) {
+      const Binding* b = lookup_value(f.env, name);
+      if (!b || b->value.kind != Value::Kind::Function || b->value.fn != fn) return false;
+    }
+    return true;
+  };
+  auto& variants = memo[key];
+  for (const auto& [params, g] : variants)
+    if (params == *f.params && same_functions(*g)) gen = g;
+  if (!gen) {
     gen = make_rev(ev, f, active, free_active);
-    memo[key] = {*f.params, gen};
+    variants.push_back({*f.params, gen});
   }
 
   auto g2 = std::static_pointer_cast<const Generated2>(gen->source);

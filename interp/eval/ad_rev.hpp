@@ -36,9 +36,11 @@ namespace thorn::eval::ad {
 // \p1 .. pk ȳ -> (adjoint of each active parameter, in order, then of each
 // name in free_active: a variable f captures that carries a derivative),
 // one value rather than a tuple when there is one. Parameters and results
-// may be floats or arrays of floats (up to three dimensions).
+// may be floats or arrays of floats (up to three dimensions), a parameter
+// also a tuple of them, the result a tuple of them. `env_key`: as
+// fwd_lambda's.
 Value rev_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& active,
-                 const std::vector<std::string>& free_active);
+                 const std::vector<std::string>& free_active, const std::string& env_key = {});
 
 // Whether the map rule must use rev_lambda for f: a parameter or result
 // that is not a scalar or tuple of scalars, or array work in the body.

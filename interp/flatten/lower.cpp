@@ -240,7 +240,14 @@ Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
   if (bnd) {
     if (bnd->lazy) throw Fallback(fmt::format("`{}` is a polymorphic constant", name.str()));
     if (bnd->consumed) throw Fallback(fmt::format("`{}` was consumed", name.str()));
-    if (cap_ && name.qualifiers.empty() && bound_locally(s->env, name.name)) {
+    // Generated vjp code binds its helpers (`__adr..`: the vjps of the
+    // functions it calls, the prelude's rules) in a frame of its own; they
+    // are fixed with the generated code, which is memoised by its source
+    // and the functions its environment gave (ad_rev.cpp), so a plan naming
+    // them stays valid. (Not other generated names: ad_lambda's `__adc` is
+    // an operand that differs from call to call.)
+    const bool generated_helper = name.qualifiers.empty() && name.name.rfind("__adr", 0) == 0;
+    if (cap_ && name.qualifiers.empty() && !generated_helper && bound_locally(s->env, name.name)) {
       // A variable of a local frame: it may differ on the next call.
       if (s->source >= 0)
         return from_source(bnd->value, cap_->source(s->source, CaptureSource::Step::EnvName, name.name, 0).first);
