@@ -342,10 +342,25 @@ Value tape_vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_ad
   return Value::tuple({primal_part(r.y, scope.level, loc), x_adjoint});
 }
 
+// v with arrays in storage of their own (rows of a seed array are views at
+// an offset; the plans of a sweep are cached by their inputs' offsets, so
+// each seed's views would plan every step again).
+Value own_storage(const Value& v) {
+  if (v.kind == Value::Kind::Array) return Value::make_array(copy_array(*v.array));
+  if ((v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Record) && v.elems) {
+    Value r = v;
+    auto elems = std::make_shared<std::vector<Value>>();
+    for (const Value& e : *v.elems) elems->push_back(own_storage(e));
+    r.elems = elems;
+    return r;
+  }
+  return v;
+}
+
 std::vector<Value> rows_of(const Value& seeds, const Loc& loc) {
   if (seeds.kind != Value::Kind::Array) mismatch(loc, "the seeds of jmp/mjp are not an array");
   std::vector<Value> rows;
-  for (int64_t i = 0; i < seeds.array->outer(); ++i) rows.push_back(array_row(*seeds.array, i));
+  for (int64_t i = 0; i < seeds.array->outer(); ++i) rows.push_back(own_storage(array_row(*seeds.array, i)));
   return rows;
 }
 
