@@ -238,7 +238,16 @@ Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
   const eval::Binding* bnd = s ? eval::lookup_value(s->env, name) : nullptr;
   if (bnd) bnd = &follow_aliases(*bnd);
   if (bnd) {
-    if (bnd->lazy) throw Fallback(fmt::format("`{}` is a polymorphic constant", name.str()));
+    if (bnd->lazy) {
+      // A point-free polymorphic definition of a function (`def fromarrs
+      // = map (\x -> (x[0], x[1]))`): its body, lowered where it was
+      // defined, is the function. Other polymorphic constants need the
+      // reference's instantiation of their type.
+      const Decl& d = *bnd->lazy;
+      if (d.params.empty() && d.body && d.body->type && d.body->type->kind == Type::Kind::Function)
+        return lower(*d.body, root_scope(bnd->lazy_env));
+      throw Fallback(fmt::format("`{}` is a polymorphic constant", name.str()));
+    }
     if (bnd->consumed) throw Fallback(fmt::format("`{}` was consumed", name.str()));
     // Generated vjp code binds its helpers (`__adr..`: the vjps of the
     // functions it calls, the prelude's rules) in a frame of its own; they

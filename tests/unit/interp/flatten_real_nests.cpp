@@ -300,3 +300,16 @@ TEST_CASE("flatten: an irregular size of an inlined function is named in the fal
   CHECK(log.find("cannot be determined when the nest is planned") != std::string::npos);
   CHECK(log.find("unbound name") == std::string::npos);
 }
+
+TEST_CASE("flatten: point-free polymorphic definitions of functions inside mapped functions") {
+  // `def fromarrs = map (\x -> (x[0], x[1]))` (Futhark's ad/scan6) is bound
+  // lazily, evaluated per instantiation; the flattener lowers its body. It
+  // fell back ("`fromarrs` is a polymorphic constant").
+  auto& b = testutil::backend_pair();
+  for (const char* d : {"def pf_fromarrs = map (\\x -> (x[0], x[1]))", "def pf_toarrs = map (\\(a, b) -> [a, b])"}) {
+    b.ref->eval_input(d);
+    b.host->eval_input(d);
+  }
+  flattened("map (\\xs -> pf_toarrs (pf_fromarrs xs)) (unflatten (unflatten (map f64.i64 (iota 8))) : [2][2][2]f64)");
+  flattened("map (\\xs -> map (\\(a, b) -> a * b) (pf_fromarrs xs)) (unflatten (unflatten (iota 12)) : [2][3][2]i64)");
+}
