@@ -366,11 +366,16 @@ std::vector<Value> rows_of(const Value& seeds, const Loc& loc) {
 
 }  // namespace
 
+thread_local int g_checked_by_caller = 0;
+
 // Vector AD. mjp2: one forward sweep, one return sweep per seed. On the
 // host/GPU backends the array-level sweep does that (ad_sweep.hpp); else
 // (or where it has no rule) one recording on the tape, swept once per seed.
 // Either way the primal runs once, not once per seed as a map of vjp2
 // would.
+ResultCheckedByCaller::ResultCheckedByCaller() { ++g_checked_by_caller; }
+ResultCheckedByCaller::~ResultCheckedByCaller() { --g_checked_by_caller; }
+
 Value mjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoints, const Loc& loc) {
   std::vector<Value> seeds = rows_of(y_adjoints, loc);
   auto tape_run = [&]() {
@@ -384,7 +389,7 @@ Value mjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint
   if (use_sweep(ev)) {
     std::string why;
     got = sweep_mjp2(ev, f, x, seeds, loc, why);
-    if (got && ev.options().validate) {
+    if (got && ev.options().validate && !g_checked_by_caller) {
       auto ref = tape_run();
       for (size_t k = 0; k < seeds.size(); ++k)
         validate_sweep(ev, "mjp", got->second[k], ref.second[k], loc);
@@ -408,7 +413,7 @@ Value jmp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangent
     for (const auto& s : seeds) {
       auto r = sweep_jvp2(ev, f, x, s, loc, why);
       if (!r) break;
-      if (ev.options().validate) validate_sweep(ev, "jmp", *r, tape_jvp2(ev, f, x, s, loc), loc);
+      if (ev.options().validate && !g_checked_by_caller) validate_sweep(ev, "jmp", *r, tape_jvp2(ev, f, x, s, loc), loc);
       if (!y) y = (*r->elems)[0];
       ys.push_back((*r->elems)[1]);
     }

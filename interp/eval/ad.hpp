@@ -48,6 +48,13 @@ Value vjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoint
 // nonempty array of them; the prelude maps jvp2/vjp2 over an empty one).
 Value jmp2(Evaluator& ev, const Value& f, const Value& x, const Value& x_tangents, const Loc& loc);
 Value mjp2(Evaluator& ev, const Value& f, const Value& x, const Value& y_adjoints, const Loc& loc);
+// While one lives, jmp2/mjp2 under --validate do not check each seed's
+// sweep against the tape: the caller compares their whole result with the
+// reference's (exec's Jacobian rule, map_jacobian.cpp).
+struct ResultCheckedByCaller {
+  ResultCheckedByCaller();
+  ~ResultCheckedByCaller();
+};
 // with_vjp f f' x: f x with the custom reverse-mode derivative f' (ad.cpp).
 Value with_vjp(Evaluator& ev, const Value& f, const Value& f_adj, const Value& x, const Loc& loc);
 
