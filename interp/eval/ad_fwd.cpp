@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #include "interp/eval/ad_lambda_gen.hpp"
 #include "interp/eval/ad_nest_util.hpp"
@@ -64,12 +65,37 @@ class Fwd {
       params.push_back(id_pattern(t, v->type, loc));
       tan[n] = var(t, v->type);
     }
+    // An active parameter's tangent twin: a variable, or for a tuple
+    // parameter (`(a1: f32, b1: f32)`) a tuple pattern of one per component.
+    auto twin = [&](const Pattern& id, const TypePtr& t0) {
+      TypePtr t = id.type ? id.type : t0;
+      rank_of(t);
+      std::string tn = fresh();
+      tan[id.name] = var(tn, t);
+      return id_pattern(tn, t, loc);
+    };
     auto group = [&](size_t from, size_t to) {
-      std::vector<std::pair<std::string, TypePtr>> tans;
+      std::vector<PatternPtr> tans;
       for (size_t j = from; j < to; ++j) {
         params.push_back(ps[j]);
         const Pattern* id = param_id(*ps[j]);
         if (!id) {
+          const Pattern* tup = ps[j].get();
+          while (tup->kind == Pattern::Kind::Ascribed && tup->inner) tup = tup->inner.get();
+          if (act[j] && tup->kind == Pattern::Kind::Tuple) {
+            auto pat = std::make_shared<Pattern>();
+            pat->kind = Pattern::Kind::Tuple;
+            pat->loc = loc;
+            pat->type = tup->type ? tup->type : ps[j]->type;
+            for (const auto& e : tup->elems) {
+              const Pattern* c = param_id(*e);
+              if (!c) throw Unsupported("a mapped function with a nested pattern parameter that carries a derivative");
+              locals.insert(c->name);
+              pat->elems.push_back(twin(*c, e->type));
+            }
+            tans.push_back(pat);
+            continue;
+          }
           if (act[j]) throw Unsupported("a mapped function with a pattern parameter that carries a derivative");
           forget(*ps[j]);
           continue;
@@ -77,17 +103,15 @@ class Fwd {
         locals.insert(id->name);
         tan.erase(id->name);
         if (!act[j]) continue;
-        TypePtr t = id->type ? id->type : ps[j]->type;
-        rank_of(t);
-        std::string tn = fresh();
-        tans.push_back({tn, t});
-        tan[id->name] = var(tn, t);
+        tans.push_back(twin(*id, ps[j]->type));
       }
-      for (const auto& [n, t] : tans) params.push_back(id_pattern(n, t, loc));
+      for (const auto& p : tans) params.push_back(p);
     };
     group(0, nlead);
     group(nlead, ps.size());
+    result_tail_ = true;
     auto [p, t] = norm(body);
+    if (p->kind == Expr::Kind::Tuple) return wrap(chain, t);  // a tuple result: tuple_result's tangents
     rank_of(body->type);
     if (!t) t = zeros(p);
     return wrap(chain, t);
@@ -177,11 +201,31 @@ class Fwd {
     return bind(call(rules(prim_of(like->type), fmt::format("zeros{}", r)), {like}, like->type));
   }
 
+  // The function's result (the body, through lets and ascriptions) may be
+  // a tuple; anywhere else a tuple stays unsupported.
+  bool result_tail_ = false;
+
+  // A tuple result: the tuple of the components' primals, and of their
+  // tangents (zeros for those without).
+  Dual1 tuple_result(const ExprPtr& e) {
+    auto p = std::make_shared<Expr>(*e);
+    std::vector<ExprPtr> ts;
+    for (auto& x : p->list) {
+      rank_of(x->type);
+      auto [xp, xt] = norm(x);
+      x = xp;
+      ts.push_back(xt ? xt : zeros(xp));
+    }
+    return {p, tuple_of(g, ts)};
+  }
+
   // ---- the walk: each expression's primal (an atom) and tangent twin
   Dual1 norm(const ExprPtr& e) {
+    const bool tail = std::exchange(result_tail_, false);
     if (literal(*e)) return {e, nullptr};
+    if (tail && e->kind == Expr::Kind::Tuple) return tuple_result(e);
     if (!mentions_active(*e)) {
-      if (e->kind == Expr::Kind::Let) return let(*e);
+      if (e->kind == Expr::Kind::Let) return let(*e, tail);
       if (e->kind == Expr::Kind::Var) return {e, nullptr};
       return {bind(e), nullptr};
     }
@@ -189,8 +233,8 @@ class Fwd {
     switch (e->kind) {
       case Expr::Kind::Var: return {e, tangent_of(e)};
       case Expr::Kind::Attr:
-      case Expr::Kind::Ascribe: return norm(e->a);
-      case Expr::Kind::Let: return let(*e);
+      case Expr::Kind::Ascribe: result_tail_ = tail; return norm(e->a);
+      case Expr::Kind::Let: return let(*e, tail);
       case Expr::Kind::Apply: return apply(e);
       case Expr::Kind::Intrinsic: return intrinsic(e->text, e->list, e);
       case Expr::Kind::Index: return index(e);
@@ -266,7 +310,7 @@ class Fwd {
     return {pv, bind(t, e->type)};
   }
 
-  Dual1 let(const Expr& e) {
+  Dual1 let(const Expr& e, bool tail) {
     if (!e.type_params.empty()) throw Unsupported(fmt::format("a size-binding let (at {}) in a mapped function", e.loc.str()));
     const Pattern* id = e.pattern ? param_id(*e.pattern) : nullptr;
     if (id) {
@@ -283,6 +327,7 @@ class Fwd {
       emit(e.pattern, e.a);
       forget(*e.pattern);
     }
+    result_tail_ = tail;
     return norm(e.b);
   }
 

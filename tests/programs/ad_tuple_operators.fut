@@ -1,5 +1,5 @@
 -- Derivatives inside mapped functions (interp/flatten/lower_ad.cpp) of
--- operators over tuples and of functions defined inside the element, as
+-- functions over tuples and of functions defined inside the element, as
 -- in ifl23-revad-red-scan's scan and reduction adjoints: `map (op_bar_2 op)`
 -- with `op_bar_2 op (x, y, r_b) = vjp (op x) y r_b` over 2x2 matrices as
 -- 4-tuples, and `let op' b a = op a b in vjp (op' y) x r_b`. Each map is
@@ -33,3 +33,20 @@ def scaled_sin (a: f64) (b: f64) = a * f64.sin b
 -- output { [0.479425538604203, -1.682941969615793, -0.1411200080598672] }
 entry local_function (xs: []f64) (ys: []f64) (bs: []f64) =
   map (op_bar_1 scaled_sin) (zip3 xs ys bs)
+
+-- Forward mode: tangents of functions of tuples at a point that differs
+-- per element (the tangent of a tuple parameter is a tuple).
+def polar (r: f64, th: f64) = (r * f64.cos th, r * f64.sin th)
+
+-- ==
+-- entry: tuple_tangents
+-- input { [[1.0, 2.0, 3.0, 4.0], [0.5, -1.0, 2.0, 1.5]] [[2.0, 0.0, 1.0, 1.0], [1.0, 1.0, -1.0, 3.0]] [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.5, 0.0]] }
+-- output { [[1.0, 0.0, 3.0, 0.0], [-0.5, 0.5, 0.75, 2.0]] }
+entry tuple_tangents (xs: [][4]f64) (ys: [][4]f64) (ts: [][4]f64) =
+  map3 (\x y t -> toarr (jvp (mm2 (fromarr x)) (fromarr y) (fromarr t))) xs ys ts
+
+-- ==
+-- entry: polar_tangents
+-- input { [1.0, 2.0] [0.5, 1.0] }
+-- output { [0.6378697925882713, -0.30116867893975674] [0.9182168195493894, 1.3817732906760363] }
+entry polar_tangents (rs: []f64) (ths: []f64) = map2 (\r th -> jvp polar (r, th) (1, 0.5)) rs ths |> unzip

@@ -313,3 +313,17 @@ TEST_CASE("flatten: point-free polymorphic definitions of functions inside mappe
   flattened("map (\\xs -> pf_toarrs (pf_fromarrs xs)) (unflatten (unflatten (map f64.i64 (iota 8))) : [2][2][2]f64)");
   flattened("map (\\xs -> map (\\(a, b) -> a * b) (pf_fromarrs xs)) (unflatten (unflatten (iota 12)) : [2][3][2]i64)");
 }
+
+TEST_CASE("flatten: derivatives of functions of tuples and of local functions inside each element") {
+  // ifl23-revad-red-scan's adjoints: `vjp (op x) y r_b` with op over
+  // 4-tuples, `let op' b a = op a b in vjp (op' y) x r_b`; tangents of a
+  // function of a pair. All ran on the reference ("a pattern parameter
+  // that carries a derivative", "a function defined inside the mapped
+  // function").
+  flattened("let mm (a: f64, b: f64) (c: f64, d: f64) = (a * c - b * d, a * d + b * c) "
+            "in map2 (\\x y -> vjp (mm x) y (1, 0.5)) [(1.0, 2.0), (3.0, 4.0)] [(0.5, 1.0), (2.0, -1.0)]");
+  flattened("let polar (r: f64, th: f64) = (r * f64.cos th, r * f64.sin th) "
+            "in map2 (\\r th -> jvp polar (r, th) (1, 0.5)) [1.0, 2.0] [0.5, 1.0]");
+  flattened("map2 (\\x y -> let g a b = a * f64.sin b in vjp (g y) x 1) [1.0, 2.0] [0.5, 1.0]");
+  flattened("let scaled (a: f64) (b: f64) = a * f64.sin b in map (\\x -> vjp (\\a -> scaled a 2 + a * a) x 1) [1.0, 2.0]");
+}
