@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -25,12 +26,57 @@ namespace {
 
 using namespace rewrite;
 
-// One `let pattern = value` of the body, with the names it binds.
+// One `let pattern = value` of the body, with the names it binds; or a
+// local function defined among the lets (`fun`: the LetFun node, `value`
+// its body, `names` its name).
 struct LetPart {
   PatternPtr pattern;
   const Expr* value;
   std::set<std::string> names;
+  const Expr* fun = nullptr;
+  ExprPtr owner;  // value's node, owned (null for a pipeline's stages)
 };
+
+// A local function as the evaluator binds a LetFun (eval_expr.cpp), in env.
+eval::Binding local_function(const Expr& letfun, eval::EnvPtr env, eval::TypeEnvPtr tenv) {
+  auto c = std::make_shared<Callable>();
+  c->kind = Callable::Kind::Closure;
+  c->name = letfun.name.name;
+  c->params = &letfun.params;
+  c->body = letfun.a.get();
+  c->ret_type = letfun.ret_type.get();
+  c->type_params = &letfun.type_params;
+  c->env = std::move(env);
+  c->tenv = std::move(tenv);
+  c->loc = letfun.loc;
+  eval::Binding b;
+  b.value = Value::function(c);
+  if (!letfun.quantified.empty()) b.quantified = &letfun.quantified;
+  return b;
+}
+
+// `let f1 .. in .. let fk .. in value`: value with the local functions it
+// reads defined again around it, for a step that runs in each element
+// (functions that name the element's values differ per element, so they
+// cannot be bound once). Built once per value and functions, and kept for
+// good: the steps' closures point into it, and the parts it holds keep
+// their addresses from being reused by other syntax.
+const Expr* with_local_functions(const ExprPtr& value, const std::vector<const Expr*>& funs) {
+  thread_local std::map<std::vector<const void*>, ExprPtr> built;
+  std::vector<const void*> key{value.get()};
+  for (const Expr* f : funs) key.push_back(f->a.get());
+  ExprPtr& e = built[key];
+  if (e) return e.get();
+  ExprPtr body = value;
+  for (size_t k = funs.size(); k-- > 0;) {
+    auto node = std::make_shared<Expr>(*funs[k]);
+    node->b = body;
+    node->type = value->type;
+    body = std::move(node);
+  }
+  e = body;
+  return e.get();
+}
 
 // An earlier step's result: its pattern and the array of its values.
 struct Bound {
@@ -167,11 +213,13 @@ class Distributor {
       : call_(call), ev_(ev), fn_(fn), xs_(call.args.begin() + 1, call.args.end()) {
     for (const PatternPtr& p : *fn_.params) pattern_names(*p, elem_names_);
     env_ = with_sizes();
+    steps_env_ = fn_.env;
   }
 
   // The body's lets, one map each; nullopt (nothing run) when some let
   // cannot be distributed.
-  std::optional<Value> lets(const std::vector<LetPart>& parts, const Expr& result, std::string& how) {
+  std::optional<Value> lets(const std::vector<LetPart>& parts, const Expr& result, const ExprPtr& result_owner,
+                            std::string& how) {
     // Sizes named by the element's parameters are the same for every
     // element in practice; if not, the step reports an irregular array
     // (caught in try_distribute). Sizes bound by the body's own lets are
@@ -182,8 +230,12 @@ class Distributor {
     // differ, and such a let is not distributed. A let that makes rows of
     // different sizes anyway is caught when it runs, and its site is not
     // distributed again (irregular_sites).
+    // Only local functions that name the element before the result: one
+    // map of the whole body, which the planner takes as it is.
+    if (std::all_of(parts.begin(), parts.end(), [](const LetPart& l) { return l.fun != nullptr; })) return std::nullopt;
     std::set<std::string> inner;
     for (const LetPart& l : parts) {
+      if (l.fun) continue;
       if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner) ||
           tuples_of_arrays(l.value->type) || (has_unknown_size(l.value->type) && !size_preserving(*l.value))) {
         how = "a let whose value holds functions, arrays of tuples of arrays, sizes of an earlier let, or a size "
@@ -200,9 +252,66 @@ class Distributor {
     std::vector<std::set<std::string>> used;
     for (const LetPart& l : parts) used.push_back(mentioned_names(*l.value));
     used.push_back(mentioned_names(result));
+    std::set<std::string> varying = elem_names_;
+    std::vector<std::string> hoisted;
+    // Local functions that name the element's values: defined again in
+    // each step that reads them (with_local_functions).
+    std::vector<size_t> local_funs;
+    // A step's expression, and what it names, with the local functions it
+    // reads (also through each other) around it.
+    auto wrapped = [&](const Expr& value, const ExprPtr& owner, std::set<std::string>& names) -> const Expr* {
+      std::vector<const Expr*> funs;
+      for (size_t j = local_funs.size(); j-- > 0;) {
+        const LetPart& f = parts[local_funs[j]];
+        if (!mentions_any(names, f.names)) continue;
+        funs.insert(funs.begin(), f.fun);
+        names.insert(used[local_funs[j]].begin(), used[local_funs[j]].end());
+      }
+      if (funs.empty()) return &value;
+      if (!owner) return nullptr;
+      return with_local_functions(owner, funs);
+    };
     for (size_t k = 0; k < parts.size(); ++k) {
       const LetPart& l = parts[k];
-      Value r = step(*l.value, bound, &used[k]);
+      if (l.fun) {
+        if (mentions_any(used[k], varying)) {
+          local_funs.push_back(k);
+          varying.insert(l.names.begin(), l.names.end());
+        } else {
+          // Naming nothing the element varies in: bound once.
+          std::vector<std::pair<std::string, eval::Binding>> frame, copy;
+          frame.emplace_back(*l.names.begin(), local_function(*l.fun, env_, fn_.tenv));
+          copy.emplace_back(*l.names.begin(), local_function(*l.fun, steps_env_, fn_.tenv));
+          env_ = eval::extend(env_, std::move(frame));
+          steps_env_ = eval::extend(steps_env_, std::move(copy));
+          hoisted.push_back(*l.names.begin());
+        }
+        continue;
+      }
+      // A let that names nothing of the element nor of the lets mapped
+      // before it is the same for every element (radix_sort's `iters`, a
+      // loop's trip count): computed once and bound in the steps'
+      // environment, not mapped, so that what reads it sees one value.
+      // Scalars only: an array the element goes on to update in place
+      // (`let a = iota 6 let a[x] = ..`) must be each element's own.
+      if (!has_array(l.value->type) && !mentions_any(used[k], varying) && !mentions_any(l.names, varying)) {
+        std::vector<std::pair<std::string, eval::Binding>> frame;
+        if (ev_.bind_pattern(*l.pattern, ev_.eval(*l.value, eval::Ctx{env_, fn_.tenv}), frame, nullptr,
+                             eval::Ctx{env_, fn_.tenv})) {
+          std::vector<std::pair<std::string, eval::Binding>> copy = frame;
+          env_ = eval::extend(env_, std::move(frame));
+          steps_env_ = eval::extend(steps_env_, std::move(copy));
+          hoisted.insert(hoisted.end(), l.names.begin(), l.names.end());
+          continue;
+        }
+      }
+      varying.insert(l.names.begin(), l.names.end());
+      const Expr* e = wrapped(*l.value, l.owner, used[k]);
+      if (!e) {
+        how = "a local function read by a pipeline's stage";
+        return std::nullopt;
+      }
+      Value r = step(*e, bound, &used[k]);
       // Read again by several later steps, or costly: computed once.
       int uses = 0;
       for (size_t j = k + 1; j <= parts.size(); ++j) uses += mentions_any(used[j], l.names);
@@ -211,10 +320,17 @@ class Distributor {
       std::string s = inner_parallelism(*l.value);
       steps.push_back(s.empty() ? "scalar code" : s);
     }
-    Value r = step(result, bound, &used.back());
+    const Expr* last = wrapped(result, result_owner, used.back());
+    if (!last) {
+      how = "a local function read by a pipeline's result";
+      return std::nullopt;
+    }
+    Value r = step(*last, bound, &used.back());
     std::string s = inner_parallelism(result);
     steps.push_back(s.empty() ? "scalar code" : s);
     how = fmt::format("{} maps, one per let ({})", steps.size(), join(steps));
+    if (!hoisted.empty())
+      how += fmt::format("; {} the same for every element, computed once", join(hoisted));
     return r;
   }
 
@@ -227,7 +343,10 @@ class Distributor {
       return std::nullopt;
     // Only a body of lets gains: a body that is one SOAC is planned as
     // well without its arguments mapped first.
+    // (Local functions at its head are bound once when they name nothing
+    // of the element: without_invariant_local_functions.)
     const Expr* body = strip_attrs(f.fn->body);
+    while (body->kind == Expr::Kind::LetFun && body->b) body = strip_attrs(body->b.get());
     if (!(body->kind == Expr::Kind::Let || is_map_call(*body)) || inner_parallelism(*body, f.fn->env).empty())
       return std::nullopt;
     const Callable& callee = *f.fn;
@@ -481,7 +600,7 @@ class Distributor {
 
   // One map of e over the given inputs (in place of the element's).
   Value step_over(const Expr& e, std::vector<Value> inputs) {
-    return run_map(closure_over(fn_, &e, *fn_.params, &e, fn_.env), std::move(inputs));
+    return run_map(closure_over(fn_, &e, *fn_.params, &e, steps_env_), std::move(inputs));
   }
 
   // One map of e over the elements, with the earlier results e names.
@@ -494,7 +613,7 @@ class Distributor {
         params.push_back(b.pattern);
         arrays.push_back(b.array);
       }
-    return run_map(closure_over(fn_, &e, params, &e, fn_.env), std::move(arrays));
+    return run_map(closure_over(fn_, &e, params, &e, steps_env_), std::move(arrays));
   }
 
   // An argument expression mapped over the elements; a parameter named
@@ -567,7 +686,8 @@ class Distributor {
   const exec::SoacCall& call_;
   eval::Evaluator& ev_;
   const Callable& fn_;
-  eval::EnvPtr env_;  // with_sizes()
+  eval::EnvPtr env_;  // with_sizes(), and the lets computed once (lets())
+  eval::EnvPtr steps_env_;  // the steps' closures' environment: fn_.env and the lets computed once
   std::vector<Value> xs_;
   std::set<std::string> elem_names_;
 };
@@ -673,28 +793,73 @@ std::unordered_set<const Expr*>& irregular_sites() {
   return sites;
 }
 
+// Local functions defined at the head of a mapped function's body that
+// name nothing of the element (radix_sort_step's `num`, radix_sort_float's
+// `get_bit'`, given what the call fixes) are the same for every element:
+// bound once in the function's environment, so that the rules below see
+// the lets after them. A local function that names the element's values or
+// sizes stops the peeling (its closure would differ per element).
+std::optional<Value> without_invariant_local_functions(const Value& fv) {
+  const Callable& fn = *fv.fn;
+  std::set<std::string> element;
+  for (const PatternPtr& p : *fn.params) pattern_names(*p, element);
+  if (fn.type_params)
+    for (const TypeParam& tp : *fn.type_params) element.insert(tp.name);
+  const Expr* body = strip_attrs(fn.body);
+  eval::EnvPtr env = fn.env;
+  bool peeled = false;
+  while (body && body->kind == Expr::Kind::LetFun && body->a && body->b && !mentions(*body->a, element)) {
+    bool sized = false;
+    for (const PatternPtr& p : body->params) sized |= p->type && sized_by(p->type, element);
+    if (sized) break;
+    std::vector<std::pair<std::string, eval::Binding>> frame;
+    frame.emplace_back(body->name.name, local_function(*body, env, fn.tenv));
+    env = eval::extend(env, std::move(frame));
+    body = strip_attrs(body->b.get());
+    peeled = true;
+  }
+  if (!peeled) return std::nullopt;
+  return closure_over(fn, body, *fn.params, body, std::move(env));
+}
+
 Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n) {
   Distribution out;
   std::optional<Value> saturated = closure_of_partial(call.args.at(0), ev);
-  const Value& fv = saturated ? *saturated : call.args.at(0);
-  if (!is_closure(fv) || fv.fn->intrinsic_alias() || fv.fn->self.lock()) return out;
+  const Value* fvp = saturated ? &*saturated : &call.args.at(0);
+  if (!is_closure(*fvp) || fvp->fn->intrinsic_alias() || fvp->fn->self.lock()) return out;
+  std::optional<Value> peeled = without_invariant_local_functions(*fvp);
+  if (peeled) fvp = &*peeled;
+  const Value& fv = *fvp;
   const Callable& fn = *fv.fn;
   if (fn.params->size() != call.args.size() - 1) return out;
   const Expr* body = strip_attrs(fn.body);
+  ExprPtr owner;  // body's node, owned, once past the first let
+  auto next = [&](const ExprPtr& b) {
+    owner = b;
+    while (owner && owner->kind == Expr::Kind::Attr) owner = owner->a;
+    body = owner.get();
+  };
   std::vector<LetPart> parts;
-  while (body && body->kind == Expr::Kind::Let && body->pattern && body->a && body->b) {
+  while (body && (body->kind == Expr::Kind::Let || body->kind == Expr::Kind::LetFun) && body->a && body->b) {
+    if (body->kind == Expr::Kind::LetFun) {
+      parts.push_back(LetPart{nullptr, body->a.get(), {body->name.name}, body, nullptr});
+      next(body->b);
+      continue;
+    }
+    if (!body->pattern) break;
     if (!body->type_params.empty()) return out;  // `let [n] ...`: sizes bound inside the element
-    LetPart l{body->pattern, body->a.get(), {}};
+    LetPart l{body->pattern, body->a.get(), {}, nullptr, body->a};
     pattern_names(*l.pattern, l.names);
     parts.push_back(std::move(l));
-    body = strip_attrs(body->b.get());
+    next(body->b);
   }
   if (!body || body->kind == Expr::Kind::LetFun) return out;
   std::shared_ptr<const PipelineLets> pipeline;
   if (is_pipe(body) && (pipeline = pipeline_lets(body))) {
     for (size_t k = 0; k < pipeline->values.size(); ++k)
-      parts.push_back(LetPart{pipeline->patterns[k], pipeline->values[k], {pipeline->patterns[k]->name}});
+      parts.push_back(LetPart{pipeline->patterns[k], pipeline->values[k], {pipeline->patterns[k]->name}, nullptr, nullptr});
     body = pipeline->result;
+    owner = nullptr;
   }
   if (depth >= kMaxDepth) return out;
   if (parts.empty() && body->kind != Expr::Kind::Apply && body->kind != Expr::Kind::If) return out;
@@ -754,7 +919,7 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   }
   std::string how;
   try {
-    if (!parts.empty()) out.value = d.lets(parts, *body, how);
+    if (!parts.empty()) out.value = d.lets(parts, *body, owner, how);
     else if (body->kind == Expr::Kind::If) out.value = d.branches(*body, how);
     else if (!(out.value = d.map_of_map(*body, how))) out.value = d.call_of(*body, how);
   } catch (const Error& e) {

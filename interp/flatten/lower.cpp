@@ -277,6 +277,10 @@ Sym Lowerer::lookup(const QualName& name, const ScopePtr& sc, const Loc& loc) {
     throw Fallback(fmt::format("the size `{}` used at {} cannot be determined when the nest is planned (it may differ "
                                "between elements)",
                                name.str(), loc.str()));
+  // A function's own name in its body: the evaluator's closure refers to
+  // itself (Callable::self), the scope it was defined in does not.
+  if (name.qualifiers.empty() && std::find(active_names_.begin(), active_names_.end(), name.name) != active_names_.end())
+    throw Fallback(fmt::format("recursive function {}", name.str()));
   throw Fallback(fmt::format("unbound name `{}` at {}", name.str(), loc.str()));
 }
 

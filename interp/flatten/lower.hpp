@@ -273,7 +273,8 @@ class Lowerer {
   kir::Builder b_;
   std::vector<BufferPtr> reads_;
   std::map<const Buffer*, int> array_ids_;
-  std::vector<const void*> active_;  // functions being inlined (recursion check)
+  std::vector<const void*> active_;        // functions being inlined (recursion check)
+  std::vector<std::string> active_names_;  // and their names (a recursive call's name is unbound in their scope)
   // The result sizes of the application being lowered, for the function it
   // calls directly (apply() takes it, so nested calls never see it).
   std::optional<CallHint> call_hint_;

@@ -29,18 +29,29 @@ Sym function_sym(std::shared_ptr<SymFn> fn) {
 
 struct ActiveGuard {
   std::vector<const void*>& stack;
-  ActiveGuard(std::vector<const void*>& s, const void* key, const std::string& name) : stack(s) {
+  std::vector<std::string>& names;
+  ActiveGuard(std::vector<const void*>& s, std::vector<std::string>& ns, const Expr& body, const std::string& name)
+      : stack(s), names(ns) {
+    const void* key = &body;
     // The same function may be active more than once without recursion:
     // `f32.sum (map (\r -> f32.sum r) xss)` lowers the inner sum while the
-    // outer one's body runs (the map's element is generated on demand). A
-    // real recursion is caught by its depth.
+    // outer one's body runs (the map's element is generated on demand),
+    // as deep as maps of such elements nest (`imap5` twice, one reading the
+    // other's elements: imap active 10 times). A real recursion is caught
+    // by its depth: a body that names its own function from 8 activations,
+    // any other (mutual recursion, or none) from 32, with the total depth.
     int same = 0;
     for (const void* k : stack) same += k == key;
-    if (same >= 8) throw Fallback(fmt::format("recursive function{}", name.empty() ? "" : " " + name));
+    if (same >= 32 || (same >= 8 && (name.empty() || eval::mentions_name(body, name))))
+      throw Fallback(fmt::format("recursive function{}", name.empty() ? "" : " " + name));
     if (stack.size() > 64) throw Fallback("function calls nested too deeply");
     stack.push_back(key);
+    names.push_back(name);
   }
-  ~ActiveGuard() { stack.pop_back(); }
+  ~ActiveGuard() {
+    stack.pop_back();
+    names.pop_back();
+  }
 };
 
 const std::vector<std::string> kConversions = {"to_bool", "to_i8",  "to_i16", "to_i32", "to_i64", "to_u8",
@@ -52,7 +63,7 @@ Sym Lowerer::call_body(const std::vector<PatternPtr>& params, const Expr& body, 
                        const std::vector<TypeParam>* sizes, std::vector<Sym>& args, const std::string& name,
                        const Loc& loc, bool tail, const TypeExpr* ret, const CallHint* hint) {
   size_t p = params.size();
-  ActiveGuard guard(active_, &body, name);
+  ActiveGuard guard(active_, active_names_, body, name);
   auto inner = child_scope(std::move(scope));
   for (size_t k = 0; k < p; ++k) bind(*params[k], args[k], inner->vars, sizes);
   if (sizes) {

@@ -6,36 +6,44 @@ namespace thorn::flatten::planning {
 
 // The destination of reduce_by_index / scatter, owned: its leaf buffers
 // whole (offset 0, exact size) and referenced by nothing else.
+// The leaves of an array of scalars or (nested) tuples and records of
+// them, in order, and the element's shape; a Fallback for arrays in the
+// elements or sums.
+static void destination_leaves(const ArrayValue& a, int rank, Sym& like, std::vector<const ArrayValue*>& parts) {
+  if (a.elem.kind == ElemShape::Kind::Prim) {
+    if (a.rank() != rank) throw Fallback("a destination whose elements hold arrays");
+    parts.push_back(&a);
+    like = Sym::scalar(kir::kNoReg, a.elem.prim);
+    return;
+  }
+  if (a.elem.kind != ElemShape::Kind::Tuple && a.elem.kind != ElemShape::Kind::Record)
+    throw Fallback("destination of sum types");
+  like.kind = a.elem.kind == ElemShape::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
+  if (a.elem.kind == ElemShape::Kind::Record) like.names = std::make_shared<std::vector<std::string>>(a.elem.names);
+  for (const ArrayPtr& c : a.components) {
+    Sym part;
+    destination_leaves(*c, rank, part, parts);
+    like.elems.push_back(std::move(part));
+  }
+}
+
 Value Planner::own_destination(std::vector<BufferPtr>& leaves, Sym& like, int max_rank) {
   Value dest = call.args.at(0);
   if (dest.kind != Value::Kind::Array || dest.arr().rank() > max_rank)
     throw Fallback("a destination of more dimensions than the indices have");
   const ArrayValue& a = dest.arr();
   std::vector<const ArrayValue*> parts;
-  if (a.elem.kind == ElemShape::Kind::Prim) {
-    parts.push_back(&a);
-    like = Sym::scalar(kir::kNoReg, a.elem.prim);
-  } else if (a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) {
-    like.kind = a.elem.kind == ElemShape::Kind::Tuple ? Sym::Kind::Tuple : Sym::Kind::Record;
-    if (a.elem.kind == ElemShape::Kind::Record) like.names = std::make_shared<std::vector<std::string>>(a.elem.names);
-    for (const ArrayPtr& c : a.components) {
-      if (c->elem.kind != ElemShape::Kind::Prim || c->rank() != a.rank()) throw Fallback("destination of nested tuples");
-      parts.push_back(c.get());
-      like.elems.push_back(Sym::scalar(kir::kNoReg, c->elem.prim));
-    }
-  } else {
-    throw Fallback("destination of sum types");
-  }
+  destination_leaves(a, a.rank(), like, parts);
   bool whole = true;
   for (const ArrayValue* p : parts) whole &= p->offset == 0 && p->buffer->count() == a.count();
   // The call's argument and `dest` hold the array; the evaluator gave it up.
   call.args[0] = Value();
   if (!(whole && dest.array.use_count() == 1 && eval::storage_unique(dest.arr())))
     dest = Value::make_array(copy_array(dest.arr()));
-  const ArrayValue& owned = dest.arr();
-  if (owned.elem.kind == ElemShape::Kind::Prim) leaves.push_back(owned.buffer);
-  else
-    for (const ArrayPtr& c : owned.components) leaves.push_back(c->buffer);
+  Sym owned_like;
+  std::vector<const ArrayValue*> owned;
+  destination_leaves(dest.arr(), dest.arr().rank(), owned_like, owned);
+  for (const ArrayValue* p : owned) leaves.push_back(p->buffer);
   return dest;
 }
 
@@ -210,10 +218,11 @@ Value Planner::hist_or_scatter(bool hist) {
   {
     // Type agreement of the destination, before it is taken from the call.
     const ArrayValue& a = call.args.at(0).arr();
+    Sym dl;
+    std::vector<const ArrayValue*> parts;
+    destination_leaves(a, a.rank(), dl, parts);
     std::vector<Prim> dtypes;
-    if (a.elem.kind == ElemShape::Kind::Prim) dtypes.push_back(a.elem.prim);
-    else
-      for (const ArrayPtr& c : a.components) dtypes.push_back(c->elem.prim);
+    for (const ArrayValue* p : parts) dtypes.push_back(p->elem.prim);
     if (dtypes != lw.leaf_types(v)) throw Fallback("destination and values differ in type");
   }
   Value dest = own_destination(leaves, dlike, d);

@@ -196,12 +196,19 @@ struct Planner {
   // applying it to arrays whose every element is the scalar parameters:
   // an element access at any index but the one asked for is not
   // elementwise, and falls back.
-  kir::Function elementwise_operator(const Value& opv, const Sym& like, int64_t m);
+  // With `tuple_of_arrays`, the operator takes and returns tuples (or
+  // records) of [m] arrays, each combined element by element (`\(a, b) (c,
+  // d) -> (map2 f a c, map2 g b d)`), and like is the tuple of scalars.
+  kir::Function elementwise_operator(const Value& opv, const Sym& like, int64_t m, bool tuple_of_arrays = false);
 
   // reduce (map2 f) (replicate m ne) xss: column-wise, one segment per
   // column; scan likewise, its [m][n] result handed back transposed (a
   // delayed transpose: a consumer reads it in place).
   Value reduce_vectorised(bool scan = false);
+  // reduce over a tuple of [m] arrays (`(replicate m 0, replicate m 0)`,
+  // the elements tuples of [m] rows): column-wise as above, the columns'
+  // components side by side.
+  Value reduce_vectorised_tuple();
 
   // ---- reduce / reduce_comm / scan
   Value reduce_or_scan(bool scan);

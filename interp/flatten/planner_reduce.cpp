@@ -9,7 +9,7 @@ namespace thorn::flatten::planning {
 // applying it to arrays whose every element is the scalar parameters:
 // an element access at any index but the one asked for is not
 // elementwise, and falls back.
-kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, int64_t m) {
+kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, int64_t m, bool tuple_of_arrays) {
   kir::Function f;
   f.name = "op";
   Lowerer lw(f);
@@ -36,6 +36,28 @@ kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, i
     s.arr = arr;
     return s;
   };
+  if (tuple_of_arrays) {
+    // (a, b) as ([m]a, [m]b): each component an array of its scalar.
+    auto components = [&](const Sym& t) {
+      Sym out = t;
+      for (Sym& c : out.elems) c = vec(c);
+      return out;
+    };
+    Sym r = lw.apply(lw.from_value(opv), {components(a), components(b)}, call.loc);
+    if ((r.kind != Sym::Kind::Tuple && r.kind != Sym::Kind::Record) || r.elems.size() != like.elems.size())
+      throw Fallback("a vectorised operator whose result is not a tuple of the same arity");
+    Sym e = r;
+    for (Sym& c : e.elems) {
+      if (c.kind != Sym::Kind::Array || c.arr->dims != std::vector<int64_t>{m})
+        throw Fallback("a vectorised operator whose result is not arrays of the same length");
+      c = lw.index(c, i0, call.loc, false);
+    }
+    if (lw.leaf_types(e) != types) throw Fallback("the operator's result type differs from its arguments'");
+    lw.b().ret(lw.leaves(e));
+    if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
+    if (std::string err = kir::verify(f); !err.empty()) throw Fallback("a vectorised operator that is not elementwise");
+    return f;
+  }
   Sym r = lw.apply(lw.from_value(opv), {vec(a), vec(b)}, call.loc);
   if (r.kind != Sym::Kind::Array || r.arr->dims != std::vector<int64_t>{m})
     throw Fallback("a vectorised operator whose result is not an array of the same length");
@@ -102,6 +124,79 @@ Value Planner::reduce_vectorised(bool scan) {
   return t;
 }
 
+Value Planner::reduce_vectorised_tuple() {
+  const Value& opv = call.args.at(0);
+  const Value& ne = call.args.at(1);
+  const ArrayValue& xs = call.args.at(2).arr();
+  const size_t parts = ne.elems ? ne.elems->size() : 0;
+  int64_t m = -1;
+  for (size_t k = 0; k < parts; ++k) {
+    const Value& c = (*ne.elems)[k];
+    if (c.kind != Value::Kind::Array || c.arr().rank() != 1 || c.arr().elem.kind != ElemShape::Kind::Prim)
+      throw Fallback("a neutral element that is a tuple of other than arrays of scalars");
+    if (m >= 0 && c.arr().outer() != m)
+      throw Fallback("a vectorised neutral element whose components differ in length");
+    m = c.arr().outer();
+  }
+  const int64_t n = xs.outer();
+  if (parts == 0 || m <= 0) throw Fallback("an empty vectorised neutral element");
+  const bool record = ne.kind == Value::Kind::Record;
+  if (xs.elem.kind != (record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple) || xs.components.size() != parts)
+    throw Fallback("elements and neutral element differ in structure");
+  for (const ArrayPtr& c : xs.components)
+    if (c->shape != std::vector<int64_t>{n, m} || c->elem.kind != ElemShape::Kind::Prim)
+      throw Fallback("elements whose arrays differ in length from the neutral element's");
+  // The neutral element must be the same in every column.
+  Sym like;
+  like.kind = record ? Sym::Kind::Record : Sym::Kind::Tuple;
+  like.names = ne.names;
+  std::vector<Scalar> neutral;
+  for (size_t k = 0; k < parts; ++k) {
+    const ArrayValue& c = (*ne.elems)[k].arr();
+    like.elems.push_back(Sym::scalar(kir::kNoReg, c.elem.prim));
+    Scalar first = array_row(c, 0).scalar;
+    for (int64_t col = 1; col < m; ++col)
+      if (!(array_row(c, col).scalar == first))
+        throw Fallback("a vectorised neutral element that differs between columns");
+    neutral.push_back(first);
+  }
+  Builder pb;
+  plan::Step st = new_step(plan::StepKind::SegRed, call.loc, m, n);
+  Lowerer lw(st.element);
+  kir::Builder& b = lw.b();
+  Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
+  std::vector<Reg> leaves;
+  for (size_t k = 0; k < parts; ++k) {
+    Sym x = lw.index(lw.index(lw.array_of(Value::make_array(xs.components[k])), j, call.loc, false), s, call.loc, false);
+    if (!x.is_scalar() || x.prim != like.elems[k].prim) throw Fallback("elements and neutral element differ in type");
+    leaves.push_back(x.reg);
+  }
+  b.ret(leaves);
+  finish_function(st.element, "element");
+  st.neutral = neutral;
+  st.op = elementwise_operator(opv, like, m, true);
+  st.commutative = call.kind == SoacKind::ReduceComm;
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  std::vector<BufferPtr> outs;
+  for (size_t k = 0; k < parts; ++k)
+    outs.push_back(pb.output(like.elems[k].prim, m, fmt::format("out{}", k), st.writes));
+  pb.plan.source = fmt::format("{} (vectorised operator over a tuple of arrays) at {}", exec::soac_name(call.kind),
+                               call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(
+      fmt::format("vectorised operator: one segment per column, {} arrays of [{}][{}] read transposed", parts, m, n));
+  pb.plan.steps.push_back(std::move(st));
+  pb.plan.results = pb.plan.steps[0].writes;
+  run(pb);
+  std::vector<Value> result;
+  for (const BufferPtr& o : outs) result.push_back(Value::make_array(make_prim_array(o, {m})));
+  if (!record) return Value::tuple(std::move(result));
+  std::vector<std::pair<std::string, Value>> fields;
+  for (size_t k = 0; k < parts; ++k) fields.emplace_back((*ne.names)[k], std::move(result[k]));
+  return Value::record(std::move(fields));
+}
+
 // ---- reduce / reduce_comm / scan
 Value Planner::reduce_or_scan(bool scan) {
   const Value& opv = call.args.at(0);
@@ -111,6 +206,9 @@ Value Planner::reduce_or_scan(bool scan) {
   int64_t n = xsv.arr().outer();
   if (n == 0) throw Fallback("empty input");
   if (ne.kind == Value::Kind::Array) return reduce_vectorised(scan);
+  if (!scan && (ne.kind == Value::Kind::Tuple || ne.kind == Value::Kind::Record) && ne.elems && !ne.elems->empty() &&
+      (*ne.elems)[0].kind == Value::Kind::Array)
+    return reduce_vectorised_tuple();
   Sym like = shape_of_value(ne);
   std::vector<BufferPtr> in_leaves;
   std::optional<std::string> key = plan_cache_enabled() ? reduce_key(opv, ne, xsv, in_leaves) : std::nullopt;

@@ -327,3 +327,46 @@ TEST_CASE("flatten: derivatives of functions of tuples and of local functions in
   flattened("map2 (\\x y -> let g a b = a * f64.sin b in vjp (g y) x 1) [1.0, 2.0] [0.5, 1.0]");
   flattened("let scaled (a: f64) (b: f64) = a * f64.sin b in map (\\x -> vjp (\\a -> scaled a 2 + a * a) x 1) [1.0, 2.0]");
 }
+
+TEST_CASE("flatten: narrow maps whose bodies define local functions among their lets are distributed") {
+  // diku-dk/sorts' radix_sort_step defines `num`, `pairwise` and `f` among
+  // its lets; `f` reads the counts a reduction computed in the element. A
+  // narrow map of it ran each row's sort sequentially (the distributor
+  // stopped at the first local function). Now the ones that name nothing
+  // of the element are bound once, the others defined again in each step
+  // that reads them, and lets that name nothing of the element run once.
+  auto& b = testutil::backend_pair();
+  const char* d =
+      "def dl_step [n] (xs: [n]i32) (k: i32) : [n]i32 = "
+      "  let scale x = x * k "
+      "  let ys = map scale xs "
+      "  let total = i32.sum ys "
+      "  let shift x = x + total "
+      "  let zs = scan (+) 0 (map shift ys) "
+      "  let both x = shift (scale x) "
+      "  in map2 (+) zs (map both xs)";
+  b.ref->eval_input(d);
+  b.host->eval_input(d);
+  std::string log = same("map (\\xs -> dl_step xs 2) [[3, 1, 2], [9, 7, 8]]");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("4 maps, one per let (map, sum, scan, map2)") != std::string::npos);
+  log = same("map (\\xs -> let c = 2i64 let inc x = x + 1 in loop xs = map inc xs for i < c do dl_step xs "
+             "(i32.i64 i)) [[3, 1, 2], [9, 7, 8]]");
+  INFO(log);
+  CHECK(log.find("c, inc the same for every element, computed once") != std::string::npos);
+}
+
+TEST_CASE("flatten: scatters into arrays of nested tuples; helpers nested ten deep are not recursion") {
+  // futhark-range-trees scatters (i32, (f64, f64)) elements ("destination
+  // and values differ in type"); cnn-futhark's imap5 twice in one element
+  // ("recursive function imap").
+  flattened("scatter (replicate 3 (0i32, (0.0, 0.0))) [2, 1, 0] (map (\\x -> (x, (f64.i32 x, 1.0))) [1, 2, 3])");
+  flattened("let imap 'a (n: i64) (f: i64 -> a) : [n]a = map f (iota n) "
+            "let imap2 'a (m: i64) (n: i64) (f: i64 -> i64 -> a) = imap m (\\i -> imap n (f i)) "
+            "let imap3 'a (m: i64) (n: i64) (k: i64) (f: i64 -> i64 -> i64 -> a) = imap m (\\i -> imap2 n k (f i)) "
+            "let g (x: f32) = let y = imap3 2 2 2 (\\a b c -> x + f32.i64 (a + b + c)) "
+            "  let z = imap3 2 2 2 (\\a b c -> imap3 1 1 2 (\\_ _ e -> y[a][b][c] * f32.i64 e)) "
+            "  in z[1][0][1][0][0][1] "
+            "in map g [1, 2, 3]");
+}
