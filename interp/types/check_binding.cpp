@@ -908,12 +908,24 @@ Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
       // as Futhark's check of the body under the initial sizes finds them:
       // the loop is then invariant in it.
       auto open = [&](const DimRef& d) { return d->kind == DimNode::Kind::Var && !d->met && !d->met_self && !d->met_unknown; };
+      //
+      // An initial size that is this parameter's own size variable is no
+      // other size: the initial value's type shares a type variable with the
+      // parameter's, which the body decided (`loop (w, acc) = (ps, [])` whose
+      // body returns `acc ++ w`: the element type of `[]` is w's row type,
+      // whose size is a loop size variable). Futhark's unification of the
+      // parameter with the initial value ("dim handling (4)") makes it
+      // whatever the other initial sizes of that variable are (w's `[d]`).
+      std::vector<DimRef> others;
       if (auto it = initial.find(r.get()); it != initial.end())
-        for (const DimRef& other : it->second) {
-          DimRef o = dim_resolve(other);
-          if (!same(o, id) && open(o) && open(id)) u.unify_dims(o, id);
-          exchanged = exchanged || !same(dim_resolve(other), dim_resolve(id));
-        }
+        for (const DimRef& other : it->second)
+          if (dim_resolve(other) != r) others.push_back(other);
+      if (id == r && !others.empty()) id = dim_resolve(others.front());
+      for (const DimRef& other : others) {
+        DimRef o = dim_resolve(other);
+        if (!same(o, id) && open(o) && open(id)) u.unify_dims(o, id);
+        exchanged = exchanged || !same(dim_resolve(other), dim_resolve(id));
+      }
       id = dim_resolve(id);
       // A size the body gives as an expression over sizes still to be
       // solved (`step ys` with step taking `[n*m+r]`: the parameter's size
