@@ -714,7 +714,9 @@ Ty CheckerImpl::infer_loop(Expr& e) {
     // invariant only if all their initial sizes are the same.
     std::map<const DimNode*, std::vector<DimRef>> initial;
     loop_initial_sizes(p, init_type, initial);
-    result = loop_result(p, init_type, e.loc, initial);
+    std::map<const DimNode*, std::vector<DimRef>> returned;  // the body's sizes, per parameter size
+    loop_initial_sizes(p, body, returned);
+    result = loop_result(p, init_type, e.loc, initial, returned);
   }
   // A size the body computes is the parameter's next size, not one it
   // needs before: Futhark makes such sizes loop-variant (fresh per
@@ -863,12 +865,13 @@ void CheckerImpl::loop_initial_sizes(const Ty& p0, const Ty& i0, std::map<const 
 }
 
 Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
-                            const std::map<const DimNode*, std::vector<DimRef>>& initial) {
+                            const std::map<const DimNode*, std::vector<DimRef>>& initial,
+                            const std::map<const DimNode*, std::vector<DimRef>>& returned) {
   Ty p = resolve(p0), i = resolve(i0);
   switch (p->kind) {
     case TyNode::Kind::Array: {
       if (i->kind != TyNode::Kind::Array) return p;
-      Ty elem = loop_result(p->elem, i->elem, loc, initial);
+      Ty elem = loop_result(p->elem, i->elem, loc, initial, returned);
       DimRef raw = p->dim;
       if (!raw || raw->kind != DimNode::Kind::Var) {
         if (elem == p->elem) return p;
@@ -933,10 +936,15 @@ Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
       // initial size, as Futhark's unification of the parameter with the
       // initial value ("dim handling (4)") does: `[k/2*2 + k%2]` gives n =
       // k/2, m = 2 and r = k%2, so the call's size arguments are known at
-      // run time and the parameter keeps the initial size. A size that does
-      // not match operator for operator stays unknown (checked at run time).
+      // run time and the parameter keeps the initial size. Only where the
+      // body returns that very expression (`[n*m+r]`, not `[n*m+r+1]`,
+      // which Futhark rejects). A size that does not match operator for
+      // operator stays unknown (checked at run time).
+      bool body_keeps = true;
+      if (auto it = returned.find(r.get()); it != returned.end())
+        for (const DimRef& bd : it->second) body_keeps = body_keeps && sizes_equal(r, bd);
       if (r->kind == DimNode::Kind::Expr && r->tree && tree_pending(r->tree) && !met_new && !met_unknown && !exchanged &&
-          id->kind != DimNode::Kind::Unknown && id->kind != DimNode::Kind::Var) {
+          body_keeps && id->kind != DimNode::Kind::Unknown && id->kind != DimNode::Kind::Var) {
         try {
           u.unify_dims(r, id);
         } catch (const UnifyFailure&) {
@@ -967,7 +975,7 @@ Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
       bool changed = false;
       for (size_t k = 0; k < p->fields.size(); ++k) {
         if (p->fields[k].first != i->fields[k].first) return p;
-        Ty f = loop_result(p->fields[k].second, i->fields[k].second, loc, initial);
+        Ty f = loop_result(p->fields[k].second, i->fields[k].second, loc, initial, returned);
         changed = changed || f != p->fields[k].second;
         fs.emplace_back(p->fields[k].first, f);
       }
