@@ -714,7 +714,9 @@ Ty CheckerImpl::infer_loop(Expr& e) {
     // invariant only if all their initial sizes are the same.
     std::map<const DimNode*, std::vector<DimRef>> initial;
     loop_initial_sizes(p, init_type, initial);
-    result = loop_result(p, init_type, e.loc, initial);
+    std::map<const DimNode*, std::vector<DimRef>> returned;  // the body's sizes, per parameter size
+    loop_initial_sizes(p, body, returned);
+    result = loop_result(p, init_type, e.loc, initial, returned);
   }
   // A size the body computes is the parameter's next size, not one it
   // needs before: Futhark makes such sizes loop-variant (fresh per
@@ -804,6 +806,46 @@ bool CheckerImpl::ascribed_pattern(const Pattern& q) {
   return false;
 }
 
+namespace {
+bool trees_equal(const SizeTreePtr& a, const SizeTreePtr& b, int depth);
+
+// Whether two sizes are the same size expression: the same constant, name
+// (and binding) or polynomial, or, for expressions without a normal form
+// (`k / 2 * 2 + k % 2`), the same operators over equal operands (Futhark
+// compares size expressions syntactically).
+bool sizes_equal(const DimRef& d0, const DimRef& e0, int depth = 0) {
+  DimRef d = dim_resolve(d0), e = dim_resolve(e0);
+  if (d == e) return true;
+  if (depth > 48) return false;
+  using K = DimNode::Kind;
+  if (d->kind == K::Constant && e->kind == K::Constant) return d->value == e->value;
+  if (d->kind == K::Name && e->kind == K::Name) return d->name == e->name && d->binding == e->binding;
+  SizePoly pd, pe;
+  if (dim_poly(d, pd) && dim_poly(e, pe)) return poly_same(pd, pe);
+  SizeTreePtr a = d->kind == K::Expr ? d->tree : nullptr, b = e->kind == K::Expr ? e->tree : nullptr;
+  if (a && a->op == SizeTree::Op::Leaf) return sizes_equal(a->leaf, e, depth + 1);
+  if (b && b->op == SizeTree::Op::Leaf) return sizes_equal(d, b->leaf, depth + 1);
+  return a && b && trees_equal(a, b, depth + 1);
+}
+
+bool trees_equal(const SizeTreePtr& a, const SizeTreePtr& b, int depth) {
+  if (a == b) return true;
+  if (!a || !b || depth > 48) return false;
+  if (a->op == SizeTree::Op::Leaf || b->op == SizeTree::Op::Leaf)
+    return sizes_equal(a->op == SizeTree::Op::Leaf ? a->leaf : dim_of_tree(a),
+                       b->op == SizeTree::Op::Leaf ? b->leaf : dim_of_tree(b), depth + 1);
+  if (a->op != b->op) return false;
+  if (a->op == SizeTree::Op::Apply) {
+    if (a->fn != b->fn || a->args.size() != b->args.size()) return false;
+    for (size_t i = 0; i < a->args.size(); ++i)
+      if (!trees_equal(a->args[i], b->args[i], depth + 1)) return false;
+    return true;
+  }
+  if (!trees_equal(a->a, b->a, depth + 1)) return false;
+  return a->b ? trees_equal(a->b, b->b, depth + 1) : !b->b;
+}
+}  // namespace
+
 // The loop's result type: p's structure, each size a loop parameter's
 // inferred size decided against the initial value's (`init`) as Futhark
 // does: a size variable the body left open keeps the initial size
@@ -823,12 +865,13 @@ void CheckerImpl::loop_initial_sizes(const Ty& p0, const Ty& i0, std::map<const 
 }
 
 Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
-                            const std::map<const DimNode*, std::vector<DimRef>>& initial) {
+                            const std::map<const DimNode*, std::vector<DimRef>>& initial,
+                            const std::map<const DimNode*, std::vector<DimRef>>& returned) {
   Ty p = resolve(p0), i = resolve(i0);
   switch (p->kind) {
     case TyNode::Kind::Array: {
       if (i->kind != TyNode::Kind::Array) return p;
-      Ty elem = loop_result(p->elem, i->elem, loc, initial);
+      Ty elem = loop_result(p->elem, i->elem, loc, initial, returned);
       DimRef raw = p->dim;
       if (!raw || raw->kind != DimNode::Kind::Var) {
         if (elem == p->elem) return p;
@@ -868,13 +911,48 @@ Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
       // as Futhark's check of the body under the initial sizes finds them:
       // the loop is then invariant in it.
       auto open = [&](const DimRef& d) { return d->kind == DimNode::Kind::Var && !d->met && !d->met_self && !d->met_unknown; };
+      //
+      // An initial size that is this parameter's own size variable is no
+      // other size: the initial value's type shares a type variable with the
+      // parameter's, which the body decided (`loop (w, acc) = (ps, [])` whose
+      // body returns `acc ++ w`: the element type of `[]` is w's row type,
+      // whose size is a loop size variable). Futhark's unification of the
+      // parameter with the initial value ("dim handling (4)") makes it
+      // whatever the other initial sizes of that variable are (w's `[d]`).
+      std::vector<DimRef> others;
       if (auto it = initial.find(r.get()); it != initial.end())
-        for (const DimRef& other : it->second) {
-          DimRef o = dim_resolve(other);
-          if (!same(o, id) && open(o) && open(id)) u.unify_dims(o, id);
-          exchanged = exchanged || !same(dim_resolve(other), dim_resolve(id));
-        }
+        for (const DimRef& other : it->second)
+          if (dim_resolve(other) != r) others.push_back(other);
+      if (id == r && !others.empty()) id = dim_resolve(others.front());
+      for (const DimRef& other : others) {
+        DimRef o = dim_resolve(other);
+        if (!same(o, id) && open(o) && open(id)) u.unify_dims(o, id);
+        exchanged = exchanged || !same(dim_resolve(other), dim_resolve(id));
+      }
       id = dim_resolve(id);
+      // A size the body gives as an expression over sizes still to be
+      // solved (`step ys` with step taking `[n*m+r]`: the parameter's size
+      // became `n*m+r`, n, m and r the call's) is matched against the
+      // initial size, as Futhark's unification of the parameter with the
+      // initial value ("dim handling (4)") does: `[k/2*2 + k%2]` gives n =
+      // k/2, m = 2 and r = k%2, so the call's size arguments are known at
+      // run time and the parameter keeps the initial size. Only where the
+      // body returns that very expression (`[n*m+r]`, not `[n*m+r+1]`,
+      // which Futhark rejects). A size that does not match operator for
+      // operator stays unknown (checked at run time).
+      bool body_keeps = true;
+      if (auto it = returned.find(r.get()); it != returned.end())
+        for (const DimRef& bd : it->second) body_keeps = body_keeps && sizes_equal(r, bd);
+      if (r->kind == DimNode::Kind::Expr && r->tree && tree_pending(r->tree) && !met_new && !met_unknown && !exchanged &&
+          body_keeps && id->kind != DimNode::Kind::Unknown && id->kind != DimNode::Kind::Var) {
+        try {
+          u.unify_dims(r, id);
+        } catch (const UnifyFailure&) {
+        }
+        r = dim_resolve(raw);
+        id = dim_resolve(id);
+        if (!tree_pending(r->tree) && sizes_equal(r, id)) return ty_with_unique(ty_array(id, elem), p->unique);
+      }
       if (r->kind == DimNode::Kind::Var) {
         if (met_new || exchanged)
           out = variant();
@@ -897,7 +975,7 @@ Ty CheckerImpl::loop_result(const Ty& p0, const Ty& i0, const Loc& loc,
       bool changed = false;
       for (size_t k = 0; k < p->fields.size(); ++k) {
         if (p->fields[k].first != i->fields[k].first) return p;
-        Ty f = loop_result(p->fields[k].second, i->fields[k].second, loc, initial);
+        Ty f = loop_result(p->fields[k].second, i->fields[k].second, loc, initial, returned);
         changed = changed || f != p->fields[k].second;
         fs.emplace_back(p->fields[k].first, f);
       }

@@ -259,7 +259,8 @@ class CheckerImpl {
   // `every_dim`: all sizes fresh, not only the open ones.
   static Ty open_dims_fresh(const Ty& t, bool every_dim = false);
   Ty loop_result(const Ty& p, const Ty& init, const Loc& loc,
-                 const std::map<const DimNode*, std::vector<DimRef>>& initial);
+                 const std::map<const DimNode*, std::vector<DimRef>>& initial,
+                 const std::map<const DimNode*, std::vector<DimRef>>& returned);
   static void loop_initial_sizes(const Ty& p, const Ty& init, std::map<const DimNode*, std::vector<DimRef>>& out);
   // Checks a function (LetFun or top-level def): returns the function type.
   struct FunResult {
