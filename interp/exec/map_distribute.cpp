@@ -269,13 +269,14 @@ class Distributor {
     Value f = ev_.eval(*apply.a, eval::Ctx{env_, fn_.tenv});
     if (!is_closure(f) || f.fn->intrinsic_alias() || f.fn->self.lock() || f.fn->params->size() != apply.list.size())
       return std::nullopt;
-    // Only a body of lets gains: a body that is one SOAC is planned as
-    // well without its arguments mapped first.
+    // Only a body of lets (or a pipeline, distributed stage by stage)
+    // gains: a body that is one SOAC is planned as well without its
+    // arguments mapped first.
     // (Local functions at its head are bound once when they name nothing
     // of the element: without_invariant_local_functions.)
     const Expr* body = strip_attrs(f.fn->body);
     while (body->kind == Expr::Kind::LetFun && body->b) body = strip_attrs(body->b.get());
-    if (!(body->kind == Expr::Kind::Let || is_map_call(*body)) || inner_parallelism(*body, f.fn->env).empty())
+    if (!(body->kind == Expr::Kind::Let || is_map_call(*body) || is_pipe(body)) || inner_parallelism(*body, f.fn->env).empty())
       return std::nullopt;
     const Callable& callee = *f.fn;
     // A function that differs per element cannot be an array's element.
