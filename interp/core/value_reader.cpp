@@ -43,7 +43,10 @@ namespace {
 std::string dim_text(const Dim& d) {
   switch (d.kind) {
     case Dim::Kind::Constant: return fmt::format("[{}]", d.value);
-    case Dim::Kind::Name: return fmt::format("[{}]", d.name);
+    case Dim::Kind::Name:
+      // A size parameter the checker inferred (`d#0`) was not written.
+      if (d.name.find('#') != std::string::npos) return "[]";
+      return fmt::format("[{}]", d.name);
     case Dim::Kind::Unknown: return "[]";
   }
   return "[]";

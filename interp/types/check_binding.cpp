@@ -301,6 +301,29 @@ CheckerImpl::FunResult CheckerImpl::check_function(const std::vector<TypeParam>&
         if (!tparams[i].lifted) r.nonlifted.emplace_back(ids[i], tparams[i].name);
       }
     }
+    // Futhark's letGeneralise (closeOverSizes): a size variable of a
+    // parameter's type that is still unconstrained when the definition is
+    // generalised becomes an implicit size parameter, so that the result
+    // keeps it (`def exscan op ne xs = ...` : [d]a -> *[d]a). One that only
+    // the result has stays existential. The name cannot be written by a
+    // user, so it cannot clash with a size written in the type. Only the
+    // checker knows these parameters: the evaluator gets the sizes from
+    // the arguments, as for any unannotated parameter.
+    if (generalise_it && prelude) {
+      std::set<const DimNode*> seen;
+      for (const Ty& pt : ptys) {
+        std::set<const DimNode*> vars;
+        dim_vars(pt, vars);
+        for (const DimNode* dn : vars) {
+          if (!seen.insert(dn).second) continue;
+          auto* d = const_cast<DimNode*>(dn);
+          if (d->link || d->met || d->met_unknown || d->met_self || d->bound_inside) continue;
+          std::string name = fmt::format("d#{}", inferred_size_counter_++);
+          d->link = dim_name(name);
+          r.size_params.push_back(name);
+        }
+      }
+    }
   }
   --u.level;
   if (generalise_it) {

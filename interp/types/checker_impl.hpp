@@ -273,6 +273,7 @@ class CheckerImpl {
     // (letGeneralise), which an entry point may not have.
     bool size_polymorphic_result = false;
   };
+  int inferred_size_counter_ = 0;
   bool unsolved_result_size(const Ty& declared, const std::vector<Ty>& params);
   FunResult check_function(const std::vector<TypeParam>& tparams, std::vector<PatternPtr>& params,
                            const TypeExprPtr& ret_type, ExprPtr& body, Loc loc, bool generalise,

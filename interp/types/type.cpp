@@ -8,6 +8,12 @@
 
 namespace thorn {
 
+namespace types {
+// `[n]` for a size name; an inferred one (`d#3`, see check_function) shows
+// as `[]` (ty.cpp).
+std::string show_size_name(const std::string& name);
+}  // namespace types
+
 namespace {
 
 // Futhark orders record fields with numeric names first (numerically), then
@@ -136,7 +142,7 @@ std::string show(const Type& t, Ctx ctx);
 std::string show_dim(const Dim& d) {
   switch (d.kind) {
     case Dim::Kind::Constant: return fmt::format("[{}]", d.value);
-    case Dim::Kind::Name: return fmt::format("[{}]", d.name);
+    case Dim::Kind::Name: return types::show_size_name(d.name);
     case Dim::Kind::Unknown: return "[]";
   }
   return "[]";
