@@ -516,12 +516,43 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
   return with_current_versions(dest);
 }
 
-Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is, const Sym& vs, int index_dims, const Loc& loc) {
-  Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
+Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is_in, const Sym& vs_in, int index_dims,
+                                const Loc& loc) {
+  const bool in_place = is_private_whole(dest_in);
+  Sym dest = in_place ? dest_in : materialise(dest_in, loc);
   const SymArr& d = *dest.arr;
   if (int(d.dims.size()) != index_dims)
     throw Fallback("scatter into an array of more dimensions than the indices have inside a mapped function");
   if (dynamic(dest)) throw Fallback("scatter into an array whose length depends on the element");
+  // The loop below writes dest as it goes, while it reads the indices and
+  // values. Read through a view of dest's storage, or computed where read
+  // from private arrays (which may be dest: blocked_radix_sort_step's
+  // `scatter xs is sorted`, sorted built from xs), they could see elements
+  // already overwritten; Futhark's scatter reads them all first. Such
+  // arrays are stored before the first write.
+  auto settled = [&](const Sym& s) -> Sym {
+    if (!in_place || s.kind != Sym::Kind::Array) return s;
+    bool reads_dest = false;
+    for (const SymArr::Leaf& l : s.arr->leaves)
+      for (const SymArr::Leaf& t : d.leaves) reads_dest |= l.local && t.local && l.array == t.array;
+    if (!reads_dest && s.arr->gen) {
+      kir::Block probe = probe_block([&] {
+        Sym e = s;
+        while (e.kind == Sym::Kind::Array) {
+          Reg pi = f_.new_reg(Prim::I64);
+          probe_indices.push_back(pi);
+          e = index(e, pi, loc, false);
+        }
+        return std::vector<Reg>{};
+      });
+      reads_dest = kir::reads_locals(f_, probe);
+    }
+    if (!reads_dest) return s;
+    if (dynamic(s) || !fits_private(s, loc))
+      throw Fallback("a scatter whose indices or values may read its destination while it is written");
+    return materialise(s, loc);
+  };
+  Sym is = settled(is_in), vs = settled(vs_in);
   SymArr both;
   same_length(both, {is, vs}, "scatter", loc);
   b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
