@@ -182,6 +182,14 @@ class Distributor {
     used.push_back(mentioned_names(result));
     std::set<std::string> varying = elem_names_;
     std::vector<std::string> hoisted;
+    // Bound once for every element: in env_, which has the element's
+    // sizes (the same in every element of a regular array: what is bound
+    // here may name them), and in the steps' environment.
+    auto bind_once = [&](std::vector<std::pair<std::string, eval::Binding>> frame) {
+      for (const auto& b : frame) hoisted.push_back(b.first);
+      steps_env_ = eval::extend(steps_env_, frame);
+      env_ = eval::extend(env_, std::move(frame));
+    };
     // Local functions that name the element's values: defined again in
     // each step that reads them (with_local_functions).
     std::vector<size_t> local_funs;
@@ -207,12 +215,7 @@ class Distributor {
           varying.insert(l.names.begin(), l.names.end());
         } else {
           // Naming nothing the element varies in: bound once.
-          std::vector<std::pair<std::string, eval::Binding>> frame, copy;
-          frame.emplace_back(*l.names.begin(), local_function(*l.fun, env_, fn_.tenv));
-          copy.emplace_back(*l.names.begin(), local_function(*l.fun, steps_env_, fn_.tenv));
-          env_ = eval::extend(env_, std::move(frame));
-          steps_env_ = eval::extend(steps_env_, std::move(copy));
-          hoisted.push_back(*l.names.begin());
+          bind_once({{*l.names.begin(), local_function(*l.fun, env_, fn_.tenv)}});
         }
         continue;
       }
@@ -226,10 +229,7 @@ class Distributor {
         std::vector<std::pair<std::string, eval::Binding>> frame;
         if (ev_.bind_pattern(*l.pattern, ev_.eval(*l.value, eval::Ctx{env_, fn_.tenv}), frame, nullptr,
                              eval::Ctx{env_, fn_.tenv})) {
-          std::vector<std::pair<std::string, eval::Binding>> copy = frame;
-          env_ = eval::extend(env_, std::move(frame));
-          steps_env_ = eval::extend(steps_env_, std::move(copy));
-          hoisted.insert(hoisted.end(), l.names.begin(), l.names.end());
+          bind_once(std::move(frame));
           continue;
         }
       }

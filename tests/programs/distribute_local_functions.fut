@@ -29,3 +29,17 @@ entry once (xss: [][]i32) (k: i32) = map (\xs -> step xs k) xss
 -- input { [[3, 1, 2], [9, 7, 8]] }
 -- output { [[18672, 29844, 42138], [55536, 88884, 125514]] }
 entry looped (xss: [][]i32) = map rounds xss
+
+-- A local function that names the element's size: bound once, it must see
+-- that size (it ran into "the size `n` cannot be determined").
+def sized_step [n] (xs: [n]i32) : [n]i32 =
+  let ys = map (+ 1) xs
+  let g x = x + i32.i64 n
+  let s = i32.sum ys
+  in map (\y -> g y + s) ys
+
+-- ==
+-- entry: sized
+-- input { [[1, 2], [3, 4]] }
+-- output { [[9, 10], [15, 16]] }
+entry sized (xss: [][]i32) = map sized_step xss
