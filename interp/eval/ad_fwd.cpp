@@ -653,16 +653,9 @@ Value fwd_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
   static std::map<std::string, std::vector<std::pair<std::vector<PatternPtr>, std::shared_ptr<Generated3>>>> memo;
   std::lock_guard<std::recursive_mutex> lock(mu);
   std::shared_ptr<Generated3> gen;
-  auto same_functions = [&](const Generated3& g) {
-    for (const auto& [name, fn] : g.lookups) {
-      const Binding* b = lookup_value(f.env, name);
-      if (!b || b->value.kind != Value::Kind::Function || b->value.fn != fn) return false;
-    }
-    return true;
-  };
   auto& variants = memo[key];
   for (const auto& [params, g] : variants)
-    if (params == *f.params && same_functions(*g)) gen = g;
+    if (params == *f.params && same_functions(g->lookups, f.env)) gen = g;
   if (!gen) {
     auto g3 = std::make_shared<Generated3>();
     g3->source = f.keep;

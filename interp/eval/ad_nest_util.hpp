@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "interp/eval/ad_lambda.hpp"
+#include "interp/eval/env.hpp"
 #include "interp/syntax/ast.hpp"
 #include "interp/types/type.hpp"
 
@@ -122,6 +123,17 @@ inline ExprPtr wrap_live(const Bindings& bindings, ExprPtr result, const Loc& lo
     result = l;
   }
   return result;
+}
+
+// Whether memoised derivative code, generated where its names resolved to
+// `lookups` (the functions its environment gave), is valid in env: each
+// name resolves to the same function there.
+inline bool same_functions(const std::vector<std::pair<QualName, CallablePtr>>& lookups, const EnvPtr& env) {
+  for (const auto& [name, fn] : lookups) {
+    const Binding* b = lookup_value(env, name);
+    if (!b || b->value.kind != Value::Kind::Function || b->value.fn != fn) return false;
+  }
+  return true;
 }
 
 }  // namespace thorn::eval::ad::nest

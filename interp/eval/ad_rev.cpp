@@ -829,19 +829,10 @@ Value rev_lambda(Evaluator& ev, const Callable& f, const std::vector<bool>& acti
   static std::map<std::string, std::vector<std::pair<std::vector<PatternPtr>, std::shared_ptr<Generated>>>> memo;
   std::lock_guard<std::recursive_mutex> lock(mu);
   std::shared_ptr<Generated> gen;
-  // Whether memoised code was generated against the functions f's
-  // environment gives now.
-  auto same_functions = [&](const Generated& g) {
-    auto g2 = std::static_pointer_cast<const Generated2>(g.source);
-    for (const auto& [name, fn] : g2->lookups) {
-      const Binding* b = lookup_value(f.env, name);
-      if (!b || b->value.kind != Value::Kind::Function || b->value.fn != fn) return false;
-    }
-    return true;
-  };
   auto& variants = memo[key];
   for (const auto& [params, g] : variants)
-    if (params == *f.params && same_functions(*g)) gen = g;
+    if (params == *f.params && same_functions(std::static_pointer_cast<const Generated2>(g->source)->lookups, f.env))
+      gen = g;
   if (!gen) {
     gen = make_rev(ev, f, active, free_active);
     variants.push_back({*f.params, gen});

@@ -112,6 +112,9 @@ class Lowerer {
   bool is_private_whole(const Sym& arr) const;
   // The scalar element structure of an array (registers are probes: only types count).
   Sym element_like(const Sym& arr, const Loc& loc);
+  // The code that reads one element of arr (at probe indices), dropped;
+  // `element` gets the element.
+  kir::Block probe_element(const Sym& arr, const Loc& loc, Sym& element);
   // dst (a whole private array) := src, element by element.
   void copy_into(const Sym& dst, const Sym& src, const Loc& loc);
   Sym sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);

@@ -60,17 +60,21 @@ bool Lowerer::is_private_whole(const Sym& arr) const {
 Sym Lowerer::element_like(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
   Sym e;
-  probe_block([&] {
+  probe_element(arr, loc, e);
+  return e;
+}
+
+kir::Block Lowerer::probe_element(const Sym& arr, const Loc& loc, Sym& element) {
+  return probe_block([&] {
     Sym cur = arr;
     while (cur.kind == Sym::Kind::Array) {
       Reg pi = f_.new_reg(Prim::I64);
       probe_indices.push_back(pi);
       cur = index(cur, pi, loc, false);
     }
-    e = cur;
+    element = cur;
     return std::vector<Reg>{};
   });
-  return e;
 }
 
 kir::Block Lowerer::probe_block(const kir::Builder::BlockFn& fn, bool* made_locals) {
@@ -536,16 +540,8 @@ Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is_in, const Sym&
     for (const SymArr::Leaf& l : s.arr->leaves)
       for (const SymArr::Leaf& t : d.leaves) reads_dest |= l.local && t.local && l.array == t.array;
     if (!reads_dest && s.arr->gen) {
-      kir::Block probe = probe_block([&] {
-        Sym e = s;
-        while (e.kind == Sym::Kind::Array) {
-          Reg pi = f_.new_reg(Prim::I64);
-          probe_indices.push_back(pi);
-          e = index(e, pi, loc, false);
-        }
-        return std::vector<Reg>{};
-      });
-      reads_dest = kir::reads_locals(f_, probe);
+      Sym e;
+      reads_dest = kir::reads_locals(f_, probe_element(s, loc, e));
     }
     if (!reads_dest) return s;
     if (dynamic(s) || !fits_private(s, loc))

@@ -4,8 +4,6 @@
 
 namespace thorn::flatten::planning {
 
-// The destination of reduce_by_index / scatter, owned: its leaf buffers
-// whole (offset 0, exact size) and referenced by nothing else.
 // The leaves of an array of scalars or (nested) tuples and records of
 // them, in order, and the element's shape; a Fallback for arrays in the
 // elements or sums.
@@ -27,6 +25,8 @@ static void destination_leaves(const ArrayValue& a, int rank, Sym& like, std::ve
   }
 }
 
+// The destination of reduce_by_index / scatter, owned: its leaf buffers
+// whole (offset 0, exact size) and referenced by nothing else.
 Value Planner::own_destination(std::vector<BufferPtr>& leaves, Sym& like, int max_rank) {
   Value dest = call.args.at(0);
   if (dest.kind != Value::Kind::Array || dest.arr().rank() > max_rank)

@@ -36,6 +36,13 @@ kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, i
     s.arr = arr;
     return s;
   };
+  // An [m] array of the result, at i0.
+  auto element = [&](const Sym& r, const char* what) {
+    if (r.kind != Sym::Kind::Array || r.arr->dims != std::vector<int64_t>{m})
+      throw Fallback(fmt::format("a vectorised operator whose result is not {} of the same length", what));
+    return lw.index(r, i0, call.loc, false);
+  };
+  Sym e;
   if (tuple_of_arrays) {
     // (a, b) as ([m]a, [m]b): each component an array of its scalar.
     auto components = [&](const Sym& t) {
@@ -43,25 +50,13 @@ kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, i
       for (Sym& c : out.elems) c = vec(c);
       return out;
     };
-    Sym r = lw.apply(lw.from_value(opv), {components(a), components(b)}, call.loc);
-    if ((r.kind != Sym::Kind::Tuple && r.kind != Sym::Kind::Record) || r.elems.size() != like.elems.size())
+    e = lw.apply(lw.from_value(opv), {components(a), components(b)}, call.loc);
+    if ((e.kind != Sym::Kind::Tuple && e.kind != Sym::Kind::Record) || e.elems.size() != like.elems.size())
       throw Fallback("a vectorised operator whose result is not a tuple of the same arity");
-    Sym e = r;
-    for (Sym& c : e.elems) {
-      if (c.kind != Sym::Kind::Array || c.arr->dims != std::vector<int64_t>{m})
-        throw Fallback("a vectorised operator whose result is not arrays of the same length");
-      c = lw.index(c, i0, call.loc, false);
-    }
-    if (lw.leaf_types(e) != types) throw Fallback("the operator's result type differs from its arguments'");
-    lw.b().ret(lw.leaves(e));
-    if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
-    if (std::string err = kir::verify(f); !err.empty()) throw Fallback("a vectorised operator that is not elementwise");
-    return f;
+    for (Sym& c : e.elems) c = element(c, "arrays");
+  } else {
+    e = element(lw.apply(lw.from_value(opv), {vec(a), vec(b)}, call.loc), "an array");
   }
-  Sym r = lw.apply(lw.from_value(opv), {vec(a), vec(b)}, call.loc);
-  if (r.kind != Sym::Kind::Array || r.arr->dims != std::vector<int64_t>{m})
-    throw Fallback("a vectorised operator whose result is not an array of the same length");
-  Sym e = lw.index(r, i0, call.loc, false);
   if (lw.leaf_types(e) != types) throw Fallback("the operator's result type differs from its arguments'");
   lw.b().ret(lw.leaves(e));
   if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
@@ -84,14 +79,7 @@ Value Planner::reduce_vectorised(bool scan) {
   // The neutral element must be the same in every column.
   Sym like;
   std::vector<Scalar> neutral;
-  {
-    Value first = array_row(ne.arr(), 0);
-    like = shape_of_value(first);
-    neutral = value_scalars(first);
-    for (int64_t c = 1; c < m; ++c)
-      if (value_scalars(array_row(ne.arr(), c)) != neutral)
-        throw Fallback("a vectorised neutral element that differs between columns");
-  }
+  uniform_neutral(ne, like, neutral);
   Builder pb;
   plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, m, n);
   Lowerer lw(st.element);
@@ -146,19 +134,17 @@ Value Planner::reduce_vectorised_tuple() {
   for (const ArrayPtr& c : xs.components)
     if (c->shape != std::vector<int64_t>{n, m} || c->elem.kind != ElemShape::Kind::Prim)
       throw Fallback("elements whose arrays differ in length from the neutral element's");
-  // The neutral element must be the same in every column.
+  // Each component's neutral element must be the same in every column.
   Sym like;
   like.kind = record ? Sym::Kind::Record : Sym::Kind::Tuple;
   like.names = ne.names;
   std::vector<Scalar> neutral;
   for (size_t k = 0; k < parts; ++k) {
-    const ArrayValue& c = (*ne.elems)[k].arr();
-    like.elems.push_back(Sym::scalar(kir::kNoReg, c.elem.prim));
-    Scalar first = array_row(c, 0).scalar;
-    for (int64_t col = 1; col < m; ++col)
-      if (!(array_row(c, col).scalar == first))
-        throw Fallback("a vectorised neutral element that differs between columns");
-    neutral.push_back(first);
+    Sym component;
+    std::vector<Scalar> column;
+    uniform_neutral((*ne.elems)[k], component, column);
+    like.elems.push_back(component);
+    neutral.insert(neutral.end(), column.begin(), column.end());
   }
   Builder pb;
   plan::Step st = new_step(plan::StepKind::SegRed, call.loc, m, n);

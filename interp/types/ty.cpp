@@ -498,27 +498,6 @@ enum class Ctx { Top, FunParam, Atom };
 
 std::string show_prec(const Ty& t0, Ctx ctx);
 
-}  // namespace
-
-// A size parameter the checker inferred (`d#3`, see check_function) was
-// not written by the user: shown as `[]` as before it was named; inside a
-// size expression without its number.
-std::string show_size_name(const std::string& name) {
-  if (name.find('#') == std::string::npos) return fmt::format("[{}]", name);
-  if (name.find(' ') == std::string::npos) return "[]";
-  std::string out;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if (name[i] == '#') {
-      while (i + 1 < name.size() && isdigit(static_cast<unsigned char>(name[i + 1]))) ++i;
-      continue;
-    }
-    out += name[i];
-  }
-  return fmt::format("[{}]", out);
-}
-
-namespace {
-
 std::string show_dim(const DimRef& d0) {
   DimRef d = dim_resolve(d0);
   switch (d->kind) {

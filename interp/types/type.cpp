@@ -3,16 +3,26 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <optional>
 
 namespace thorn {
 
-namespace types {
-// `[n]` for a size name; an inferred one (`d#3`, see check_function) shows
-// as `[]` (ty.cpp).
-std::string show_size_name(const std::string& name);
-}  // namespace types
+std::string show_size_name(const std::string& name) {
+  if (name.find('#') == std::string::npos) return fmt::format("[{}]", name);
+  if (name.find(' ') == std::string::npos) return "[]";
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '#') {
+      while (i + 1 < name.size() && isdigit(static_cast<unsigned char>(name[i + 1]))) ++i;
+      continue;
+    }
+    out += name[i];
+  }
+  return fmt::format("[{}]", out);
+}
+
 
 namespace {
 
@@ -142,7 +152,7 @@ std::string show(const Type& t, Ctx ctx);
 std::string show_dim(const Dim& d) {
   switch (d.kind) {
     case Dim::Kind::Constant: return fmt::format("[{}]", d.value);
-    case Dim::Kind::Name: return types::show_size_name(d.name);
+    case Dim::Kind::Name: return show_size_name(d.name);
     case Dim::Kind::Unknown: return "[]";
   }
   return "[]";

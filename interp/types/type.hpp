@@ -109,6 +109,11 @@ int array_rank(const Type& t);  // 0 for non-arrays
 std::string to_string(const Type& t);
 std::string to_string(const TypePtr& t);
 
+// `[n]` for a size name. A size parameter the checker inferred (`d#3`,
+// check_function) was not written by the user: `[]`, and inside a size
+// expression its name without the number.
+std::string show_size_name(const std::string& name);
+
 bool same_type(const Type& a, const Type& b, bool compare_dims = false);
 
 // Whether `pred` holds of t or of a part of it: an array's element, a
