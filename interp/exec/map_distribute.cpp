@@ -164,10 +164,21 @@ class Distributor {
     std::set<std::string> inner;
     for (const LetPart& l : parts) {
       if (l.fun) continue;
-      if (!l.value->type || has_function(l.value->type) || sized_by(l.value->type, inner) ||
-          tuples_of_arrays(l.value->type) || (has_unknown_size(l.value->type) && !size_preserving(*l.value))) {
-        how = "a let whose value holds functions, arrays of tuples of arrays, sizes of an earlier let, or a size "
-              "that may differ between elements";
+      // The function's type parameters as this call instantiates them
+      // (by_key_wrapper's `[n](k, i64)` with k = f32 is no array of tuples
+      // of arrays).
+      const TypePtr t = eval::resolve_type(l.value->type, fn_.tenv, nullptr);
+      const char* why = !t                        ? "has no type"
+                        : has_function(t)         ? "holds functions"
+                        : sized_by(t, inner)      ? "has a size bound by an earlier let"
+                        : tuples_of_arrays(t)     ? "is an array of tuples of arrays"
+                        : has_unknown_size(t) && !size_preserving(*l.value)
+                            ? "has a size that may differ between elements"
+                            : nullptr;
+      if (why) {
+        how = fmt::format("the let of {} ({}) {}", l.names.empty() ? std::string("_")
+                                          : join(std::vector<std::string>(l.names.begin(), l.names.end())),
+                          l.value->loc.str(), why);
         return std::nullopt;
       }
       inner.insert(l.names.begin(), l.names.end());
@@ -264,7 +275,22 @@ class Distributor {
 
   // `f e1 ... ek` with f a user function of k parameters, the same for
   // every element: the arguments mapped, then `map f`.
-  std::optional<Value> call_of(const Expr& apply, std::string& how) {
+  std::optional<Value> call_of(const Expr& call, std::string& how) {
+    // `x |> f a b` (a pipeline's stage) is the call `f a b x`.
+    Expr piped;
+    if (const Expr* p = strip_attrs(&call); is_pipe(p)) {
+      const Expr* g = strip_attrs(p->b.get());
+      piped.kind = Expr::Kind::Apply;
+      piped.loc = p->loc;
+      if (g->kind == Expr::Kind::Apply && g->a) {
+        piped.a = g->a;
+        piped.list = g->list;
+      } else {
+        piped.a = p->b;
+      }
+      piped.list.push_back(p->a);
+    }
+    const Expr& apply = piped.a ? piped : call;
     if (apply.kind != Expr::Kind::Apply || !apply.a || mentions(*apply.a, elem_names_)) return std::nullopt;
     Value f = ev_.eval(*apply.a, eval::Ctx{env_, fn_.tenv});
     if (!is_closure(f) || f.fn->intrinsic_alias() || f.fn->self.lock() || f.fn->params->size() != apply.list.size())
@@ -274,9 +300,21 @@ class Distributor {
     // arguments mapped first.
     // (Local functions at its head are bound once when they name nothing
     // of the element: without_invariant_local_functions.)
+    // A body that calls another function (radix_sort_float, after its
+    // local get_bit', calls radix_sort) is inlined too: the call is
+    // distributed in turn.
     const Expr* body = strip_attrs(f.fn->body);
-    while (body->kind == Expr::Kind::LetFun && body->b) body = strip_attrs(body->b.get());
-    if (!(body->kind == Expr::Kind::Let || is_map_call(*body) || is_pipe(body)) || inner_parallelism(*body, f.fn->env).empty())
+    std::set<std::string> local;
+    while (body->kind == Expr::Kind::LetFun && body->b) {
+      local.insert(body->name.name);
+      body = strip_attrs(body->b.get());
+    }
+    const bool forwards = body->kind == Expr::Kind::Apply && body->a && body->a->kind == Expr::Kind::Var &&
+                          !(body->a->name.qualifiers.empty() && local.count(body->a->name.name));
+    // A loop is offered to map-loop interchange once inlined.
+    if (!(body->kind == Expr::Kind::Let || body->kind == Expr::Kind::Loop || is_map_call(*body) || is_pipe(body) ||
+          forwards) ||
+        inner_parallelism(*body, f.fn->env).empty())
       return std::nullopt;
     const Callable& callee = *f.fn;
     // A function that differs per element cannot be an array's element.
@@ -672,9 +710,11 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
     owner = nullptr;
   }
   if (depth >= kMaxDepth) return out;
-  if (parts.empty() && body->kind != Expr::Kind::Apply && body->kind != Expr::Kind::If) return out;
-  // A body that is one call: the rules look into what it calls.
-  std::string inner = parts.empty() && body->kind == Expr::Kind::Apply ? "in the function it calls"
+  // A body that is one call (`f a b`, `x |> f a`): the rules look into
+  // what it calls.
+  const bool one_call = parts.empty() && (body->kind == Expr::Kind::Apply || is_pipe(body));
+  if (parts.empty() && !one_call && body->kind != Expr::Kind::If) return out;
+  std::string inner = one_call ? "in the function it calls"
                                                                         : inner_parallelism(*strip_attrs(fn.body), fn.env);
   if (inner.empty()) return out;
   std::string where = fmt::format("map at {}", call.loc.str());

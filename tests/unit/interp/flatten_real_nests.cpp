@@ -357,6 +357,39 @@ TEST_CASE("flatten: narrow maps whose bodies define local functions among their 
   CHECK(log.find("c, inc the same for every element, computed once") != std::string::npos);
 }
 
+TEST_CASE("flatten: a narrow map through a function parameter, a forwarding call and a loop is distributed") {
+  // diku-dk/sorts' by_key_wrapper calls its parameter `sorter` in a
+  // pipeline stage; radix_sort_float only forwards to radix_sort, whose
+  // body is a loop. knn-by-kdtree's `map (radix_sort_float_by_key ..)`
+  // over few long rows ran each row on the reference ("private arrays of
+  // more than 16384 KiB per element"): the stage's type `[n](k, i64)`
+  // looked like an array of tuples of arrays (k a type parameter), a
+  // stage `x |> f a` was not taken for a call, and neither were bodies
+  // that forward to another function or are a loop.
+  auto& b = testutil::backend_pair();
+  const char* d =
+      "def fp_step [n] 't (bit: i32 -> t -> i32) (xs: [n]t) (d: i32) : [n]t = "
+      "  let bins = map (bit d) xs "
+      "  let ones = scan (+) 0 (map i64.i32 bins) "
+      "  let zeros = scan (+) 0 (map (\\b -> i64.i32 (1 - b)) bins) "
+      "  let nz = zeros[n-1] "
+      "  let is = map3 (\\b o z -> if b == 1 then nz + o - 1 else z - 1) bins ones zeros "
+      "  in scatter (copy xs) is xs "
+      "def fp_sort [n] 't (bits: i32) (bit: i32 -> t -> i32) (xs: [n]t) : [n]t = "
+      "  loop xs for i < bits do fp_step bit xs i "
+      "def fp_sort_desc [n] 't (bits: i32) (bit: i32 -> t -> i32) (xs: [n]t) : [n]t = "
+      "  let bit' i x = 1 - bit i x in fp_sort bits bit' xs "
+      "def fp_wrapper [n] 't sorter (xs: [n]t) : [n]t = "
+      "  map (\\x -> (x, 0i64)) xs |> sorter 4 (\\i (x, _) -> i32.get_bit i x) |> map (\\(x, _) -> x)";
+  b.ref->eval_input(d);
+  b.host->eval_input(d);
+  std::string log = same("map (fp_wrapper fp_sort_desc) [[3, 1, 2, 7], [5, 9, 0, 4]]");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("the call of function fp_sort_desc inlined") != std::string::npos);
+  CHECK(log.find("the call of function fp_step inlined") != std::string::npos);
+}
+
 TEST_CASE("flatten: scatters into arrays of nested tuples; helpers nested ten deep are not recursion") {
   // futhark-range-trees scatters (i32, (f64, f64)) elements ("destination
   // and values differ in type"); cnn-futhark's imap5 twice in one element
