@@ -101,6 +101,26 @@ bool has_sum(const TypePtr& t) {
   return any_part(t, [](const Type& x) { return x.kind == Type::Kind::Sum; });
 }
 
+bool has_param(const TypePtr& t) {
+  return any_part(t, [](const Type& x) { return x.kind == Type::Kind::Param; });
+}
+
+// Whether a value holds arrays (a function's captured arrays aside: a
+// function is the same for every element when its expression is).
+bool value_has_array(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Array: return true;
+    case Value::Kind::Tuple:
+    case Value::Kind::Record:
+    case Value::Kind::Sum:
+      if (v.elems)
+        for (const Value& x : *v.elems)
+          if (value_has_array(x)) return true;
+      return false;
+    default: return false;
+  }
+}
+
 bool has_function(const TypePtr& t) {
   return any_part(t, [](const Type& x) { return x.kind == Type::Kind::Function; });
 }
@@ -304,13 +324,20 @@ class Distributor {
     // local get_bit', calls radix_sort) is inlined too: the call is
     // distributed in turn.
     const Expr* body = strip_attrs(f.fn->body);
-    std::set<std::string> local;
+    std::set<std::string> local;  // not bound in the callee's environment
+    for (const PatternPtr& pp : *f.fn->params) pattern_names(*pp, local);
     while (body->kind == Expr::Kind::LetFun && body->b) {
       local.insert(body->name.name);
       body = strip_attrs(body->b.get());
     }
-    const bool forwards = body->kind == Expr::Kind::Apply && body->a && body->a->kind == Expr::Kind::Var &&
-                          !(body->a->name.qualifiers.empty() && local.count(body->a->name.name));
+    // Not a SOAC or other intrinsic (`sum` is `reduce (+) 0`): planned as
+    // well without its arguments mapped first.
+    bool forwards = body->kind == Expr::Kind::Apply && body->a && body->a->kind == Expr::Kind::Var &&
+                    !(body->a->name.qualifiers.empty() && local.count(body->a->name.name));
+    if (forwards) {
+      Value g = ev_.eval(*body->a, eval::Ctx{f.fn->env, f.fn->tenv});
+      forwards = is_closure(g) && !g.fn->intrinsic_alias();
+    }
     // A loop is offered to map-loop interchange once inlined.
     if (!(body->kind == Expr::Kind::Let || body->kind == Expr::Kind::Loop || is_map_call(*body) || is_pipe(body) ||
           forwards) ||
@@ -347,10 +374,17 @@ class Distributor {
       // the function's environment by the evaluator's own pattern matching
       // instead of mapped (a size such as `n` in `iota n` stays a constant
       // of the plan).
-      if (!has_array(pp->type) && !mentions(e, elem_names_)) {
-        ev_.bind_pattern(*pp, ev_.eval(e, eval::Ctx{env_, fn_.tenv}), fixed, nullptr,
-                         eval::Ctx{callee.env, callee.tenv});
-        continue;
+      // A parameter whose type is a type parameter (by_key_wrapper's
+      // unannotated num_bits) is judged by the argument's value.
+      if (!mentions(e, elem_names_)) {
+        const TypePtr t = eval::resolve_type(pp->type, callee.tenv, nullptr);
+        std::optional<Value> v;
+        if (has_array(t) && has_param(t)) v = ev_.eval(e, eval::Ctx{env_, fn_.tenv});
+        if (!has_array(t) || (v && !value_has_array(*v))) {
+          ev_.bind_pattern(*pp, v ? std::move(*v) : ev_.eval(e, eval::Ctx{env_, fn_.tenv}), fixed, nullptr,
+                           eval::Ctx{callee.env, callee.tenv});
+          continue;
+        }
       }
       if (has_sum(pp->type)) return std::nullopt;  // it would be an array of sums
       varying.push_back(pp);
