@@ -218,11 +218,16 @@ Sym Lowerer::sequential_reduce(const Sym& op, const Sym& ne, const Sym& arr, con
 }
 
 // A SOAC in the tail of a mapped function, kept symbolic (SymSoac) for the
-// planner: reduce/scan (op, ne, arr) or reduce_by_index (dest, op, ne, is, vs).
+// planner: reduce/scan (op, ne, arr), reduce_by_index (dest, op, ne, is, vs)
+// or scatter (dest, is, vs).
 static Sym soac_sym(exec::SoacKind kind, const std::vector<Sym>& args, const Loc& loc) {
   auto s = std::make_shared<SymSoac>();
   s->kind = kind;
-  if (kind == exec::SoacKind::ReduceByIndex) {
+  if (kind == exec::SoacKind::Scatter) {
+    s->arr = args[0];
+    s->is = args[1];
+    s->vs = args[2];
+  } else if (kind == exec::SoacKind::ReduceByIndex) {
     s->arr = args[0];
     s->op = args[1];
     s->ne = args[2];
@@ -459,6 +464,8 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (int d = index_dims("scatter")) {
     need(3);
+    // map-of-scatter: the planner may make it a segmented scatter.
+    if (tail && d == 1) return soac_sym(exec::SoacKind::Scatter, args, loc);
     return sequential_scatter(args[0], args[1], args[2], d, loc);
   }
   if (name == "scatter_stream" || name == "hist_stream") {

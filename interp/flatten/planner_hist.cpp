@@ -169,6 +169,36 @@ Sym Planner::linear_index(Lowerer& lw, const Sym& idx, const std::vector<int64_t
   return lw.select_or_if(ok, [&] { return lin; }, [&] { return i64(-1); });
 }
 
+// Element t (row-major) of an array of `dims`, by an index per dimension.
+static Sym at_flat(Lowerer& lw, Sym a, Reg t, const std::vector<int64_t>& dims, const Loc& loc) {
+  if (dims.empty()) return a;
+  Sym rest = Sym::scalar(t, Prim::I64);
+  for (size_t d = 0; d < dims.size(); ++d) {
+    int64_t stride = 1;
+    for (size_t e = d + 1; e < dims.size(); ++e) stride *= dims[e];
+    Sym here = rest;
+    if (stride != 1) {
+      Sym st = lw.constant(Scalar::i64(stride));
+      here = lw.binop("/", rest, st, loc);
+      rest = lw.binop("%", rest, st, loc);
+    }
+    a = lw.index(a, here.reg, loc, false);
+  }
+  return a;
+}
+
+// The position scatter writes for index idx and part c of an element of
+// `inner` scalars, in a destination of k elements; -1 when idx is out of
+// bounds (the step skips it, as scatter does).
+static Reg scatter_position(Lowerer& lw, const Sym& idx, Reg c, int64_t k, int64_t inner, const Loc& loc) {
+  Sym i = lw.convert(idx, Prim::I64);
+  if (inner == 1) return i.reg;
+  auto i64 = [&](int64_t v) { return lw.constant(Scalar::i64(v)); };
+  Sym ok = lw.binop("&&", lw.binop(">=", i, i64(0), loc), lw.binop("<", i, i64(k), loc), loc);
+  Sym at = lw.binop("+", lw.binop("*", i, i64(inner), loc), Sym::scalar(c, Prim::I64), loc);
+  return lw.select_or_if(ok, [&] { return at; }, [&] { return i64(-1); }).reg;
+}
+
 Value Planner::hist_or_scatter(bool hist) {
   const int d = call.index_dims;
   if (hist && d == 1 && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
@@ -184,17 +214,30 @@ Value Planner::hist_or_scatter(bool hist) {
   int64_t n = isv.arr().outer();
   if (vsv.arr().outer() != n) throw Fallback("index and value arrays of different lengths");
   if (n == 0) throw Fallback("empty input");
+  // A scatter of arrays (rows into a [k][w] destination): one write per
+  // scalar of each element, the iteration space [n*w].
+  std::vector<int64_t> inner_dims;
+  if (!hist && d == 1 && dest_dims.size() > 1) inner_dims.assign(dest_dims.begin() + 1, dest_dims.end());
+  int64_t inner = 1;
+  for (int64_t x : inner_dims) inner *= x;
+  if (inner == 0) throw Fallback("empty input");
   Builder pb;
-  plan::Step st = new_step(hist ? plan::StepKind::SegHist : plan::StepKind::Scatter, call.loc, 1, n);
+  plan::Step st = new_step(hist ? plan::StepKind::SegHist : plan::StepKind::Scatter, call.loc, 1, n * inner);
   Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   b.param(Prim::I64);
-  Reg j = b.param(Prim::I64);
+  Reg t = b.param(Prim::I64), j = t, c = t;
+  if (inner != 1) {
+    Sym ts = Sym::scalar(t, Prim::I64), w = lw.constant(Scalar::i64(inner));
+    j = lw.binop("/", ts, w, call.loc).reg;
+    c = lw.binop("%", ts, w, call.loc).reg;
+  }
   Sym idx = lw.index(lw.array_of(isv), j, call.loc, false);
-  Sym v = lw.index(lw.array_of(vsv), j, call.loc, false);
+  Sym v = at_flat(lw, lw.index(lw.array_of(vsv), j, call.loc, false), c, inner_dims, call.loc);
   if (d > 1) idx = linear_index(lw, idx, dest_dims);
   if (!idx.is_scalar() || !is_integral(idx.prim)) throw Fallback("indices that are not integers");
-  std::vector<Reg> res{lw.convert(idx, Prim::I64).reg};
+  std::vector<Reg> res{inner == 1 ? lw.convert(idx, Prim::I64).reg
+                                  : scatter_position(lw, idx, c, dest_dims[0], inner, call.loc)};
   for (Reg r : lw.leaves(v)) res.push_back(r);
   b.ret(res);
   finish_function(st.element, "element");
@@ -225,7 +268,7 @@ Value Planner::hist_or_scatter(bool hist) {
     for (const ArrayValue* p : parts) dtypes.push_back(p->elem.prim);
     if (dtypes != lw.leaf_types(v)) throw Fallback("destination and values differ in type");
   }
-  Value dest = own_destination(leaves, dlike, d);
+  Value dest = own_destination(leaves, dlike, inner_dims.empty() ? d : int(dest_dims.size()));
   int64_t k = dest.arr().count();
   if (hist) st.bins = k;
   else st.dest_size = k;
@@ -313,6 +356,98 @@ Value Planner::map_of_hist(const SymSoac& probe, int64_t n) {
   pb.plan.results = pb.plan.steps[0].writes;
   run(pb);
   return array_from_leaves(like, outs, {n, bins});
+}
+
+// map (\x -> scatter (dest x) (is x) (vs x)) xs: two steps over the nest,
+// as Futhark's segmented scatter. A SegMap writes every row's
+// destination into [n][k], then one Scatter step of n segments of m
+// writes each row's values into its row (an index outside 0..k-1 is
+// ignored row by row, as scatter ignores it). Rows of any length then need
+// no private storage: diku-dk/sorts' radix_sort_step (`scatter (copy xs)
+// is xs`) over a few rows of millions of elements ran on the reference.
+// Neither step reads the destination buffers except to write them, so
+// values computed from the destination's old contents see them unchanged.
+// Elements that are arrays ([k][d] destinations) are written part by part:
+// the iteration spaces are [n][k*d] and [n][m*d].
+Value Planner::map_of_scatter(const SymSoac& probe, int64_t n) {
+  auto regular = [](const Sym& a) { return a.kind == Sym::Kind::Array && !Lowerer::dynamic(a); };
+  if (!regular(probe.arr) || !regular(probe.is) || !regular(probe.vs) || probe.is.arr->dims.size() != 1)
+    return map_rows(n);
+  const std::vector<int64_t>& dd = probe.arr.arr->dims;
+  const std::vector<int64_t> inner_dims(dd.begin() + 1, dd.end());
+  std::vector<int64_t> vdims{probe.is.arr->dims[0]};
+  vdims.insert(vdims.end(), inner_dims.begin(), inner_dims.end());
+  if (probe.vs.arr->dims != vdims) return map_rows(n);
+  int64_t inner = 1;
+  for (int64_t d : inner_dims) inner *= d;
+  const int64_t k = dd[0], m = vdims[0];
+  if (k == 0 || m == 0 || inner == 0) return map_rows(n);
+
+  Builder pb;
+  // Step 0: each row's destination.
+  plan::Step dests = new_step(plan::StepKind::SegMap, call.loc, n, k * inner);
+  Sym like;
+  std::vector<Prim> types;
+  std::vector<BufferPtr> outs;
+  {
+    Lowerer lw(dests.element);
+    lw.speculative_bound = speculative_bound;
+    kir::Builder& b = lw.b();
+    Reg s = b.param(Prim::I64), t = b.param(Prim::I64);
+    const SymSoac soac = tail_soac(lw, s);
+    if (soac.kind != SoacKind::Scatter) throw Internal();
+    Sym x = at_flat(lw, soac.arr, t, dd, soac.loc);
+    if (has_array(x)) return map_rows(n);
+    like = shape_like(x);
+    types = lw.leaf_types(x);
+    b.ret(lw.leaves(x));
+    finish_function(dests.element, "destination element");
+    dests.reads = pb.reads(lw);
+    dests.fused = join(lw.fused);
+    for (size_t r = 0; r < types.size(); ++r)
+      outs.push_back(pb.output(types[r], n * k * inner, fmt::format("dest{}", r), dests.writes));
+  }
+  // Step 1: the writes, into the same buffers.
+  plan::Step writes = new_step(plan::StepKind::Scatter, call.loc, n, m * inner);
+  {
+    Lowerer lw(writes.element);
+    lw.speculative_bound = speculative_bound;
+    kir::Builder& b = lw.b();
+    Reg s = b.param(Prim::I64), t = b.param(Prim::I64);
+    const SymSoac soac = tail_soac(lw, s);
+    Reg j = t, c = t;
+    if (inner != 1) {
+      Sym ts = Sym::scalar(t, Prim::I64), w = lw.constant(Scalar::i64(inner));
+      j = lw.binop("/", ts, w, soac.loc).reg;
+      c = lw.binop("%", ts, w, soac.loc).reg;
+    }
+    Sym idx = lw.index(soac.is, j, soac.loc, false);
+    Sym v = at_flat(lw, lw.index(soac.vs, j, soac.loc, false), c, inner_dims, soac.loc);
+    if (!idx.is_scalar() || !is_integral(idx.prim)) return map_rows(n);
+    if (lw.leaf_types(v) != types) return map_rows(n);
+    std::vector<Reg> res{scatter_position(lw, idx, c, k, inner, soac.loc)};
+    for (Reg r : lw.leaves(v)) res.push_back(r);
+    b.ret(res);
+    finish_function(writes.element, "scatter element");
+    writes.reads = pb.reads(lw);
+    writes.fused = join(lw.fused);
+    writes.dest_size = k * inner;
+    writes.writes = dests.writes;
+  }
+  pb.plan.source = fmt::format("map (scatter) at {}", call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(fmt::format(
+      "map-scatter flattened to a SegMap of the [{}] destinations of {} elements, then one Scatter of [{}][{}] values{}",
+      n, k, n, m, inner == 1 ? "" : fmt::format(" ({} scalars each)", inner)));
+  speculation_note(dests.element, pb.plan);
+  speculation_note(writes.element, pb.plan);
+  pb.plan.steps.push_back(std::move(dests));
+  pb.plan.steps.push_back(std::move(writes));
+  pb.plan.results = pb.plan.steps[0].writes;
+  run(pb);
+  std::vector<int64_t> shape{n};
+  shape.insert(shape.end(), dd.begin(), dd.end());
+  return array_from_leaves(like, outs, shape);
 }
 
 }  // namespace thorn::flatten::planning

@@ -188,6 +188,7 @@ struct Planner {
   SymSoac tail_soac(Lowerer& lw, Reg s);
   // map (\x -> hist ...) xs: one batched SegHist, or rows built one by one.
   Value map_of_hist(const SymSoac& probe_soac, int64_t n);
+  Value map_of_scatter(const SymSoac& probe_soac, int64_t n);
 
   struct Internal : std::exception {};
 

@@ -158,8 +158,8 @@ struct SymFn {
 // so that the enclosing map can become a segmented step.
 struct SymSoac {
   exec::SoacKind kind = exec::SoacKind::Reduce;
-  Sym op, ne, arr;  // ReduceByIndex: arr is the destination
-  Sym is, vs;       // ReduceByIndex: the bins and the values
+  Sym op, ne, arr;  // ReduceByIndex, Scatter: arr is the destination
+  Sym is, vs;       // ReduceByIndex, Scatter: the indices and the values
   Loc loc;
 };
 
