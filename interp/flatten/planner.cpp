@@ -88,9 +88,12 @@ Value Planner::map() {
     std::vector<Sym> xs;
     for (size_t k = 1; k <= nin; ++k) xs.push_back(lw.index(input(lw, k), i, call.loc, false));
     probe = lw.apply(lw.from_value(fv), xs, call.loc, true);
-    // Its destination may be a private array of any size (`copy xs`): the
-    // segmented scatter needs none.
-    if (probe.kind == Sym::Kind::Soac && probe.soac->kind == SoacKind::Scatter) return map_of_scatter(*probe.soac, n);
+    // Its destination may be a copy of any size (`copy xs`): the segmented
+    // scatter needs no private storage. Private arrays the body builds
+    // (a loop's state) would be built again by every element of both
+    // steps: one element per row builds them once.
+    if (probe.kind == Sym::Kind::Soac && probe.soac->kind == SoacKind::Scatter)
+      return f.locals.empty() ? map_of_scatter(*probe.soac, n) : rows();
     // Private arrays past what a fused or segmented element may hold: one
     // element per row, computed once (knn-by-kdtree's radix sorts per node).
     if (f.local_bytes() > kir::kPrivateBytes) return rows();
