@@ -665,6 +665,11 @@ class Emitter {
         return fmt::format("({0} < {1} ? {1} : {0})", a, b);
       case BinOp::Atan2: return round_to(t, fmt::format("{}({}, {})", f64 ? "atan2" : "atan2f", a, b));
       case BinOp::Hypot: return round_to(t, fmt::format("{}({}, {})", f64 ? "hypot" : "hypotf", a, b));
+      case BinOp::NextAfter: return fmt::format("{}({}, {})", f64 ? "nextafter" : "nextafterf", a, b);
+      // The exponent is an integer held in a's type, clamped (host_kernels_binary.cpp).
+      case BinOp::LdExp:
+        return round_to(t, f64 ? fmt::format("ldexp({}, (int)fmax(fmin({}, 100000.0), -100000.0))", a, b)
+                               : fmt::format("ldexpf({}, (int)fmaxf(fminf({}, 100000.0f), -100000.0f))", a, b));
       // Across lanes bitwise, as Select on bools (instr).
       case BinOp::LogAnd: return block() ? fmt::format("(bool)((u8){} & (u8){})", a, b) : fmt::format("({} && {})", a, b);
       case BinOp::LogOr: return block() ? fmt::format("(bool)((u8){} | (u8){})", a, b) : fmt::format("({} || {})", a, b);

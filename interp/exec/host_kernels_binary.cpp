@@ -36,6 +36,12 @@ Kernel binary_kernel(BinOp op, Prim t) {
       case BinOp::LShr: if constexpr (!F && !B) THORN_BIN(sem::lshr<P>(a, b)); break;
       case BinOp::Atan2: if constexpr (F) THORN_BIN(sem::fix<P>(RegT<P>(std::atan2(a, b)))); break;
       case BinOp::Hypot: if constexpr (F) THORN_BIN(sem::fix<P>(RegT<P>(std::hypot(a, b)))); break;
+      case BinOp::NextAfter: if constexpr (F) THORN_BIN(RegT<P>(std::nextafter(a, b))); break;
+      // The exponent, an integer held as a float, clamped: past +-100000
+      // every finite nonzero a overflows or underflows either way.
+      case BinOp::LdExp:
+        if constexpr (F) THORN_BIN(sem::fix<P>(RegT<P>(std::ldexp(a, int(std::fmax(std::fmin(b, RegT<P>(100000)), RegT<P>(-100000)))))));
+        break;
       case BinOp::LogAnd: if constexpr (B) THORN_BIN(RegT<P>(a & b)); break;
       case BinOp::LogOr: if constexpr (B) THORN_BIN(RegT<P>(a | b)); break;
     }

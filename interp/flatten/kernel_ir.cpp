@@ -48,7 +48,7 @@ std::string_view unop_name(UnOp op) {
 std::string_view binop_name(BinOp op) {
   static constexpr std::string_view kNames[] = {
       "add", "sub", "mul", "div", "mod", "quot", "rem",   "pow",   "and",    "or",    "xor",
-      "shl", "shr", "lshr", "min", "max", "atan2", "hypot", "logand", "logor"};
+      "shl", "shr", "lshr", "min", "max", "atan2", "hypot", "nextafter", "ldexp", "logand", "logor"};
   size_t i = size_t(op);
   return i < std::size(kNames) ? kNames[i] : "?binop";
 }
@@ -453,7 +453,11 @@ struct Verifier {
         break;
       case BinOp::Atan2:
       case BinOp::Hypot:
+      case BinOp::LdExp:
         ok = is_float(t);
+        break;
+      case BinOp::NextAfter:
+        ok = t == Prim::F32 || t == Prim::F64;
         break;
       default:
         ok = is_numeric(t);

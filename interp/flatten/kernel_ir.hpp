@@ -49,6 +49,8 @@ enum class BinOp : uint8_t {
   Rem,   // `%%`: truncating remainder
   Pow, And, Or, Xor, Shl, Shr /* arithmetic */, LShr /* logical */,
   Min, Max, Atan2, Hypot,
+  NextAfter,  // floats: the next representable value from a towards b (f32, f64)
+  LdExp,      // floats: a * 2^b, b an integer exponent held in a's type
   LogAnd, LogOr,  // on bool
 };
 

@@ -293,6 +293,33 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     need(2);
     return binop(name == "pow" ? "**" : name, args[0], args[1], loc);
   }
+  if (name == "nextafter" || name == "ldexp") {
+    need(2);
+    const Sym& x = args[0];
+    const Sym& y = args[1];
+    if (!x.is_scalar() || !y.is_scalar() || !is_float(x.prim))
+      throw Fallback(fmt::format("{} on non-floats", name));
+    if (name == "nextafter") {
+      if (y.prim != x.prim) throw Fallback("nextafter of two float types");
+      if (x.prim != Prim::F16) return Sym::scalar(b_.binary(kir::BinOp::NextAfter, x.reg, y.reg), x.prim);
+      // f16 (held in wider float registers): a step of its own bits, as
+      // scalar_ops.cpp's f16_nextafter.
+      auto bits = [&](uint64_t v) { return b_.constant(Scalar::unsigned_int(Prim::U16, v)); };
+      auto half = [&](Reg u) { return b_.unary(kir::UnOp::FromBits, Prim::F16, u); };
+      Reg zero = b_.constant(Scalar::floating(Prim::F16, 0.0));
+      Reg xb = b_.unary(kir::UnOp::ToBits, Prim::U16, x.reg);
+      Reg up = b_.compare(kir::CmpOp::Eq, b_.compare(kir::CmpOp::Gt, y.reg, x.reg),
+                          b_.compare(kir::CmpOp::Gt, x.reg, zero));
+      Reg step = half(b_.select(up, b_.binary(kir::BinOp::Add, xb, bits(1)), b_.binary(kir::BinOp::Sub, xb, bits(1))));
+      Reg from_zero = half(b_.select(b_.compare(kir::CmpOp::Gt, y.reg, zero), bits(1), bits(0x8001)));
+      Reg r = b_.select(b_.compare(kir::CmpOp::Eq, x.reg, zero), from_zero, step);
+      r = b_.select(b_.compare(kir::CmpOp::Eq, x.reg, y.reg), y.reg, r);
+      Reg nan = b_.binary(kir::BinOp::LogOr, b_.unary(kir::UnOp::IsNan, x.reg), b_.unary(kir::UnOp::IsNan, y.reg));
+      return Sym::scalar(b_.select(nan, b_.binary(kir::BinOp::Add, x.reg, y.reg), r), x.prim);
+    }
+    if (!is_integral(y.prim)) throw Fallback("ldexp with a non-integer exponent");
+    return Sym::scalar(b_.binary(kir::BinOp::LdExp, x.reg, convert(y, x.prim).reg), x.prim);
+  }
   if (name == "copysign") {
     // |x| with y's sign bit, read from y's bits (so -0.0 and NaNs count).
     need(2);

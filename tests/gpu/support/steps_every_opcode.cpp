@@ -44,7 +44,9 @@ bool binop_applies(BinOp op, Prim t) {
     case BinOp::Quot:
     case BinOp::Rem: return is_integral(t);
     case BinOp::Atan2:
-    case BinOp::Hypot: return is_float(t);
+    case BinOp::Hypot:
+    case BinOp::LdExp: return is_float(t);
+    case BinOp::NextAfter: return t == Prim::F32 || t == Prim::F64;
     default: return is_numeric(t);
   }
 }

@@ -46,7 +46,7 @@ TEST_CASE("native tier: float operations agree bit for bit (specials, libm, no c
   res.push_back(b.unary(UnOp::IsInf, x));
   res.push_back(b.unary(UnOp::ToBits, x));
   for (BinOp op : {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod, BinOp::Pow, BinOp::Min,
-                   BinOp::Max, BinOp::Atan2, BinOp::Hypot})
+                   BinOp::Max, BinOp::Atan2, BinOp::Hypot, BinOp::NextAfter, BinOp::LdExp})
     res.push_back(b.binary(op, x, y));
   // x*x + y (the product used nowhere else): contracted into a fused
   // multiply-add it would round once, not twice.
