@@ -249,6 +249,18 @@ bool reads_locals(const Function& f, const Block& b) {
   return uses_opcode(f, b, Opcode::LocalRead, Opcode::LocalRead);
 }
 
+bool reads_locals(const Function& f, const Block& b, const std::set<int>& which) {
+  for (const Instr& in : b.instrs) {
+    if (in.op == Opcode::LocalRead && which.count(int(in.aux))) return true;
+    if (in.op == Opcode::Call && in.aux >= 0 && size_t(in.aux) < f.subs.size() &&
+        uses_opcode(f, f.subs[size_t(in.aux)].body, Opcode::LocalRead, Opcode::LocalRead))
+      return true;
+    for (const Block& nb : in.blocks)
+      if (reads_locals(f, nb, which)) return true;
+  }
+  return false;
+}
+
 namespace {
 
 constexpr int64_t kWorkCap = int64_t(1) << 40;

@@ -22,6 +22,7 @@
 // calls only subroutines with a smaller index: no recursion, and emitting
 // them in index order defines every callee before its callers.
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,9 @@ int64_t instruction_count(const Block& b);
 bool has_loop(const Function& f, const Block& b);
 // Whether b reads a private array (LocalRead), also inside subroutines.
 bool reads_locals(const Function& f, const Block& b);
+// Whether b reads one of the private arrays `which` (LocalRead of them;
+// inside a subroutine, any LocalRead counts).
+bool reads_locals(const Function& f, const Block& b, const std::set<int>& which);
 // Roughly how many instructions one run of f's body executes: a For whose
 // trip count is a constant multiplies its body by it, other loops by 16;
 // an If counts its larger branch, a Call its subroutine. Saturates at 2^40.

@@ -534,14 +534,19 @@ Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is_in, const Sym&
   // `scatter xs is sorted`, sorted built from xs), they could see elements
   // already overwritten; Futhark's scatter reads them all first. Such
   // arrays are stored before the first write.
+  // Only dest's own storage matters: values computed from other private
+  // arrays (radix_sort_step's `scatter (copy xs) is xs`, is from scans of
+  // xs) are not changed by the writes.
+  std::set<int> dest_locals;
+  for (const SymArr::Leaf& t : d.leaves)
+    if (t.local) dest_locals.insert(int(t.array));
   auto settled = [&](const Sym& s) -> Sym {
     if (!in_place || s.kind != Sym::Kind::Array) return s;
     bool reads_dest = false;
-    for (const SymArr::Leaf& l : s.arr->leaves)
-      for (const SymArr::Leaf& t : d.leaves) reads_dest |= l.local && t.local && l.array == t.array;
+    for (const SymArr::Leaf& l : s.arr->leaves) reads_dest |= l.local && dest_locals.count(int(l.array));
     if (!reads_dest && s.arr->gen) {
       Sym e;
-      reads_dest = kir::reads_locals(f_, probe_element(s, loc, e));
+      reads_dest = kir::reads_locals(f_, probe_element(s, loc, e), dest_locals);
     }
     if (!reads_dest) return s;
     if (dynamic(s) || !fits_private(s, loc))

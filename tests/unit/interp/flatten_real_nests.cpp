@@ -390,6 +390,39 @@ TEST_CASE("flatten: a narrow map through a function parameter, a forwarding call
   CHECK(log.find("the call of function fp_step inlined") != std::string::npos);
 }
 
+TEST_CASE("flatten: a scatter into a copy, its indices computed from other private arrays, row by row") {
+  // knn-by-kdtree's tree levels of 512 nodes and more sort each node's
+  // points sequentially inside its element. The step's indices, computed
+  // where read from a scan's private array, were taken to read the
+  // destination (any private array counted), and storing them first did
+  // not fit: the level ran on the reference ("a scatter whose indices or
+  // values may read its destination while it is written").
+  auto& b = testutil::backend_pair();
+  const char* d =
+      "def sc_digit_step [n] (xs: [n](f32, i64)) (d: i32) : [n](f32, i64) = "
+      "  let digit (k: f32, _: i64) = i64.u32 ((f32.to_bits k >> u32.i32 d) & 3) "
+      "  let ds = map digit xs "
+      "  let counts = scan (\\(a0, a1, a2, a3) (b0, b1, b2, b3) -> (a0 + b0, a1 + b1, a2 + b2, a3 + b3)) (0, 0, 0, 0) "
+      "                    (map (\\x -> (i64.bool (x == 0), i64.bool (x == 1), i64.bool (x == 2), i64.bool (x == 3))) ds) "
+      "  let (t0, t1, t2, _) = counts[n - 1] "
+      "  let place x (c0, c1, c2, c3) = "
+      "    if x == 0 then c0 - 1 else if x == 1 then t0 + c1 - 1 else if x == 2 then t0 + t1 + c2 - 1 "
+      "    else t0 + t1 + t2 + c3 - 1 "
+      "  in scatter (copy xs) (map2 place ds counts) xs";
+  // Kept inside each element, as a map as wide as the machine keeps it.
+  testutil::ForceDistribute never("never");
+  setenv("THORN_INTERCHANGE", "never", 1);
+  b.ref->eval_input(d);
+  b.host->eval_input(d);
+  std::string log = same("tabulate_2d 3 2048 (\\i j -> (f32.i64 ((i * 7 + j * 13) % 1001), j)) "
+                         "|> map (\\xs -> loop xs for i < 16 do sc_digit_step xs (i32.i64 i * 2)) "
+                         "|> map (\\xs -> xs[2047].1)");
+  unsetenv("THORN_INTERCHANGE");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("rows built once each") != std::string::npos);
+}
+
 TEST_CASE("flatten: scatters into arrays of nested tuples; helpers nested ten deep are not recursion") {
   // futhark-range-trees scatters (i32, (f64, f64)) elements ("destination
   // and values differ in type"); cnn-futhark's imap5 twice in one element
