@@ -476,6 +476,60 @@ static bool has_array(const Sym& s) {
   return false;
 }
 
+// `if c then xs else ys` with both arrays computed where read (a view of
+// an input, `map2 (+) x y`) by code that cannot fail or write: an array
+// computed where read too, each element chosen by c. Nothing is stored in
+// private arrays, and a vectorised operator (`\(f, x) (g, y) -> (f || g,
+// if g then y else map2 (+) x y)`, a segmented scan of rows) stays
+// element by element. Anything else: nullopt, and the caller stores the
+// branches' arrays.
+std::optional<Sym> Lowerer::lazy_if_of_arrays(const Sym& cond, const Sym& ts, const kir::Block& tb,
+                                              const std::function<Sym()>& otherwise) {
+  auto pure = [](const kir::Block& blk) {
+    for (const kir::Instr& in : blk.instrs)
+      if (in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::LocalRead ||
+          in.op == kir::Opcode::LocalWrite || in.op == kir::Opcode::Write || in.op == kir::Opcode::Call ||
+          !in.blocks.empty())
+        return false;
+    return true;
+  };
+  if (ts.kind != Sym::Kind::Array || dynamic(ts) || !pure(tb)) return std::nullopt;
+  for (const SymArr::Leaf& l : ts.arr->leaves)
+    if (l.local) return std::nullopt;
+  const size_t locals = f_.locals.size();
+  Sym es;
+  kir::Block eb = b_.capture([&] {
+    es = otherwise();
+    return std::vector<Reg>{};
+  });
+  if (f_.locals.size() != locals || es.kind != Sym::Kind::Array || dynamic(es) || es.arr->dims != ts.arr->dims ||
+      !pure(eb))
+    return std::nullopt;
+  for (const SymArr::Leaf& l : es.arr->leaves)
+    if (l.local) return std::nullopt;
+  // Their elements must not read private arrays, which may change before
+  // the lazy array is read.
+  Sym te, ee;
+  if (kir::reads_locals(f_, probe_element(ts, Loc{}, te)) || kir::reads_locals(f_, probe_element(es, Loc{}, ee)))
+    return std::nullopt;
+  if (leaf_types(te) != leaf_types(ee)) return std::nullopt;
+  b_.append(kir::Block(tb).instrs);
+  b_.append(std::move(eb.instrs));
+  auto arr = std::make_shared<SymArr>();
+  arr->dims = ts.arr->dims;
+  arr->elem = ts.arr->elem;
+  Lowerer* self = this;
+  const Sym c = cond;
+  arr->gen = [self, c, ts, es](Reg i) {
+    return self->select_or_if(c, [&] { return self->index(ts, i, Loc{}, false); },
+                              [&] { return self->index(es, i, Loc{}, false); });
+  };
+  Sym out;
+  out.kind = Sym::Kind::Array;
+  out.arr = arr;
+  return out;
+}
+
 Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise) {
   Sym ts, es;
   std::vector<int> versions = local_version;
@@ -486,6 +540,7 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
     return arrays ? std::vector<Reg>{} : leaves(ts);
   });
   if (arrays) {
+    if (std::optional<Sym> lazy = lazy_if_of_arrays(cond, ts, tb, otherwise)) return *lazy;
     // Lowered again with the arrays' storage (the first lowering is dropped).
     local_version = versions;
     return if_with_arrays(cond.reg, then, otherwise);

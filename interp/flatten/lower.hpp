@@ -162,6 +162,8 @@ class Lowerer {
   Sym mul_hi(const Sym& a, const Sym& b, const Loc& loc);
   // A select when both sides are cheap scalars, else an if.
   Sym select_or_if(const Sym& cond, const std::function<Sym()>& then, const std::function<Sym()>& otherwise);
+  std::optional<Sym> lazy_if_of_arrays(const Sym& cond, const Sym& ts, const kir::Block& tb,
+                                       const std::function<Sym()>& otherwise);
   Sym intrinsic(const std::string& name, std::vector<Sym> args, const Loc& loc, bool tail);
   // jvp2/vjp2 of a function known at plan time: its generated derivative
   // function, lowered in place (lower_ad.cpp).

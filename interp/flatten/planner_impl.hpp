@@ -200,16 +200,22 @@ struct Planner {
   // With `tuple_of_arrays`, the operator takes and returns tuples (or
   // records) of [m] arrays, each combined element by element (`\(a, b) (c,
   // d) -> (map2 f a c, map2 g b d)`), and like is the tuple of scalars.
-  kir::Function elementwise_operator(const Value& opv, const Sym& like, int64_t m, bool tuple_of_arrays = false);
+  // Components marked in `scalar_parts` are scalars the same in every
+  // column (a segmented scan's flag beside its rows): passed as they are,
+  // and the operator's result for them must not depend on the arrays.
+  kir::Function elementwise_operator(const Value& opv, const Sym& like, int64_t m, bool tuple_of_arrays = false,
+                                     const std::vector<bool>* scalar_parts = nullptr);
 
   // reduce (map2 f) (replicate m ne) xss: column-wise, one segment per
   // column; scan likewise, its [m][n] result handed back transposed (a
   // delayed transpose: a consumer reads it in place).
   Value reduce_vectorised(bool scan = false);
-  // reduce over a tuple of [m] arrays (`(replicate m 0, replicate m 0)`,
-  // the elements tuples of [m] rows): column-wise as above, the columns'
-  // components side by side.
-  Value reduce_vectorised_tuple();
+  // reduce or scan over a tuple of [m] arrays (`(replicate m 0, replicate
+  // m 0)`, the elements tuples of [m] rows), possibly beside scalars
+  // (`(false, replicate m 0)`, a segmented scan of rows): column-wise as
+  // above, the columns' components side by side, each scalar repeated in
+  // every column.
+  Value reduce_vectorised_tuple(bool scan = false);
 
   // ---- reduce / reduce_comm / scan
   Value reduce_or_scan(bool scan);

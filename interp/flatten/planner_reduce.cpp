@@ -9,7 +9,37 @@ namespace thorn::flatten::planning {
 // applying it to arrays whose every element is the scalar parameters:
 // an element access at any index but the one asked for is not
 // elementwise, and falls back.
-kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, int64_t m, bool tuple_of_arrays) {
+// Whether register r of f is computed from one of `from` (conservatively:
+// anything a loop or branch reads taints all it yields).
+static bool depends_on(const kir::Function& f, kir::Reg r, std::set<kir::Reg> tainted) {
+  std::function<void(const kir::Block&)> walk = [&](const kir::Block& b) {
+    for (const kir::Instr& in : b.instrs) {
+      bool t = tainted.count(in.a) || tainted.count(in.b) || tainted.count(in.c);
+      for (kir::Reg x : in.args) t = t || tainted.count(x);
+      if (!in.blocks.empty()) {
+        // Twice: what a loop carries round reaches its parameters.
+        for (int pass = 0; pass < 2; ++pass)
+          for (const kir::Block& nb : in.blocks) {
+            if (t)
+              for (kir::Reg p : nb.params) tainted.insert(p);
+            const size_t before = tainted.size();
+            walk(nb);
+            for (kir::Reg x : nb.results) t = t || tainted.count(x);
+            t = t || tainted.size() != before;
+          }
+      }
+      if (t) {
+        if (in.dst != kir::kNoReg) tainted.insert(in.dst);
+        for (kir::Reg d : in.dsts) tainted.insert(d);
+      }
+    }
+  };
+  walk(f.body);
+  return tainted.count(r) > 0;
+}
+
+kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, int64_t m, bool tuple_of_arrays,
+                                            const std::vector<bool>* scalar_parts) {
   kir::Function f;
   f.name = "op";
   Lowerer lw(f);
@@ -45,15 +75,23 @@ kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, i
   Sym e;
   if (tuple_of_arrays) {
     // (a, b) as ([m]a, [m]b): each component an array of its scalar.
+    auto scalar = [&](size_t k) { return scalar_parts && (*scalar_parts)[k]; };
     auto components = [&](const Sym& t) {
       Sym out = t;
-      for (Sym& c : out.elems) c = vec(c);
+      for (size_t k = 0; k < out.elems.size(); ++k)
+        if (!scalar(k)) out.elems[k] = vec(out.elems[k]);
       return out;
     };
     e = lw.apply(lw.from_value(opv), {components(a), components(b)}, call.loc);
     if ((e.kind != Sym::Kind::Tuple && e.kind != Sym::Kind::Record) || e.elems.size() != like.elems.size())
       throw Fallback("a vectorised operator whose result is not a tuple of the same arity");
-    for (Sym& c : e.elems) c = element(c, "arrays");
+    for (size_t k = 0; k < e.elems.size(); ++k) {
+      if (!scalar(k)) {
+        e.elems[k] = element(e.elems[k], "arrays");
+      } else if (!e.elems[k].is_scalar()) {
+        throw Fallback("a vectorised operator whose scalar component's result is not a scalar");
+      }
+    }
   } else {
     e = element(lw.apply(lw.from_value(opv), {vec(a), vec(b)}, call.loc), "an array");
   }
@@ -61,6 +99,19 @@ kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, i
   lw.b().ret(lw.leaves(e));
   if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
   if (std::string err = kir::verify(f); !err.empty()) throw Fallback("a vectorised operator that is not elementwise");
+  // A scalar component computed from the arrays would differ between the
+  // columns; it has one value.
+  if (tuple_of_arrays && scalar_parts) {
+    std::set<Reg> array_params;
+    for (size_t k = 0; k < like.elems.size(); ++k)
+      if (!(*scalar_parts)[k]) {
+        array_params.insert(acc[k]);
+        array_params.insert(x[k]);
+      }
+    for (size_t k = 0; k < like.elems.size(); ++k)
+      if ((*scalar_parts)[k] && depends_on(f, f.body.results[k], array_params))
+        throw Fallback("a vectorised operator whose scalar component depends on its arrays");
+  }
   return f;
 }
 
@@ -112,71 +163,115 @@ Value Planner::reduce_vectorised(bool scan) {
   return t;
 }
 
-Value Planner::reduce_vectorised_tuple() {
+Value Planner::reduce_vectorised_tuple(bool scan) {
   const Value& opv = call.args.at(0);
   const Value& ne = call.args.at(1);
   const ArrayValue& xs = call.args.at(2).arr();
   const size_t parts = ne.elems ? ne.elems->size() : 0;
   int64_t m = -1;
+  std::vector<bool> scalar_parts;
   for (size_t k = 0; k < parts; ++k) {
     const Value& c = (*ne.elems)[k];
+    if (c.kind == Value::Kind::Scalar) {
+      scalar_parts.push_back(true);
+      continue;
+    }
     if (c.kind != Value::Kind::Array || c.arr().rank() != 1 || c.arr().elem.kind != ElemShape::Kind::Prim)
-      throw Fallback("a neutral element that is a tuple of other than arrays of scalars");
+      throw Fallback("a neutral element that is a tuple of other than arrays of scalars and scalars");
     if (m >= 0 && c.arr().outer() != m)
       throw Fallback("a vectorised neutral element whose components differ in length");
     m = c.arr().outer();
+    scalar_parts.push_back(false);
   }
   const int64_t n = xs.outer();
   if (parts == 0 || m <= 0) throw Fallback("an empty vectorised neutral element");
   const bool record = ne.kind == Value::Kind::Record;
   if (xs.elem.kind != (record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple) || xs.components.size() != parts)
     throw Fallback("elements and neutral element differ in structure");
-  for (const ArrayPtr& c : xs.components)
-    if (c->shape != std::vector<int64_t>{n, m} || c->elem.kind != ElemShape::Kind::Prim)
+  for (size_t k = 0; k < parts; ++k) {
+    const ArrayPtr& c = xs.components[k];
+    const std::vector<int64_t> shape = scalar_parts[k] ? std::vector<int64_t>{n} : std::vector<int64_t>{n, m};
+    if (c->shape != shape || c->elem.kind != ElemShape::Kind::Prim)
       throw Fallback("elements whose arrays differ in length from the neutral element's");
-  // Each component's neutral element must be the same in every column.
+  }
+  // Each array component's neutral element must be the same in every column.
   Sym like;
   like.kind = record ? Sym::Kind::Record : Sym::Kind::Tuple;
   like.names = ne.names;
   std::vector<Scalar> neutral;
   for (size_t k = 0; k < parts; ++k) {
+    const Value& c = (*ne.elems)[k];
+    if (scalar_parts[k]) {
+      like.elems.push_back(shape_of_value(c));
+      neutral.push_back(c.scalar);
+      continue;
+    }
     Sym component;
     std::vector<Scalar> column;
-    uniform_neutral((*ne.elems)[k], component, column);
+    uniform_neutral(c, component, column);
     like.elems.push_back(component);
     neutral.insert(neutral.end(), column.begin(), column.end());
   }
+  // The operator first: what it cannot take falls back before any work.
+  kir::Function op = elementwise_operator(opv, like, m, true, &scalar_parts);
   Builder pb;
-  plan::Step st = new_step(plan::StepKind::SegRed, call.loc, m, n);
+  plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, m, n);
   Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64), j = b.param(Prim::I64);
   std::vector<Reg> leaves;
   for (size_t k = 0; k < parts; ++k) {
-    Sym x = lw.index(lw.index(lw.array_of(Value::make_array(xs.components[k])), j, call.loc, false), s, call.loc, false);
+    Sym row = lw.index(lw.array_of(Value::make_array(xs.components[k])), j, call.loc, false);
+    Sym x = scalar_parts[k] ? row : lw.index(row, s, call.loc, false);
     if (!x.is_scalar() || x.prim != like.elems[k].prim) throw Fallback("elements and neutral element differ in type");
     leaves.push_back(x.reg);
   }
   b.ret(leaves);
   finish_function(st.element, "element");
   st.neutral = neutral;
-  st.op = elementwise_operator(opv, like, m, true);
+  st.op = std::move(op);
   st.commutative = call.kind == SoacKind::ReduceComm;
   st.reads = pb.reads(lw);
   st.fused = join(lw.fused);
   std::vector<BufferPtr> outs;
   for (size_t k = 0; k < parts; ++k)
-    outs.push_back(pb.output(like.elems[k].prim, m, fmt::format("out{}", k), st.writes));
+    outs.push_back(pb.output(like.elems[k].prim, scan ? m * n : m, fmt::format("out{}", k), st.writes));
   pb.plan.source = fmt::format("{} (vectorised operator over a tuple of arrays) at {}", exec::soac_name(call.kind),
                                call.loc.str());
   pb.plan.loc = call.loc;
   pb.plan.notes.push_back(
-      fmt::format("vectorised operator: one segment per column, {} arrays of [{}][{}] read transposed", parts, m, n));
+      fmt::format("vectorised operator: one segment per column, {} components of [{}][{}] read transposed{}", parts, m,
+                  n, std::count(scalar_parts.begin(), scalar_parts.end(), true) ? ", scalars repeated in every column" : ""));
   pb.plan.steps.push_back(std::move(st));
   pb.plan.results = pb.plan.steps[0].writes;
   run(pb);
+  // A scalar component: column 0's (every column computed the same).
   std::vector<Value> result;
-  for (const BufferPtr& o : outs) result.push_back(Value::make_array(make_prim_array(o, {m})));
+  for (size_t k = 0; k < parts; ++k) {
+    if (!scan) {
+      ArrayPtr a = make_prim_array(outs[k], {m});
+      result.push_back(scalar_parts[k] ? array_row(*a, 0) : Value::make_array(a));
+    } else if (scalar_parts[k]) {
+      result.push_back(array_row(*make_prim_array(outs[k], {m, n}), 0));
+    } else {
+      std::string listing = out.listing;
+      result.push_back(transpose_of(Value::make_array(make_prim_array(outs[k], {m, n}))));
+      out.listing = listing + out.listing;
+    }
+  }
+  if (scan) {
+    // An array of tuples: the components side by side, [n] and [n][m].
+    auto a = std::make_shared<ArrayValue>();
+    a->shape = {n};
+    a->elem.kind = record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
+    if (record) a->elem.names = *ne.names;
+    for (Value& v : result) {
+      if (v.kind != Value::Kind::Array) throw Internal();
+      a->elem.children.push_back(v.arr().elem);
+      a->components.push_back(v.array);
+    }
+    return Value::make_array(std::move(a));
+  }
   if (!record) return Value::tuple(std::move(result));
   std::vector<std::pair<std::string, Value>> fields;
   for (size_t k = 0; k < parts; ++k) fields.emplace_back((*ne.names)[k], std::move(result[k]));
@@ -192,9 +287,9 @@ Value Planner::reduce_or_scan(bool scan) {
   int64_t n = xsv.arr().outer();
   if (n == 0) throw Fallback("empty input");
   if (ne.kind == Value::Kind::Array) return reduce_vectorised(scan);
-  if (!scan && (ne.kind == Value::Kind::Tuple || ne.kind == Value::Kind::Record) && ne.elems && !ne.elems->empty() &&
-      (*ne.elems)[0].kind == Value::Kind::Array)
-    return reduce_vectorised_tuple();
+  if ((ne.kind == Value::Kind::Tuple || ne.kind == Value::Kind::Record) && ne.elems &&
+      std::any_of(ne.elems->begin(), ne.elems->end(), [](const Value& c) { return c.kind == Value::Kind::Array; }))
+    return reduce_vectorised_tuple(scan);
   Sym like = shape_of_value(ne);
   std::vector<BufferPtr> in_leaves;
   std::optional<std::string> key = plan_cache_enabled() ? reduce_key(opv, ne, xsv, in_leaves) : std::nullopt;

@@ -423,6 +423,20 @@ TEST_CASE("flatten: a scatter into a copy, its indices computed from other priva
   CHECK(log.find("rows built once each") != std::string::npos);
 }
 
+TEST_CASE("flatten: a scan over flags beside rows, the rows combined element by element") {
+  // Futhark's soacs/scan2: segmented_scan (map2 (+)) (replicate m 0) over
+  // [n][m] rows, the operator `\(f, x) (g, y) -> (f || g, if g then y else
+  // op x y)`. It ran on the reference ("a neutral element that is not a
+  // scalar or a tuple of scalars"); the if between two rows stored them in
+  // private arrays, which no column-wise operator can be.
+  std::string log = same(
+      "unzip (scan (\\(f, x) (g, y) -> (f || g, if g then y else map2 (+) x y)) (false, replicate 2 0i32) "
+      "(zip [true, false, false, true, false] [[1, 2], [3, 4], [5, 6], [7, 8], [9, 10]]))");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("scalars repeated in every column") != std::string::npos);
+}
+
 TEST_CASE("flatten: scatters into arrays of nested tuples; helpers nested ten deep are not recursion") {
   // futhark-range-trees scatters (i32, (f64, f64)) elements ("destination
   // and values differ in type"); cnn-futhark's imap5 twice in one element
