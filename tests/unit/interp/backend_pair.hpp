@@ -64,6 +64,13 @@ struct ForceDistribute {
   ~ForceDistribute() { unsetenv("THORN_DISTRIBUTE"); }
 };
 
+// Any other environment variable for one test, unset when it ends.
+struct ScopedEnv {
+  const char* name;
+  ScopedEnv(const char* n, const char* value) : name(n) { setenv(n, value, 1); }
+  ~ScopedEnv() { unsetenv(name); }
+};
+
 inline bool has(const std::string& log, const std::string& what) { return log.find(what) != std::string::npos; }
 
 }  // namespace thorn::testutil

@@ -411,13 +411,12 @@ TEST_CASE("flatten: a scatter into a copy, its indices computed from other priva
       "  in scatter (copy xs) (map2 place ds counts) xs";
   // Kept inside each element, as a map as wide as the machine keeps it.
   testutil::ForceDistribute never("never");
-  setenv("THORN_INTERCHANGE", "never", 1);
+  testutil::ScopedEnv no_interchange("THORN_INTERCHANGE", "never");
   b.ref->eval_input(d);
   b.host->eval_input(d);
   std::string log = same("tabulate_2d 3 2048 (\\i j -> (f32.i64 ((i * 7 + j * 13) % 1001), j)) "
                          "|> map (\\xs -> loop xs for i < 16 do sc_digit_step xs (i32.i64 i * 2)) "
                          "|> map (\\xs -> xs[2047].1)");
-  unsetenv("THORN_INTERCHANGE");
   INFO(log);
   CHECK(log.find("runs on the reference backend") == std::string::npos);
   CHECK(log.find("rows built once each") != std::string::npos);
