@@ -129,8 +129,11 @@ Value Planner::map() {
     if (probe.kind == Sym::Kind::Array) {
       if (Lowerer::dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
       std::vector<int64_t> dims = probe.arr->dims;
-      // A row built in private arrays is computed once per row, not once per element.
+      // A row built in private arrays is computed once per row, not once
+      // per element; rows of tuples with arrays in them are written part by
+      // part.
       if (!f.locals.empty()) return rows();
+      if (Sym like = lw.element_like(probe, call.loc); has_array(like)) return rows();
       return map_nested(n, dims, cacheable ? &key : nullptr);
     }
     // A tuple with array components: each row's parts written once per row.

@@ -128,7 +128,39 @@ bool Planner::has_array(const Sym& s) {
   return false;
 }
 
+// Component k of an array of tuples: an array of the same outer sizes
+// whose elements are the tuples' components (of [b]([c]f32, [c]f32), as
+// `map unzip` makes it, the [b][c] array of the first components).
+static Sym component_of(Lowerer& lw, const Sym& v, size_t k, const Loc& loc) {
+  if (v.kind == Sym::Kind::Tuple || v.kind == Sym::Kind::Record) return v.elems.at(k);
+  Sym inner = component_of(lw, lw.element_like(v, loc), k, loc);
+  auto arr = std::make_shared<SymArr>();
+  arr->dims = v.arr->dims;
+  if (inner.kind == Sym::Kind::Array)
+    for (int64_t d : inner.arr->dims) arr->dims.push_back(d);
+  Lowerer* l = &lw;
+  arr->gen = [l, v, k, loc](Reg i) { return component_of(*l, l->index(v, i, loc, false), k, loc); };
+  Sym out;
+  out.kind = Sym::Kind::Array;
+  out.arr = arr;
+  return out;
+}
+
+// Whether v is an array whose elements are tuples with arrays in them.
+static bool zipped_arrays(Lowerer& lw, const Sym& v, const Loc& loc) {
+  if (v.kind != Sym::Kind::Array) return false;
+  Sym like = lw.element_like(v, loc);
+  return (like.kind == Sym::Kind::Tuple || like.kind == Sym::Kind::Record) && Planner::has_array(like);
+}
+
 void Planner::row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts) {
+  // An array of tuples with array components: each component an array
+  // of its own (the evaluator's representation of such arrays).
+  if (r.kind == Sym::Kind::Array && !Lowerer::dynamic(r) && zipped_arrays(lw, r, call.loc)) {
+    const size_t count = lw.element_like(r, call.loc).elems.size();
+    for (size_t c = 0; c < count; ++c) row_parts(lw, component_of(lw, r, c, call.loc), parts);
+    return;
+  }
   switch (r.kind) {
     case Sym::Kind::Scalar:
     case Sym::Kind::Sum: parts.push_back({{}, shape_like(r), {}, {}}); return;  // a sum: boxed afterwards
@@ -152,6 +184,15 @@ void Planner::row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts) 
 // The result value: parts as arrays with n rows, tuples of them zipped
 // into arrays of tuples (components with more dimensions than [n]).
 Value Planner::row_value(const Sym& r, std::vector<RowPart>& parts, size_t& k, int64_t n) {
+  // An array of tuples with array components (skeleton): its tuple's
+  // components with the array's outer sizes.
+  if (r.kind == Sym::Kind::Array) {
+    Value inner = row_value(r.elems.at(0), parts, k, n);
+    auto a = std::make_shared<ArrayValue>(inner.arr());
+    a->shape = {n};
+    a->shape.insert(a->shape.end(), r.arr->dims.begin(), r.arr->dims.end());
+    return Value::make_array(std::move(a));
+  }
   if (r.kind == Sym::Kind::Tuple || r.kind == Sym::Kind::Record) {
     auto a = std::make_shared<ArrayValue>();
     a->shape = {n};
@@ -171,13 +212,30 @@ Value Planner::row_value(const Sym& r, std::vector<RowPart>& parts, size_t& k, i
 }
 
 // The result's tuples and records with a placeholder scalar for each
-// part: what row_value needs of it, and all a cached plan keeps.
-static Sym skeleton(const Sym& r) {
+// part: what row_value needs of it, and all a cached plan keeps. An array
+// of tuples with array components is an Array whose arr has only its outer
+// sizes and whose elems[0] is its tuple's skeleton, each component an
+// array with those sizes in front.
+static Sym skeleton(Lowerer& lw, const Sym& r, const Loc& loc) {
+  if (r.kind == Sym::Kind::Array && !Lowerer::dynamic(r) && zipped_arrays(lw, r, loc)) {
+    Sym like = lw.element_like(r, loc);
+    Sym t;
+    t.kind = like.kind;
+    t.names = like.names;
+    for (size_t c = 0; c < like.elems.size(); ++c) t.elems.push_back(skeleton(lw, component_of(lw, r, c, loc), loc));
+    Sym s;
+    s.kind = Sym::Kind::Array;
+    auto outer = std::make_shared<SymArr>();
+    outer->dims = r.arr->dims;
+    s.arr = std::move(outer);
+    s.elems.push_back(std::move(t));
+    return s;
+  }
   if (r.kind != Sym::Kind::Tuple && r.kind != Sym::Kind::Record) return Sym();
   Sym s;
   s.kind = r.kind;
   s.names = r.names;
-  for (const Sym& e : r.elems) s.elems.push_back(skeleton(e));
+  for (const Sym& e : r.elems) s.elems.push_back(skeleton(lw, e, loc));
   return s;
 }
 
@@ -240,6 +298,11 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
       for (const Sym& e : v.elems) write(e);
       return;
     }
+    if (zipped_arrays(lw, v, call.loc)) {
+      const size_t count = lw.element_like(v, call.loc).elems.size();
+      for (size_t c = 0; c < count; ++c) write(component_of(lw, v, c, call.loc));
+      return;
+    }
     const RowPart& p = parts.at(k++);
     if (p.dims.empty()) {
       std::vector<Reg> regs = lw.leaves(v);
@@ -259,7 +322,7 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
   b.ret({});
   finish_function(st.element, "map rows");
   st.fused = join(lw.fused);
-  Sym skel = skeleton(r);
+  Sym skel = skeleton(lw, r, call.loc);
   std::string remark;
   if (log && key)
     remark = cache_map(*key, *log, st.element, [&](CachedPlan& c) {

@@ -436,6 +436,16 @@ TEST_CASE("flatten: a scan over flags beside rows, the rows combined element by 
   CHECK(log.find("scalars repeated in every column") != std::string::npos);
 }
 
+TEST_CASE("flatten: rows that are arrays of tuples with array components") {
+  // Futhark's reg-tiling/reg3d-test3 ends in `map (map unzip) |> map unzip
+  // |> unzip`: each row of the first map is [b]([c]f32, [c]f32), which ran
+  // on the reference ("non-scalar element values").
+  std::string log = same(
+      "map (map (map (\\x -> (x, 2 * x)))) [[[1f32, 2], [3, 4]], [[5, 6], [7, 8]]] |> map (map unzip)");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+}
+
 TEST_CASE("flatten: scatters into arrays of nested tuples; helpers nested ten deep are not recursion") {
   // futhark-range-trees scatters (i32, (f64, f64)) elements ("destination
   // and values differ in type"); cnn-futhark's imap5 twice in one element
