@@ -216,6 +216,14 @@ struct Planner {
   // above, the columns' components side by side, each scalar repeated in
   // every column.
   Value reduce_vectorised_tuple(bool scan = false);
+  // reduce with an operator on [m] rows that is not elementwise (a loop
+  // building the combined row): chunks of rows folded in parallel, one
+  // element per chunk with the accumulator in private storage, then the
+  // chunks' rows folded by one element.
+  Value reduce_rows_chunked();
+  // Folds rows [s*chunk, min((s+1)*chunk, n)) of xsv for each of `segments`
+  // segments s: one SegMap writing each segment's [m] row.
+  Value fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk);
 
   // ---- reduce / reduce_comm / scan
   Value reduce_or_scan(bool scan);

@@ -278,6 +278,89 @@ Value Planner::reduce_vectorised_tuple(bool scan) {
   return Value::record(std::move(fields));
 }
 
+Value Planner::fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk) {
+  const Value& opv = call.args.at(0);
+  const Value& ne = call.args.at(1);
+  const int64_t n = xsv.arr().outer(), m = ne.arr().outer();
+  const Prim t = ne.arr().elem.prim;
+  Builder pb;
+  plan::Step st = new_step(plan::StepKind::SegMap, call.loc, segments, 1);
+  Lowerer lw(st.element);
+  lw.speculative_bound = speculative_bound;
+  lw.max_private_bytes = kir::kMaxSegMapPrivateBytes;
+  lw.choice_private_bytes = kir::kMaxSegMapPrivateBytes;
+  kir::Builder& b = lw.b();
+  Reg s = b.param(Prim::I64);
+  b.param(Prim::I64);
+  BufferPtr out = std::make_shared<Buffer>(t, segments * m, Buffer::NoInit{});
+  const int id = lw.output_array(out, "out0");
+  // This segment's rows: a view of length min(chunk, n - s*chunk).
+  Reg first = b.binary(kir::BinOp::Mul, s, b.i64(chunk));
+  Reg count = b.binary(kir::BinOp::Min, b.i64(chunk), b.binary(kir::BinOp::Sub, b.i64(n), first));
+  Sym xs = lw.array_of(xsv);
+  auto rows = std::make_shared<SymArr>();
+  rows->dims = {chunk};
+  for (size_t d = 1; d < xsv.arr().shape.size(); ++d) rows->dims.push_back(xsv.arr().shape[d]);
+  rows->len = count;
+  Lowerer* l = &lw;
+  const Loc loc = call.loc;
+  rows->gen = [l, xs, first, loc](Reg i) {
+    return l->index(xs, l->b().binary(kir::BinOp::Add, first, i), loc, false);
+  };
+  Sym chunk_rows;
+  chunk_rows.kind = Sym::Kind::Array;
+  chunk_rows.arr = rows;
+  Sym acc = lw.sequential_reduce(lw.from_value(opv), lw.from_value(ne), chunk_rows, call.loc);
+  if (acc.kind != Sym::Kind::Array || Lowerer::dynamic(acc) || acc.arr->dims != std::vector<int64_t>{m})
+    throw Fallback("an operator on rows whose result is not a row of the same length");
+  Reg base = b.binary(kir::BinOp::Mul, s, b.i64(m));
+  b.for_(b.i64(m), {}, [&](Reg j, const std::vector<Reg>&) {
+    Sym x = lw.index(acc, j, call.loc, false);
+    if (!x.is_scalar() || x.prim != t) throw Fallback("an operator on rows of another element type");
+    b.write(id, b.binary(kir::BinOp::Add, base, j), x.reg);
+    return std::vector<Reg>{};
+  });
+  b.ret({});
+  finish_function(st.element, "fold of row chunks");
+  st.fused = join(lw.fused);
+  plan::Step step = std::move(st);
+  std::vector<BufferPtr> bound = lw.reads();
+  bound.at(size_t(id)) = out;
+  step.reads.clear();
+  for (size_t k = 0; k < bound.size(); ++k) step.reads.push_back(pb.add(bound[k], fmt::format("in{}", k)));
+  plan::BufferDesc& d = pb.plan.buffers[size_t(pb.add(out, "out0"))];
+  d.is_input = false;
+  pb.plan.results.push_back(pb.add(out, ""));
+  pb.plan.source = fmt::format("{} (operator on rows) at {}", exec::soac_name(call.kind), call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(fmt::format("an operator on [{}] rows that is not elementwise: {} chunk{} of up to {} rows "
+                                      "folded, one element each",
+                                      m, segments, segments == 1 ? "" : "s", chunk));
+  pb.plan.steps.push_back(std::move(step));
+  run(pb);
+  return Value::make_array(make_prim_array(out, {segments, m}));
+}
+
+Value Planner::reduce_rows_chunked() {
+  const Value& ne = call.args.at(1);
+  const Value& xsv = call.args.at(2);
+  const ArrayValue& xs = xsv.arr();
+  if (ne.arr().rank() != 1 || ne.arr().elem.kind != ElemShape::Kind::Prim || xs.rank() != 2 ||
+      xs.elem.kind != ElemShape::Kind::Prim || xs.shape[1] != ne.arr().outer())
+    throw Fallback("an operator on arrays of other than [m] rows of scalars that is not elementwise");
+  const int64_t n = xs.outer();
+  // A few chunks per thread; at least 8 rows in each.
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(64, n / 8));
+  const int64_t chunk = (n + chunks - 1) / chunks;
+  const int64_t segments = (n + chunk - 1) / chunk;
+  Value partial = fold_row_chunks(xsv, segments, chunk);
+  if (segments == 1) return array_row(partial.arr(), 0);
+  std::string listing = out.listing;
+  Value whole = fold_row_chunks(partial, 1, segments);
+  out.listing = listing + out.listing;
+  return array_row(whole.arr(), 0);
+}
+
 // ---- reduce / reduce_comm / scan
 Value Planner::reduce_or_scan(bool scan) {
   const Value& opv = call.args.at(0);
@@ -286,7 +369,19 @@ Value Planner::reduce_or_scan(bool scan) {
   if (xsv.kind != Value::Kind::Array) throw Fallback("not an array");
   int64_t n = xsv.arr().outer();
   if (n == 0) throw Fallback("empty input");
-  if (ne.kind == Value::Kind::Array) return reduce_vectorised(scan);
+  if (ne.kind == Value::Kind::Array) {
+    try {
+      return reduce_vectorised(scan);
+    } catch (const Fallback& f) {
+      // Not column by column: an operator that reads other columns, or a
+      // neutral element that differs between them (an identity matrix).
+      const std::string_view why = f.what();
+      if (scan || (why.find("not elementwise") == std::string_view::npos &&
+                   why.find("differs between columns") == std::string_view::npos))
+        throw;
+    }
+    return reduce_rows_chunked();
+  }
   if ((ne.kind == Value::Kind::Tuple || ne.kind == Value::Kind::Record) && ne.elems &&
       std::any_of(ne.elems->begin(), ne.elems->end(), [](const Value& c) { return c.kind == Value::Kind::Array; }))
     return reduce_vectorised_tuple(scan);

@@ -446,6 +446,23 @@ TEST_CASE("flatten: rows that are arrays of tuples with array components") {
   CHECK(log.find("runs on the reference backend") == std::string::npos);
 }
 
+TEST_CASE("flatten: reductions with operators on rows that are not elementwise") {
+  // Futhark's soacs/reduce5 and reduce9 combine rows with a loop; a product
+  // of 2x2 matrices as rows of 4 reads other columns and has a neutral
+  // element that differs between columns. All ran on the reference.
+  std::string log = same(
+      "let vmax [m] (xs: [m]i32) (ys: [m]i32) = loop zs = replicate m 0 for i < m do zs with [i] = i32.max xs[i] ys[i] "
+      "in reduce vmax (replicate 3 i32.lowest) (tabulate_2d 100 3 (\\i j -> i32.i64 ((i * 13 + j * 7) % 101)))");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("chunks of up to") != std::string::npos);
+  log = same(
+      "let mm (x: [4]i32) (y: [4]i32) : [4]i32 = [x[0] * y[0] + x[1] * y[2], x[0] * y[1] + x[1] * y[3], "
+      "x[2] * y[0] + x[3] * y[2], x[2] * y[1] + x[3] * y[3]] in reduce mm [1, 0, 0, 1] (replicate 30 [1, 1, 1, 0])");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+}
+
 TEST_CASE("flatten: scatters into arrays of nested tuples; helpers nested ten deep are not recursion") {
   // futhark-range-trees scatters (i32, (f64, f64)) elements ("destination
   // and values differ in type"); cnn-futhark's imap5 twice in one element
