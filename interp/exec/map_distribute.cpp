@@ -748,8 +748,7 @@ Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int
   // what it calls.
   const bool one_call = parts.empty() && (body->kind == Expr::Kind::Apply || is_pipe(body));
   if (parts.empty() && !one_call && body->kind != Expr::Kind::If) return out;
-  std::string inner = one_call ? "in the function it calls"
-                                                                        : inner_parallelism(*strip_attrs(fn.body), fn.env);
+  std::string inner = one_call ? "in the function it calls" : inner_parallelism(*strip_attrs(fn.body), fn.env);
   if (inner.empty()) return out;
   std::string where = fmt::format("map at {}", call.loc.str());
   Mode m = mode_from_env("THORN_DISTRIBUTE");

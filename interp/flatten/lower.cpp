@@ -483,14 +483,20 @@ static bool has_array(const Sym& s) {
 // if g then y else map2 (+) x y)`, a segmented scan of rows) stays
 // element by element. Anything else: nullopt, and the caller stores the
 // branches' arrays.
+// An instruction a branch guards: it may fail (a check), read out of
+// bounds on the side not taken (`(xs ++ ys)[i]` reads ys at i - length xs
+// < 0 when i is in xs), call, or hold blocks of its own.
+static bool guarded(const kir::Instr& in) {
+  return in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::LocalRead ||
+         in.op == kir::Opcode::Call || !in.blocks.empty();
+}
+
 std::optional<Sym> Lowerer::lazy_if_of_arrays(const Sym& cond, const Sym& ts, const kir::Block& tb,
                                               const std::function<Sym()>& otherwise) {
+  // Run whatever the condition: nothing guarded, nothing written.
   auto pure = [](const kir::Block& blk) {
     for (const kir::Instr& in : blk.instrs)
-      if (in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::LocalRead ||
-          in.op == kir::Opcode::LocalWrite || in.op == kir::Opcode::Write || in.op == kir::Opcode::Call ||
-          !in.blocks.empty())
-        return false;
+      if (guarded(in) || in.op == kir::Opcode::LocalWrite || in.op == kir::Opcode::Write) return false;
     return true;
   };
   if (ts.kind != Sym::Kind::Array || dynamic(ts) || !pure(tb)) return std::nullopt;
@@ -568,11 +574,7 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
   auto cheap = [](const kir::Block& blk) {
     if (blk.instrs.size() > 8) return false;
     for (const kir::Instr& in : blk.instrs)
-      // A read may be out of bounds on the side not taken (`(xs ++ ys)[i]`
-      // reads ys at i - length xs < 0 when i is in xs): only a branch guards it.
-      if (in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::LocalRead ||
-          in.op == kir::Opcode::Call || !in.blocks.empty())
-        return false;
+      if (guarded(in)) return false;
     return true;
   };
   std::vector<Reg> out;

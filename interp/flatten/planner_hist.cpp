@@ -57,7 +57,7 @@ void Planner::uniform_neutral(const Value& ne, Sym& like, std::vector<Scalar>& n
   neutral = value_scalars(first);
   for (int64_t c = 1; c < a.outer(); ++c)
     if (value_scalars(array_row(a, c)) != neutral)
-      throw Fallback("a vectorised neutral element that differs between columns");
+      throw NotColumnwise("a vectorised neutral element that differs between columns");
 }
 
 // hist (map2 f) (replicate d ne) k is vss (k-means): one histogram per
@@ -169,22 +169,14 @@ Sym Planner::linear_index(Lowerer& lw, const Sym& idx, const std::vector<int64_t
   return lw.select_or_if(ok, [&] { return lin; }, [&] { return i64(-1); });
 }
 
-// Element t (row-major) of an array of `dims`, by an index per dimension.
-static Sym at_flat(Lowerer& lw, Sym a, Reg t, const std::vector<int64_t>& dims, const Loc& loc) {
-  if (dims.empty()) return a;
-  Sym rest = Sym::scalar(t, Prim::I64);
-  for (size_t d = 0; d < dims.size(); ++d) {
-    int64_t stride = 1;
-    for (size_t e = d + 1; e < dims.size(); ++e) stride *= dims[e];
-    Sym here = rest;
-    if (stride != 1) {
-      Sym st = lw.constant(Scalar::i64(stride));
-      here = lw.binop("/", rest, st, loc);
-      rest = lw.binop("%", rest, st, loc);
-    }
-    a = lw.index(a, here.reg, loc, false);
-  }
-  return a;
+// Position t of [m] elements of `inner` scalars each: element j = t /
+// inner, scalar c = t % inner of it.
+static void split_position(Lowerer& lw, Reg t, int64_t inner, Reg& j, Reg& c, const Loc& loc) {
+  j = c = t;
+  if (inner == 1) return;
+  Sym ts = Sym::scalar(t, Prim::I64), w = lw.constant(Scalar::i64(inner));
+  j = lw.binop("/", ts, w, loc).reg;
+  c = lw.binop("%", ts, w, loc).reg;
 }
 
 // The position scatter writes for index idx and part c of an element of
@@ -226,14 +218,10 @@ Value Planner::hist_or_scatter(bool hist) {
   Lowerer lw(st.element);
   kir::Builder& b = lw.b();
   b.param(Prim::I64);
-  Reg t = b.param(Prim::I64), j = t, c = t;
-  if (inner != 1) {
-    Sym ts = Sym::scalar(t, Prim::I64), w = lw.constant(Scalar::i64(inner));
-    j = lw.binop("/", ts, w, call.loc).reg;
-    c = lw.binop("%", ts, w, call.loc).reg;
-  }
+  Reg t = b.param(Prim::I64), j, c;
+  split_position(lw, t, inner, j, c, call.loc);
   Sym idx = lw.index(lw.array_of(isv), j, call.loc, false);
-  Sym v = at_flat(lw, lw.index(lw.array_of(vsv), j, call.loc, false), c, inner_dims, call.loc);
+  Sym v = index_row_major(lw, lw.index(lw.array_of(vsv), j, call.loc, false), c, inner, inner_dims, call.loc);
   if (d > 1) idx = linear_index(lw, idx, dest_dims);
   if (!idx.is_scalar() || !is_integral(idx.prim)) throw Fallback("indices that are not integers");
   std::vector<Reg> res{inner == 1 ? lw.convert(idx, Prim::I64).reg
@@ -396,7 +384,7 @@ Value Planner::map_of_scatter(const SymSoac& probe, int64_t n) {
     Reg s = b.param(Prim::I64), t = b.param(Prim::I64);
     const SymSoac soac = tail_soac(lw, s);
     if (soac.kind != SoacKind::Scatter) throw Internal();
-    Sym x = at_flat(lw, soac.arr, t, dd, soac.loc);
+    Sym x = index_row_major(lw, soac.arr, t, k * inner, dd, soac.loc);
     if (has_array(x)) return map_rows(n);
     like = shape_like(x);
     types = lw.leaf_types(x);
@@ -415,14 +403,10 @@ Value Planner::map_of_scatter(const SymSoac& probe, int64_t n) {
     kir::Builder& b = lw.b();
     Reg s = b.param(Prim::I64), t = b.param(Prim::I64);
     const SymSoac soac = tail_soac(lw, s);
-    Reg j = t, c = t;
-    if (inner != 1) {
-      Sym ts = Sym::scalar(t, Prim::I64), w = lw.constant(Scalar::i64(inner));
-      j = lw.binop("/", ts, w, soac.loc).reg;
-      c = lw.binop("%", ts, w, soac.loc).reg;
-    }
+    Reg j, c;
+    split_position(lw, t, inner, j, c, soac.loc);
     Sym idx = lw.index(soac.is, j, soac.loc, false);
-    Sym v = at_flat(lw, lw.index(soac.vs, j, soac.loc, false), c, inner_dims, soac.loc);
+    Sym v = index_row_major(lw, lw.index(soac.vs, j, soac.loc, false), c, inner, inner_dims, soac.loc);
     if (!idx.is_scalar() || !is_integral(idx.prim)) return map_rows(n);
     if (lw.leaf_types(v) != types) return map_rows(n);
     std::vector<Reg> res{scatter_position(lw, idx, c, k, inner, soac.loc)};

@@ -159,6 +159,9 @@ struct Planner {
   static bool has_array(const Sym& s);
 
   void row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts);
+  // Makes r's parts (row_layout's form) outputs of lw's function, with n
+  // rows, and writes them as row s: scalars at s, arrays row-major.
+  std::vector<RowPart> write_row(Lowerer& lw, const Sym& r, Reg s, int64_t n);
 
   // The result value: parts as arrays with n rows, tuples of them zipped
   // into arrays of tuples (components with more dimensions than [n]).
@@ -175,9 +178,10 @@ struct Planner {
   Value map_rows_once(int64_t n, CaptureLog* log, const std::string* key);
   // Runs a row-wise map's step over n rows: `bound` holds a buffer per
   // free array of its element, null for the outputs, which are made here.
-  // `remark` (whether it was cached) ends the listing.
+  // `remark` (whether it was cached) ends the listing; `source` and
+  // `note` replace the map's in the listing when given.
   Value run_rows(plan::Step st, std::vector<BufferPtr> bound, std::vector<RowPart> parts, const Sym& skeleton,
-                 int64_t n, const std::string& remark);
+                 int64_t n, const std::string& remark, const std::string& source = "", const std::string& note = "");
 
   Value map_nested(int64_t n, const std::vector<int64_t>& dims, const std::string* key = nullptr);
 

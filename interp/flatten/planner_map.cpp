@@ -154,13 +154,6 @@ static bool zipped_arrays(Lowerer& lw, const Sym& v, const Loc& loc) {
 }
 
 void Planner::row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts) {
-  // An array of tuples with array components: each component an array
-  // of its own (the evaluator's representation of such arrays).
-  if (r.kind == Sym::Kind::Array && !Lowerer::dynamic(r) && zipped_arrays(lw, r, call.loc)) {
-    const size_t count = lw.element_like(r, call.loc).elems.size();
-    for (size_t c = 0; c < count; ++c) row_parts(lw, component_of(lw, r, c, call.loc), parts);
-    return;
-  }
   switch (r.kind) {
     case Sym::Kind::Scalar:
     case Sym::Kind::Sum: parts.push_back({{}, shape_like(r), {}, {}}); return;  // a sum: boxed afterwards
@@ -211,32 +204,73 @@ Value Planner::row_value(const Sym& r, std::vector<RowPart>& parts, size_t& k, i
   return array_from_leaves(p.like, p.outs, shape);
 }
 
-// The result's tuples and records with a placeholder scalar for each
-// part: what row_value needs of it, and all a cached plan keeps. An array
-// of tuples with array components is an Array whose arr has only its outer
-// sizes and whose elems[0] is its tuple's skeleton, each component an
-// array with those sizes in front.
-static Sym skeleton(Lowerer& lw, const Sym& r, const Loc& loc) {
+// A row as its parts are written: every array of tuples with array
+// components replaced by the tuple of its components, each an array of
+// its own with the array's outer sizes in front (`component_of`; the
+// evaluator holds such arrays so). `skeleton` gets the row's tuples and
+// records with a placeholder scalar for each part: what row_value needs
+// of it, and all a cached plan keeps; such an array is an Array whose arr
+// has only its outer sizes and whose elems[0] is its tuple's skeleton.
+static Sym row_layout(Lowerer& lw, const Sym& r, Sym& skeleton, const Loc& loc) {
+  skeleton = Sym();
   if (r.kind == Sym::Kind::Array && !Lowerer::dynamic(r) && zipped_arrays(lw, r, loc)) {
     Sym like = lw.element_like(r, loc);
-    Sym t;
-    t.kind = like.kind;
-    t.names = like.names;
-    for (size_t c = 0; c < like.elems.size(); ++c) t.elems.push_back(skeleton(lw, component_of(lw, r, c, loc), loc));
-    Sym s;
-    s.kind = Sym::Kind::Array;
+    Sym parts = like, tuple = like;
+    for (size_t c = 0; c < like.elems.size(); ++c)
+      parts.elems[c] = row_layout(lw, component_of(lw, r, c, loc), tuple.elems[c], loc);
+    skeleton.kind = Sym::Kind::Array;
     auto outer = std::make_shared<SymArr>();
     outer->dims = r.arr->dims;
-    s.arr = std::move(outer);
-    s.elems.push_back(std::move(t));
-    return s;
+    skeleton.arr = std::move(outer);
+    skeleton.elems.push_back(std::move(tuple));
+    return parts;
   }
-  if (r.kind != Sym::Kind::Tuple && r.kind != Sym::Kind::Record) return Sym();
-  Sym s;
-  s.kind = r.kind;
-  s.names = r.names;
-  for (const Sym& e : r.elems) s.elems.push_back(skeleton(lw, e, loc));
-  return s;
+  if (r.kind != Sym::Kind::Tuple && r.kind != Sym::Kind::Record) return r;
+  Sym parts = r;
+  skeleton.kind = r.kind;
+  skeleton.names = r.names;
+  skeleton.elems.resize(r.elems.size());
+  for (size_t c = 0; c < r.elems.size(); ++c) parts.elems[c] = row_layout(lw, r.elems[c], skeleton.elems[c], loc);
+  return parts;
+}
+
+std::vector<RowPart> Planner::write_row(Lowerer& lw, const Sym& r, Reg s, int64_t n) {
+  kir::Builder& b = lw.b();
+  std::vector<RowPart> parts;
+  row_parts(lw, r, parts);
+  int outs = 0;
+  for (RowPart& p : parts) {
+    std::vector<Prim> types;
+    leaf_prims(p.like, types);
+    for (Prim t : types) {
+      p.outs.push_back(std::make_shared<Buffer>(t, n * p.elems(), Buffer::NoInit{}));
+      p.ids.push_back(lw.output_array(p.outs.back(), fmt::format("out{}", outs++)));
+    }
+  }
+  // Write each part of the row: scalars at the row, arrays row-major.
+  size_t k = 0;
+  std::function<void(const Sym&)> write = [&](const Sym& v) {
+    if (v.kind == Sym::Kind::Tuple || v.kind == Sym::Kind::Record) {
+      for (const Sym& e : v.elems) write(e);
+      return;
+    }
+    const RowPart& p = parts.at(k++);
+    if (p.dims.empty()) {
+      std::vector<Reg> regs = lw.leaves(v);
+      for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], s, regs[l]);
+      return;
+    }
+    const int64_t inner = p.elems();
+    Reg base = b.binary(kir::BinOp::Mul, s, b.i64(inner));
+    b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
+      std::vector<Reg> regs = lw.leaves(index_row_major(lw, v, j, inner, p.dims, call.loc));
+      Reg at = b.binary(kir::BinOp::Add, base, j);
+      for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], at, regs[l]);
+      return std::vector<Reg>{};
+    });
+  };
+  write(r);
+  return parts;
 }
 
 // map whose function builds its result in private arrays (a scan inside
@@ -279,50 +313,12 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
                  : input(lw, k);
     xs.push_back(lw.index(in, s, call.loc, false));
   }
-  Sym r = lw.apply(fs, xs, call.loc);
-  std::vector<RowPart> parts;
-  row_parts(lw, r, parts);
-  int outs = 0;
-  for (RowPart& p : parts) {
-    std::vector<Prim> types;
-    leaf_prims(p.like, types);
-    for (Prim t : types) {
-      p.outs.push_back(std::make_shared<Buffer>(t, n * p.elems(), Buffer::NoInit{}));
-      p.ids.push_back(lw.output_array(p.outs.back(), fmt::format("out{}", outs++)));
-    }
-  }
-  // Write each part of the row: scalars at the row, arrays row-major.
-  size_t k = 0;
-  std::function<void(const Sym&)> write = [&](const Sym& v) {
-    if (v.kind == Sym::Kind::Tuple || v.kind == Sym::Kind::Record) {
-      for (const Sym& e : v.elems) write(e);
-      return;
-    }
-    if (zipped_arrays(lw, v, call.loc)) {
-      const size_t count = lw.element_like(v, call.loc).elems.size();
-      for (size_t c = 0; c < count; ++c) write(component_of(lw, v, c, call.loc));
-      return;
-    }
-    const RowPart& p = parts.at(k++);
-    if (p.dims.empty()) {
-      std::vector<Reg> regs = lw.leaves(v);
-      for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], s, regs[l]);
-      return;
-    }
-    const int64_t inner = p.elems();
-    Reg base = b.binary(kir::BinOp::Mul, s, b.i64(inner));
-    b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
-      std::vector<Reg> regs = lw.leaves(index_row_major(lw, v, j, inner, p.dims, call.loc));
-      Reg at = b.binary(kir::BinOp::Add, base, j);
-      for (size_t l = 0; l < regs.size(); ++l) b.write(p.ids[l], at, regs[l]);
-      return std::vector<Reg>{};
-    });
-  };
-  write(r);
+  Sym skel;
+  Sym r = row_layout(lw, lw.apply(fs, xs, call.loc), skel, call.loc);
+  std::vector<RowPart> parts = write_row(lw, r, s, n);
   b.ret({});
   finish_function(st.element, "map rows");
   st.fused = join(lw.fused);
-  Sym skel = skeleton(lw, r, call.loc);
   std::string remark;
   if (log && key)
     remark = cache_map(*key, *log, st.element, [&](CachedPlan& c) {
@@ -337,7 +333,7 @@ Value Planner::map_rows_once(int64_t n, CaptureLog* log, const std::string* key)
 }
 
 Value Planner::run_rows(plan::Step st, std::vector<BufferPtr> bound, std::vector<RowPart> parts, const Sym& skeleton,
-                        int64_t n, const std::string& remark) {
+                        int64_t n, const std::string& remark, const std::string& source, const std::string& note) {
   Builder pb;
   int64_t row_elems = 0;
   for (RowPart& p : parts) {
@@ -359,10 +355,12 @@ Value Planner::run_rows(plan::Step st, std::vector<BufferPtr> bound, std::vector
       d.is_input = false;
       pb.plan.results.push_back(pb.add(o, ""));
     }
-  pb.plan.source = fmt::format("map at {}", call.loc.str());
+  pb.plan.source = source.empty() ? fmt::format("map at {}", call.loc.str()) : source;
   pb.plan.loc = call.loc;
-  pb.plan.notes.push_back(fmt::format("rows built once each ({} bytes of private arrays per row): one element per row, [{}] rows of {} elements",
-                                      st.element.local_bytes(), n, row_elems));
+  pb.plan.notes.push_back(note.empty() ? fmt::format("rows built once each ({} bytes of private arrays per row): one "
+                                                     "element per row, [{}] rows of {} elements",
+                                                     st.element.local_bytes(), n, row_elems)
+                                       : note);
   speculation_note(st.element, pb.plan);
   pb.plan.steps.push_back(std::move(st));
   run(pb);

@@ -58,7 +58,7 @@ kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, i
     arr->gen = [elem, i0, l](Reg i) -> Sym {
       bool ok = i == i0;
       for (Reg p : l->probe_indices) ok |= i == p;
-      if (!ok) throw Fallback("a vectorised operator that is not elementwise");
+      if (!ok) throw NotColumnwise("a vectorised operator that is not elementwise");
       return elem;
     };
     Sym s;
@@ -98,7 +98,8 @@ kir::Function Planner::elementwise_operator(const Value& opv, const Sym& like, i
   if (lw.leaf_types(e) != types) throw Fallback("the operator's result type differs from its arguments'");
   lw.b().ret(lw.leaves(e));
   if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
-  if (std::string err = kir::verify(f); !err.empty()) throw Fallback("a vectorised operator that is not elementwise");
+  if (std::string err = kir::verify(f); !err.empty())
+    throw NotColumnwise("a vectorised operator that is not elementwise");
   // A scalar component computed from the arrays would differ between the
   // columns; it has one value.
   if (tuple_of_arrays && scalar_parts) {
@@ -282,8 +283,6 @@ Value Planner::fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   const Value& opv = call.args.at(0);
   const Value& ne = call.args.at(1);
   const int64_t n = xsv.arr().outer(), m = ne.arr().outer();
-  const Prim t = ne.arr().elem.prim;
-  Builder pb;
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, segments, 1);
   Lowerer lw(st.element);
   lw.speculative_bound = speculative_bound;
@@ -292,8 +291,6 @@ Value Planner::fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   kir::Builder& b = lw.b();
   Reg s = b.param(Prim::I64);
   b.param(Prim::I64);
-  BufferPtr out = std::make_shared<Buffer>(t, segments * m, Buffer::NoInit{});
-  const int id = lw.output_array(out, "out0");
   // This segment's rows: a view of length min(chunk, n - s*chunk).
   Reg first = b.binary(kir::BinOp::Mul, s, b.i64(chunk));
   Reg count = b.binary(kir::BinOp::Min, b.i64(chunk), b.binary(kir::BinOp::Sub, b.i64(n), first));
@@ -313,32 +310,17 @@ Value Planner::fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   Sym acc = lw.sequential_reduce(lw.from_value(opv), lw.from_value(ne), chunk_rows, call.loc);
   if (acc.kind != Sym::Kind::Array || Lowerer::dynamic(acc) || acc.arr->dims != std::vector<int64_t>{m})
     throw Fallback("an operator on rows whose result is not a row of the same length");
-  Reg base = b.binary(kir::BinOp::Mul, s, b.i64(m));
-  b.for_(b.i64(m), {}, [&](Reg j, const std::vector<Reg>&) {
-    Sym x = lw.index(acc, j, call.loc, false);
-    if (!x.is_scalar() || x.prim != t) throw Fallback("an operator on rows of another element type");
-    b.write(id, b.binary(kir::BinOp::Add, base, j), x.reg);
-    return std::vector<Reg>{};
-  });
+  if (lw.leaf_types(lw.element_like(acc, call.loc)) != std::vector<Prim>{ne.arr().elem.prim})
+    throw Fallback("an operator on rows of another element type");
+  std::vector<RowPart> parts = write_row(lw, acc, s, segments);
   b.ret({});
   finish_function(st.element, "fold of row chunks");
   st.fused = join(lw.fused);
-  plan::Step step = std::move(st);
-  std::vector<BufferPtr> bound = lw.reads();
-  bound.at(size_t(id)) = out;
-  step.reads.clear();
-  for (size_t k = 0; k < bound.size(); ++k) step.reads.push_back(pb.add(bound[k], fmt::format("in{}", k)));
-  plan::BufferDesc& d = pb.plan.buffers[size_t(pb.add(out, "out0"))];
-  d.is_input = false;
-  pb.plan.results.push_back(pb.add(out, ""));
-  pb.plan.source = fmt::format("{} (operator on rows) at {}", exec::soac_name(call.kind), call.loc.str());
-  pb.plan.loc = call.loc;
-  pb.plan.notes.push_back(fmt::format("an operator on [{}] rows that is not elementwise: {} chunk{} of up to {} rows "
-                                      "folded, one element each",
-                                      m, segments, segments == 1 ? "" : "s", chunk));
-  pb.plan.steps.push_back(std::move(step));
-  run(pb);
-  return Value::make_array(make_prim_array(out, {segments, m}));
+  return run_rows(std::move(st), lw.reads(), std::move(parts), Sym(), segments, "",
+                  fmt::format("{} (operator on rows) at {}", exec::soac_name(call.kind), call.loc.str()),
+                  fmt::format("an operator on [{}] rows that is not elementwise: {} chunk{} of up to {} rows folded, "
+                              "one element each",
+                              m, segments, segments == 1 ? "" : "s", chunk));
 }
 
 Value Planner::reduce_rows_chunked() {
@@ -370,15 +352,13 @@ Value Planner::reduce_or_scan(bool scan) {
   int64_t n = xsv.arr().outer();
   if (n == 0) throw Fallback("empty input");
   if (ne.kind == Value::Kind::Array) {
+    // Not column by column (an operator that reads other columns, a
+    // neutral element that differs between them: an identity matrix): a
+    // reduction folds whole rows instead.
     try {
       return reduce_vectorised(scan);
-    } catch (const Fallback& f) {
-      // Not column by column: an operator that reads other columns, or a
-      // neutral element that differs between them (an identity matrix).
-      const std::string_view why = f.what();
-      if (scan || (why.find("not elementwise") == std::string_view::npos &&
-                   why.find("differs between columns") == std::string_view::npos))
-        throw;
+    } catch (const NotColumnwise&) {
+      if (scan) throw;
     }
     return reduce_rows_chunked();
   }

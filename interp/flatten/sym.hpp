@@ -33,6 +33,13 @@ struct PerElementOperands : Fallback {
   using Fallback::Fallback;
 };
 
+// A vectorised operator or neutral element that is not column by column
+// (an operator reading other columns, a neutral element that differs
+// between them): a reduction may still fold whole rows (reduce_rows_chunked).
+struct NotColumnwise : Fallback {
+  using Fallback::Fallback;
+};
+
 struct Sym;
 struct SymArr;
 struct SymFn;

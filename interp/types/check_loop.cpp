@@ -52,21 +52,6 @@ Ty fresh_dims(const Ty& t0) {
   }
 }
 
-void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, Loc>>& out) {
-  switch (p.kind) {
-    case Pattern::Kind::Id: out.emplace_back(p.name, p.loc); break;
-    case Pattern::Kind::Tuple:
-    case Pattern::Kind::Constructor:
-      for (const auto& e : p.elems) collect_pattern_names(*e, out);
-      break;
-    case Pattern::Kind::Record:
-      for (const auto& [n, e] : p.fields) collect_pattern_names(*e, out);
-      break;
-    case Pattern::Kind::Ascribed: collect_pattern_names(*p.inner, out); break;
-    default: break;
-  }
-}
-
 }  // namespace
 
 Ty CheckerImpl::infer_loop(Expr& e) {

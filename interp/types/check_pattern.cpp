@@ -16,24 +16,22 @@ std::string CheckerImpl::pattern_name(const Pattern& p) {
   return "";
 }
 
-namespace {
-void names_of(const Pattern& p, std::vector<std::pair<std::string, Loc>>& out) {
+void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, Loc>>& out) {
   switch (p.kind) {
     case Pattern::Kind::Id: out.emplace_back(p.name, p.loc); break;
     case Pattern::Kind::Tuple:
     case Pattern::Kind::Constructor:
-      for (const auto& e : p.elems) names_of(*e, out);
+      for (const auto& e : p.elems) collect_pattern_names(*e, out);
       break;
     case Pattern::Kind::Record:
-      for (const auto& [n, sub] : p.fields) names_of(*sub, out);
+      for (const auto& [n, sub] : p.fields) collect_pattern_names(*sub, out);
       break;
     case Pattern::Kind::Ascribed:
-      if (p.inner) names_of(*p.inner, out);
+      if (p.inner) collect_pattern_names(*p.inner, out);
       break;
     default: break;
   }
 }
-}  // namespace
 
 // Futhark's checkForDuplicateNames: in one binding group (type and size
 // parameters, then the parameters' patterns) no name is bound twice; size
@@ -47,7 +45,7 @@ void CheckerImpl::check_duplicate_names(const std::vector<TypeParam>& tparams,
   };
   for (const auto& tp : tparams) see(!tp.is_size, tp.name, tp.loc);
   std::vector<std::pair<std::string, Loc>> names;
-  for (const Pattern* p : pats) names_of(*p, names);
+  for (const Pattern* p : pats) collect_pattern_names(*p, names);
   for (const auto& [n, l] : names) see(false, n, l);
 }
 

@@ -57,6 +57,9 @@ struct Pending {
 };
 
 bool mentioned_in_function_param(const Ty& t, const std::string& n);
+// The names a pattern binds, with where each is bound, in order
+// (check_pattern.cpp).
+void collect_pattern_names(const Pattern& p, std::vector<std::pair<std::string, Loc>>& out);
 // The size names of `t` (resolved), as Futhark's determineSizeWitnesses
 // sees them: `witnessed` where one is the size of a concrete value (an
 // array dimension outside any function type), `other` where it is only
