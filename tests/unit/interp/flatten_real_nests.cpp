@@ -463,6 +463,21 @@ TEST_CASE("flatten: reductions with operators on rows that are not elementwise")
   CHECK(log.find("runs on the reference backend") == std::string::npos);
 }
 
+TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
+  // A map ending in a scatter is a segmented scatter (it kept the
+  // destination in private storage, past 16 MiB per row on the
+  // reference); scatters of rows, flat or mapped, and ldexp/nextafter
+  // inside maps ran on the reference.
+  std::string log = same("map (\\xs -> scatter (copy xs) (map (\\i -> 3 - i) (iota 4)) xs) [[1, 2, 3, 4], [5, 6, 7, 8]]");
+  INFO(log);
+  CHECK(log.find("map-scatter flattened") != std::string::npos);
+  flattened("scatter (copy [[1, 2], [3, 4], [5, 6]]) [2, -1, 0] [[7, 8], [9, 10], [11, 12]]");
+  flattened("map2 (\\xss is -> scatter (copy xss) is xss) [[[1, 2], [3, 4]], [[5, 6], [7, 8]]] [[1, 0], [5, 1]]");
+  flattened("map2 f32.ldexp [1f32, 3] [2, -1]");
+  flattened("map2 f64.nextafter [1f64, 0] [2, -1]");
+  flattened("map2 f16.nextafter [1f16, 0] [2, -1]");
+}
+
 TEST_CASE("flatten: scatters into arrays of nested tuples; helpers nested ten deep are not recursion") {
   // futhark-range-trees scatters (i32, (f64, f64)) elements ("destination
   // and values differ in type"); cnn-futhark's imap5 twice in one element
