@@ -60,6 +60,71 @@ void Planner::uniform_neutral(const Value& ne, Sym& like, std::vector<Scalar>& n
       throw NotColumnwise("a vectorised neutral element that differs between columns");
 }
 
+// The operator of d columns' histograms at once: the scalar operator
+// once per column, on each column's L values.
+kir::Function Planner::column_operator(const kir::Function& scalar_op, int64_t d, size_t L,
+                                       const std::vector<Prim>& types) {
+  kir::Function f;
+  kir::Builder ob(f);
+  f.name = "op";
+  std::vector<Reg> acc, x;
+  for (int64_t c = 0; c < d; ++c)
+    for (Prim t : types) acc.push_back(ob.param(t));
+  for (int64_t c = 0; c < d; ++c)
+    for (Prim t : types) x.push_back(ob.param(t));
+  std::vector<Reg> outs;
+  for (int64_t c = 0; c < d; ++c) {
+    std::vector<Reg> args(acc.begin() + long(size_t(c) * L), acc.begin() + long(size_t(c + 1) * L));
+    args.insert(args.end(), x.begin() + long(size_t(c) * L), x.begin() + long(size_t(c + 1) * L));
+    for (Reg r : ob.inline_call(scalar_op, args, {})) outs.push_back(r);
+  }
+  ob.ret(outs);
+  finish_function(f, "vectorised operator", false);
+  return f;
+}
+
+// An operator on [d] rows of `like` as a function of the two rows' d * L
+// scalars: each row rebuilt in private arrays, the operator applied, the
+// result row read back.
+kir::Function Planner::row_operator(const Value& opv, const Sym& like, int64_t d) {
+  kir::Function f;
+  f.name = "op";
+  Lowerer lw(f);
+  kir::Builder& b = lw.b();
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  const size_t L = types.size();
+  std::vector<Reg> params;
+  for (int side = 0; side < 2; ++side)
+    for (int64_t c = 0; c < d; ++c)
+      for (Prim t : types) params.push_back(b.param(t));
+  auto row = [&](int side) {
+    auto a = std::make_shared<SymArr>();
+    a->dims = {d};
+    a->elem = elem_shape_of_sym(like);
+    for (size_t l = 0; l < L; ++l) {
+      int id = b.local_array(types[l], d, fmt::format("l{}", f.locals.size()));
+      for (int64_t c = 0; c < d; ++c) b.local_write(id, b.i64(c), params[(size_t(side) * size_t(d) + size_t(c)) * L + l]);
+      a->leaves.push_back({id, 0, types[l], true, 0});
+      lw.bump_version(id);
+    }
+    return lw.with_current_versions(array_sym(a));
+  };
+  Sym r = lw.apply(lw.from_value(opv), {row(0), row(1)}, call.loc);
+  if (r.kind != Sym::Kind::Array || Lowerer::dynamic(r) || r.arr->dims != std::vector<int64_t>{d})
+    throw Fallback("an operator on rows whose result is not a row of the same length");
+  std::vector<Reg> outs;
+  for (int64_t c = 0; c < d; ++c) {
+    Sym v = lw.index(r, b.i64(c), call.loc, false);
+    if (lw.leaf_types(v) != types) throw Fallback("the operator's result type differs from its arguments'");
+    for (Reg x : lw.leaves(v)) outs.push_back(x);
+  }
+  b.ret(outs);
+  if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
+  finish_function(f, "operator on rows", false);
+  return f;
+}
+
 // hist (map2 f) (replicate d ne) k is vss (k-means): one histogram per
 // column, all updated from one pass over the input; the element yields
 // the bin and the d values of its row.
@@ -73,14 +138,25 @@ Value Planner::hist_vectorised() {
   int64_t k = da.shape[0], d = da.shape[1], n = isv.arr().outer();
   if (ne.arr().outer() != d || vsv.arr().shape[1] != d) throw Fallback("rows of different lengths");
   if (d == 0 || k == 0) throw Fallback("empty histogram rows");
+  // Column by column where the operator is elementwise (one scalar
+  // histogram per column); otherwise the whole row is one bin's value, the
+  // operator applied to rows rebuilt from its parameters.
   Sym like;
   std::vector<Scalar> ne1;
-  uniform_neutral(ne, like, ne1);
+  std::optional<kir::Function> scalar_op;
+  bool columnwise = true;
+  try {
+    uniform_neutral(ne, like, ne1);
+    scalar_op = elementwise_operator(opv, like, d);
+  } catch (const NotColumnwise&) {
+    columnwise = false;
+    like = shape_of_value(array_row(ne.arr(), 0));
+  }
   std::vector<Prim> types;
   leaf_prims(like, types);
   size_t L = types.size();
   if (size_t(d) * L > 64) throw Fallback("vectorised histograms of more than 64 values per row");
-  kir::Function scalar_op = elementwise_operator(opv, like, d);
+  kir::Function op = columnwise ? column_operator(*scalar_op, d, L, types) : row_operator(opv, like, d);
   Builder pb;
   plan::Step st = new_step(plan::StepKind::SegHist, call.loc, 1, n);
   Lowerer lw(st.element);
@@ -98,25 +174,13 @@ Value Planner::hist_vectorised() {
   }
   b.ret(res);
   finish_function(st.element, "element");
-  // The operator: the scalar operator once per column.
-  {
-    kir::Builder ob(st.op);
-    st.op.name = "op";
-    std::vector<Reg> acc, x;
+  st.op = std::move(op);
+  if (columnwise) {
+    for (int64_t c = 0; c < d; ++c) st.neutral.insert(st.neutral.end(), ne1.begin(), ne1.end());
+  } else {
     for (int64_t c = 0; c < d; ++c)
-      for (Prim t : types) acc.push_back(ob.param(t));
-    for (int64_t c = 0; c < d; ++c)
-      for (Prim t : types) x.push_back(ob.param(t));
-    std::vector<Reg> outs;
-    for (int64_t c = 0; c < d; ++c) {
-      std::vector<Reg> args(acc.begin() + long(size_t(c) * L), acc.begin() + long(size_t(c + 1) * L));
-      args.insert(args.end(), x.begin() + long(size_t(c) * L), x.begin() + long(size_t(c + 1) * L));
-      for (Reg r : ob.inline_call(scalar_op, args, {})) outs.push_back(r);
-    }
-    ob.ret(outs);
-    finish_function(st.op, "vectorised operator", false);
+      for (const Scalar& x : value_scalars(array_row(ne.arr(), c))) st.neutral.push_back(x);
   }
-  for (int64_t c = 0; c < d; ++c) st.neutral.insert(st.neutral.end(), ne1.begin(), ne1.end());
   st.commutative = true;
   st.bins = k;
   st.reads = pb.reads(lw);
@@ -138,7 +202,10 @@ Value Planner::hist_vectorised() {
     }
   pb.plan.source = fmt::format("reduce_by_index (vectorised operator) at {}", call.loc.str());
   pb.plan.loc = call.loc;
-  pb.plan.notes.push_back(fmt::format("vectorised operator: {} histograms of {} bins, one per column", d, k));
+  pb.plan.notes.push_back(columnwise ? fmt::format("vectorised operator: {} histograms of {} bins, one per column", d, k)
+                                     : fmt::format("an operator on [{}] rows that is not elementwise: one histogram of "
+                                                   "{} bins, each bin's row {} values",
+                                                   d, k, size_t(d) * L));
   pb.plan.steps.push_back(std::move(st));
   pb.plan.results = pb.plan.steps[0].writes;
   run(pb);

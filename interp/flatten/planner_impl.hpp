@@ -228,6 +228,15 @@ struct Planner {
   // Folds rows [s*chunk, min((s+1)*chunk, n)) of xsv for each of `segments`
   // segments s: one SegMap writing each segment's [m] row.
   Value fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk);
+  // scan with such an operator: the chunks' rows folded (fold_row_chunks),
+  // their exclusive prefixes scanned by one element, then every chunk
+  // scanned again from its prefix, each row written as it is reached.
+  Value scan_rows_chunked();
+  // Scans rows [s*chunk, min((s+1)*chunk, n)) of xsv for each of `segments`
+  // segments s, starting from row s of `carries` (the neutral element
+  // when null): one SegMap writing the [n][m] result. Exclusive: each
+  // row's result is the fold of the rows before it.
+  Value scan_row_chunks(const Value& xsv, int64_t segments, int64_t chunk, const Value* carries, bool exclusive);
 
   // ---- reduce / reduce_comm / scan
   Value reduce_or_scan(bool scan);
@@ -265,6 +274,8 @@ struct Planner {
   // column, all updated from one pass over the input; the element yields
   // the bin and the d values of its row.
   Value hist_vectorised();
+  kir::Function column_operator(const kir::Function& scalar_op, int64_t d, size_t L, const std::vector<Prim>& types);
+  kir::Function row_operator(const Value& opv, const Sym& like, int64_t d);
 
   // The row-major position of index tuple `idx` in an array of `dims`, or
   // -1 when a component is out of its dimension's bounds.

@@ -343,6 +343,86 @@ Value Planner::reduce_rows_chunked() {
   return array_row(whole.arr(), 0);
 }
 
+Value Planner::scan_row_chunks(const Value& xsv, int64_t segments, int64_t chunk, const Value* carries,
+                               bool exclusive) {
+  const Value& opv = call.args.at(0);
+  const Value& ne = call.args.at(1);
+  const int64_t n = xsv.arr().outer(), m = ne.arr().outer();
+  const Prim prim = ne.arr().elem.prim;
+  plan::Step st = new_step(plan::StepKind::SegMap, call.loc, segments, 1);
+  Lowerer lw(st.element);
+  lw.speculative_bound = speculative_bound;
+  lw.max_private_bytes = kir::kMaxSegMapPrivateBytes;
+  lw.choice_private_bytes = kir::kMaxSegMapPrivateBytes;
+  kir::Builder& b = lw.b();
+  Reg s = b.param(Prim::I64);
+  b.param(Prim::I64);
+  Reg first = b.binary(kir::BinOp::Mul, s, b.i64(chunk));
+  Reg count = b.binary(kir::BinOp::Min, b.i64(chunk), b.binary(kir::BinOp::Sub, b.i64(n), first));
+  auto out = std::make_shared<Buffer>(prim, n * m, Buffer::NoInit{});
+  const int id = lw.output_array(out, "out0");
+  Sym xs = lw.array_of(xsv);
+  Sym init = carries ? lw.index(lw.array_of(*carries), s, call.loc, false) : lw.from_value(ne);
+  Lowerer::LoopState state = lw.loop_state(init, call.loc);
+  // Row first+i of the result from the accumulator acc.
+  auto write = [&](const Sym& acc, Reg i) {
+    if (acc.kind != Sym::Kind::Array || Lowerer::dynamic(acc) || acc.arr->dims != std::vector<int64_t>{m})
+      throw Fallback("an operator on rows whose result is not a row of the same length");
+    Reg base = b.binary(kir::BinOp::Mul, b.binary(kir::BinOp::Add, first, i), b.i64(m));
+    b.for_(b.i64(m), {}, [&](Reg j, const std::vector<Reg>&) {
+      Sym v = lw.index(acc, j, call.loc, false);
+      if (!v.is_scalar() || v.prim != prim) throw Fallback("an operator on rows of another element type");
+      b.write(id, b.binary(kir::BinOp::Add, base, j), v.reg);
+      return std::vector<Reg>{};
+    });
+  };
+  b.for_(count, state.init_regs, [&](Reg i, const std::vector<Reg>& carried) {
+    Sym acc = lw.state_value(state, carried);
+    if (exclusive) write(acc, i);
+    Sym x = lw.index(xs, b.binary(kir::BinOp::Add, first, i), call.loc, false);
+    std::vector<Reg> regs = lw.next_state(state, lw.apply(lw.from_value(opv), {acc, x}, call.loc), call.loc);
+    if (!exclusive) write(lw.state_value(state, regs), i);
+    return regs;
+  });
+  b.ret({});
+  finish_function(st.element, "scan of row chunks");
+  st.fused = join(lw.fused);
+  RowPart part;
+  part.dims = {m};
+  part.like = Sym::scalar(kir::kNoReg, prim);
+  part.outs = {out};
+  part.ids = {id};
+  run_rows(std::move(st), lw.reads(), {part}, Sym(), segments, "",
+           fmt::format("scan (operator on rows) at {}", call.loc.str()),
+           fmt::format("an operator on [{}] rows that is not elementwise: {} chunk{} of up to {} rows scanned{}, one "
+                       "element each",
+                       m, segments, segments == 1 ? "" : "s", chunk,
+                       exclusive ? " exclusively" : carries ? " from their chunks' prefixes" : ""));
+  return Value::make_array(make_prim_array(out, {n, m}, 0));
+}
+
+Value Planner::scan_rows_chunked() {
+  const Value& ne = call.args.at(1);
+  const Value& xsv = call.args.at(2);
+  const ArrayValue& xs = xsv.arr();
+  if (ne.arr().rank() != 1 || ne.arr().elem.kind != ElemShape::Kind::Prim || xs.rank() != 2 ||
+      xs.elem.kind != ElemShape::Kind::Prim || xs.shape[1] != ne.arr().outer())
+    throw Fallback("an operator on arrays of other than [m] rows of scalars that is not elementwise");
+  const int64_t n = xs.outer();
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(64, n / 8));
+  const int64_t chunk = (n + chunks - 1) / chunks;
+  const int64_t segments = (n + chunk - 1) / chunk;
+  if (segments == 1) return scan_row_chunks(xsv, 1, n, nullptr, false);
+  std::string listing = out.listing;
+  Value totals = fold_row_chunks(xsv, segments, chunk);
+  listing += out.listing;
+  Value carries = scan_row_chunks(totals, 1, segments, nullptr, true);
+  listing += out.listing;
+  Value result = scan_row_chunks(xsv, segments, chunk, &carries, false);
+  out.listing = listing + out.listing;
+  return result;
+}
+
 // ---- reduce / reduce_comm / scan
 Value Planner::reduce_or_scan(bool scan) {
   const Value& opv = call.args.at(0);
@@ -358,9 +438,8 @@ Value Planner::reduce_or_scan(bool scan) {
     try {
       return reduce_vectorised(scan);
     } catch (const NotColumnwise&) {
-      if (scan) throw;
     }
-    return reduce_rows_chunked();
+    return scan ? scan_rows_chunked() : reduce_rows_chunked();
   }
   if ((ne.kind == Value::Kind::Tuple || ne.kind == Value::Kind::Record) && ne.elems &&
       std::any_of(ne.elems->begin(), ne.elems->end(), [](const Value& c) { return c.kind == Value::Kind::Array; }))

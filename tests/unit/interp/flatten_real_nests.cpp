@@ -463,6 +463,39 @@ TEST_CASE("flatten: reductions with operators on rows that are not elementwise")
   CHECK(log.find("runs on the reference backend") == std::string::npos);
 }
 
+TEST_CASE("flatten: scans with operators on rows that are not elementwise") {
+  // Futhark's soacs/scan9 combines rows with a loop; products of 2x2
+  // matrices as rows of 4 are not commutative, so a chunk scanned from
+  // the wrong prefix, or prefixes in the wrong order, show. Both ran on
+  // the reference ("a vectorised operator that is not elementwise").
+  std::string log = same(
+      "let vadd [m] (xs: [m]i32) (ys: [m]i32) = loop zs = replicate m 0 for i < m do zs with [i] = xs[i] + ys[i] "
+      "in scan vadd (replicate 3 0) (tabulate_2d 1000 3 (\\i j -> i32.i64 ((i * 13 + j * 7) % 101)))");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("rows scanned from their chunks' prefixes") != std::string::npos);
+  log = same(
+      "let mm (x: [4]i32) (y: [4]i32) : [4]i32 = [x[0] * y[0] + x[1] * y[2], x[0] * y[1] + x[1] * y[3], "
+      "x[2] * y[0] + x[3] * y[2], x[2] * y[1] + x[3] * y[3]] "
+      "in scan mm [1, 0, 0, 1] (tabulate 200 (\\i -> if i % 3 == 0 then [1, 1, 1, 0] else [0, 1, 1, 0i32]))");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  log = same("let mm (x: [2]i32) (y: [2]i32) : [2]i32 = [x[0] * y[0], x[0] * y[1] + x[1]] in scan mm [1, 0] [[2, 1]]");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+}
+
+TEST_CASE("flatten: histograms with operators on rows that are not elementwise") {
+  // Futhark's hist/array_novec: each bin's row one value of the histogram.
+  std::string log = same(
+      "let vadd [m] (x: [m]i32) (y: [m]i32) : [m]i32 = loop acc = copy x for i in iota m do acc with [i] = acc[i] + y[i] "
+      "in reduce_by_index (replicate 17 (replicate 5 1)) vadd (replicate 5 0) (map (\\i -> (i * 7) % 19) (iota 1000)) "
+      "(tabulate_2d 1000 5 (\\i j -> i32.i64 (i + j)))");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("one histogram of 17 bins, each bin's row 5 values") != std::string::npos);
+}
+
 TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
   // A map ending in a scatter is a segmented scatter (it kept the
   // destination in private storage, past 16 MiB per row on the
