@@ -195,13 +195,20 @@ class Lowerer {
   Sym lower_constructor(const Expr& e, const ScopePtr& sc);
   Sym lower_match(const Expr& e, const ScopePtr& sc);
   Sym sum_value(const Value& v, const std::function<Sym(const Value&)>& payload);
-  Sym zero_of(const Type& t, const Loc& loc);
   Sym zero_scalar(Prim p);
   // Two values of one type whose sums hold different constructors: the
   // layout both can take (every constructor either holds), and a value
   // rearranged into it (lower_match.cpp).
   std::optional<Sym> sum_union(const Sym& a, const Sym& b) const;
+
+ public:
+  // The zero of type t: its sums in the layout of every constructor.
+  Sym zero_of(const Type& t, const Loc& loc);
+  // s with its sums rearranged into like's layout (zeros for payloads s
+  // cannot hold).
   Sym conform_sums(const Sym& s, const Sym& like);
+
+ private:
   Sym zeros_like_sym(const Sym& like);
   Sym pattern_test(const Pattern& p, const Sym& v, const ScopePtr& sc);
   Sym lower_loop(const Expr& e, const ScopePtr& sc);

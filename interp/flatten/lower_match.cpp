@@ -160,7 +160,21 @@ Sym Lowerer::lower_match(const Expr& e, const ScopePtr& sc) {
       bind(*c.pattern, v, inner->vars, nullptr);
       return lower(*c.body, inner);
     };
-    Sym test = k + 1 == e.cases.size() ? constant(Scalar::boolean(true)) : pattern_test(*c.pattern, v, sc);
+    // The last case that can match needs no test either: a sum read from
+    // an array holds only the constructors its elements hold, and the
+    // later cases' constructors (whose payloads it has no layout for)
+    // cannot match.
+    auto impossible = [&](size_t j) {
+      try {
+        Sym t = pattern_test(*e.cases[j].pattern, v, sc);
+        return t.known && !t.known->b;
+      } catch (const Fallback&) {
+        return false;
+      }
+    };
+    bool last = true;
+    for (size_t j = k + 1; j < e.cases.size() && last; ++j) last = impossible(j);
+    Sym test = last ? constant(Scalar::boolean(true)) : pattern_test(*c.pattern, v, sc);
     if (test.known) return test.known->b ? body() : from(k + 1);
     return select_or_if(test, body, [&, k] { return from(k + 1); });
   };

@@ -1,6 +1,7 @@
 // The planner's array primitives as delayed producers: iota, replicate,
 // transpose.
 #include "interp/flatten/planner_impl.hpp"
+#include "interp/flatten/sum_columns.hpp"
 
 namespace thorn::flatten::planning {
 
@@ -27,21 +28,26 @@ Value Planner::replicate() {
   if (n < 0) throw Fallback("negative size");
   if (n == 0) throw Fallback("empty replicate");
   if (x.kind == Value::Kind::Array) return replicate_array(n, x);
-  Sym like = shape_of_value(x);  // scalars or tuples of scalars
+  // Scalars, tuples and records of them, sums (each leaf a constant).
   auto p = std::make_shared<Producer>();
-  kir::Builder b(p->elem);
   p->elem.name = "replicate";
+  Lowerer lw(p->elem);
+  kir::Builder& b = lw.b();
   b.param(Prim::I64);
-  std::vector<Reg> regs;
-  for (const Scalar& s : value_scalars(x)) regs.push_back(b.constant(s));
-  b.ret(regs);
+  Sym v = lw.from_value(x);
+  Sym like = shape_like(v);
+  b.ret(lw.leaves(v));
+  finish_function(p->elem, "replicate");
+  if (!lw.reads().empty()) throw Fallback("replicate of a value holding arrays");
   p->shape = {n};
-  p->elem_shape = elem_shape_of(like);
   leaf_prims(like, p->leaves);
+  const bool sums = has_sum(like);
+  p->elem_shape = elem_shape_of(sums ? leaves_like(p->leaves) : like);
   p->what = "replicate";
   p->loc = call.loc;
-  if (want_listing) out.listing = fmt::format("delayed replicate {} at {}\n", n, call.loc.str());
-  return make_delayed_array(p);
+  if (want_listing)
+    out.listing = fmt::format("{} replicate {} at {}\n", sums ? "boxed" : "delayed", n, call.loc.str());
+  return sums ? boxed_now(p, like) : make_delayed_array(p);
 }
 
 // replicate n xs: element f of the result is element f % |xs| of xs.

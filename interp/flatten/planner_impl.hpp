@@ -81,6 +81,8 @@ kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const S
 Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vector<int64_t>& dims, const Loc& loc);
 
 Sym shape_like(const Sym& s);
+// Whether v holds a sum (itself, or in a tuple or record).
+bool value_has_sum(const Value& v);
 
 // element: f is an element function (its parameters are indices, >= 0).
 void finish_function(kir::Function& f, const char* what, bool element = true);
@@ -153,6 +155,11 @@ struct Planner {
   // Caches a map's lowering under `key` when every free array of f can be
   // found again from a later call (`fill` adds the producer or the rows);
   // returns the listing's remark on it.
+  // A producer whose elements hold sums: a delayed array cannot hold
+  // them, so its columns (tags and payloads) are computed now and boxed
+  // as the evaluator holds arrays of sums.
+  Value boxed_now(const std::shared_ptr<Producer>& p, const Sym& like);
+
   std::string cache_map(const std::string& key, const CaptureLog& log, const kir::Function& f,
                         const std::function<void(CachedPlan&)>& fill);
 
@@ -240,6 +247,7 @@ struct Planner {
 
   // ---- reduce / reduce_comm / scan
   Value reduce_or_scan(bool scan);
+  Value reduce_or_scan_sums(bool scan);
 
   Value reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs);
 

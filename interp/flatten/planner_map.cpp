@@ -71,15 +71,7 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
   if (want_listing)
     if (auto t = plan::recognise_tiled(materialise_step(*p)))
       out.listing += fmt::format("materialised with schedule: {}\n", plan::describe(*t));
-  if (sums) {
-    Value v = make_delayed_array(p);
-    materialise_leaves(v.arr());
-    std::vector<const ArrayValue*> leaves;
-    flat_leaves(v.arr(), leaves);
-    std::vector<BufferPtr> bufs;
-    for (const ArrayValue* a : leaves) bufs.push_back(a->buffer);
-    return array_from_leaves(like, bufs, p->shape);
-  }
+  if (sums) return boxed_now(p, like);
   if (log && key) {
     std::string remark = cache_map(*key, *log, p->elem, [&](CachedPlan& c) {
       auto proto = std::make_shared<Producer>(*p);
@@ -89,6 +81,17 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
     if (want_listing) out.listing += remark;
   }
   return delayed_or_now(p);
+}
+
+// (planner_impl.hpp)
+Value Planner::boxed_now(const std::shared_ptr<Producer>& p, const Sym& like) {
+  Value v = make_delayed_array(p);
+  materialise_leaves(v.arr());
+  std::vector<const ArrayValue*> leaves;
+  flat_leaves(v.arr(), leaves);
+  std::vector<BufferPtr> bufs;
+  for (const ArrayValue* a : leaves) bufs.push_back(a->buffer);
+  return array_from_leaves(like, bufs, p->shape);
 }
 
 // (planner_impl.hpp)

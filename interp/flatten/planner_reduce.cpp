@@ -444,6 +444,7 @@ Value Planner::reduce_or_scan(bool scan) {
   if ((ne.kind == Value::Kind::Tuple || ne.kind == Value::Kind::Record) && ne.elems &&
       std::any_of(ne.elems->begin(), ne.elems->end(), [](const Value& c) { return c.kind == Value::Kind::Array; }))
     return reduce_vectorised_tuple(scan);
+  if (value_has_sum(ne)) return reduce_or_scan_sums(scan);
   Sym like = shape_of_value(ne);
   std::vector<BufferPtr> in_leaves;
   std::optional<std::string> key = plan_cache_enabled() ? reduce_key(opv, ne, xsv, in_leaves) : std::nullopt;
@@ -480,6 +481,87 @@ Value Planner::reduce_or_scan(bool scan) {
     if (want_listing) out.listing += plan_cache_summary() + " (this call: planned)\n";
   }
   return reduce_result(like, scan, n, outs);
+}
+
+bool value_has_sum(const Value& v) {
+  if (v.kind == Value::Kind::Sum) return true;
+  if ((v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Record) && v.elems)
+    return std::any_of(v.elems->begin(), v.elems->end(), value_has_sum);
+  return false;
+}
+
+// The plan-time constants of s's leaves, in order; nullopt if one is not
+// known.
+static std::optional<std::vector<Scalar>> known_leaves(const Sym& s) {
+  std::vector<Scalar> out;
+  std::function<bool(const Sym&)> go = [&](const Sym& x) {
+    if (x.kind == Sym::Kind::Scalar) {
+      if (!x.known) return false;
+      out.push_back(*x.known);
+      return true;
+    }
+    if (x.kind != Sym::Kind::Tuple && x.kind != Sym::Kind::Record && x.kind != Sym::Kind::Sum) return false;
+    for (const Sym& e : x.elems)
+      if (!go(e)) return false;
+    return true;
+  };
+  if (!go(s)) return std::nullopt;
+  return out;
+}
+
+// reduce/scan whose elements hold sums (`reduce either #none xs` over
+// `opt i32`): every value in the layout of all the type's constructors
+// (the call's result type says which), a tag and each constructor's
+// payload, so that the neutral element, the elements and the operator's
+// results, each holding its own constructors, combine leaf by leaf.
+Value Planner::reduce_or_scan_sums(bool scan) {
+  const Value& opv = call.args.at(0);
+  const Value& ne = call.args.at(1);
+  const Value& xsv = call.args.at(2);
+  const int64_t n = xsv.arr().outer();
+  TypePtr rt = call.result_type ? call.result_type() : nullptr;
+  if (scan && rt && rt->kind == Type::Kind::Array && rt->dims.size() == 1) rt = rt->elem;
+  else if (scan) rt = nullptr;
+  if (!rt) throw Fallback("a neutral element holding sums of a type not known when the nest starts");
+  Sym like;
+  std::vector<Scalar> neutral;
+  {
+    kir::Function scratch;
+    Lowerer sl(scratch);
+    Sym layout = sl.zero_of(*rt, call.loc);
+    std::optional<std::vector<Scalar>> k = known_leaves(sl.conform_sums(sl.from_value(ne), layout));
+    if (!k) throw Fallback("a neutral element holding sums whose leaves are not constants");
+    neutral = std::move(*k);
+    like = shape_like(layout);
+  }
+  Builder pb;
+  plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, 1, n);
+  Lowerer lw(st.element);
+  kir::Builder& b = lw.b();
+  b.param(Prim::I64);
+  Reg j = b.param(Prim::I64);
+  Sym x = lw.conform_sums(lw.index(lw.array_of(xsv), j, call.loc, false), like);
+  std::vector<Prim> types;
+  leaf_prims(like, types);
+  if (lw.leaf_types(x) != types) throw Fallback("elements and neutral element differ in type");
+  b.ret(lw.leaves(x));
+  finish_function(st.element, "element");
+  st.neutral = neutral;
+  st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
+  st.commutative = call.kind == SoacKind::ReduceComm;
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
+  std::vector<BufferPtr> outs;
+  for (size_t k = 0; k < types.size(); ++k)
+    outs.push_back(pb.output(types[k], scan ? n : 1, fmt::format("out{}", k), st.writes));
+  pb.plan.source = fmt::format("{} at {}", exec::soac_name(call.kind), call.loc.str());
+  pb.plan.loc = call.loc;
+  pb.plan.notes.push_back(fmt::format("sums as a tag and every constructor's payload: {} values", types.size()));
+  pb.plan.steps.push_back(std::move(st));
+  pb.plan.results = pb.plan.steps[0].writes;
+  run(pb);
+  Value r = array_from_leaves(like, outs, {scan ? n : 1});
+  return scan ? r : array_row(r.arr(), 0);
 }
 
 Value Planner::reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs) {

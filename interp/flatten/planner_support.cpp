@@ -92,6 +92,9 @@ kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const S
   size_t p1 = 0, p2 = 0;
   Sym a = lw.rebuild(like, acc, p1), b = lw.rebuild(like, x, p2);
   Sym r = lw.apply(get_op(lw), {a, b}, loc);
+  // An operator's sums may hold other constructors than like's layout
+  // (every constructor of the type): rearranged into it.
+  if (has_sum(like)) r = lw.conform_sums(r, like);
   if (lw.leaf_types(r) != types) throw Fallback("the operator's result type differs from its arguments'");
   lw.b().ret(lw.leaves(r));
   if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");

@@ -496,6 +496,27 @@ TEST_CASE("flatten: histograms with operators on rows that are not elementwise")
   CHECK(log.find("one histogram of 17 bins, each bin's row 5 values") != std::string::npos);
 }
 
+TEST_CASE("flatten: reductions and scans over sums; replicate of a sum; matches on sums holding fewer constructors") {
+  // Futhark's sumtypes/sumtype27 and enums/enum16 ran on the reference
+  // ("a neutral element that is not a scalar or a tuple of scalars").
+  const std::string opt =
+      "let last (x: #some i32 | #none) (y: #some i32 | #none) : #some i32 | #none = "
+      "match y case #some _ -> y case #none -> x ";
+  std::string log = same(opt + "in reduce last #none (map (\\x -> if x > 0 then #some x else #none) [3, -1, 4, -2])");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("sums as a tag and every constructor's payload") != std::string::npos);
+  log = same(opt + "in scan last #none (map (\\x -> if x > 0 then #some x else #none) (map (\\i -> i32.i64 i - 50) (iota 100)))");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  // The second half holds only #foo: the last case's #bar has no layout.
+  log = same(
+      "let xs = replicate 40 (#foo : #foo | #bar) ++ replicate 40 #bar "
+      "in map (\\x -> match x case #foo -> 0 case #bar -> 1) xs[:40]");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+}
+
 TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
   // A map ending in a scatter is a segmented scatter (it kept the
   // destination in private storage, past 16 MiB per row on the
