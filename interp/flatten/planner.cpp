@@ -119,6 +119,11 @@ Value Planner::map() {
           return segmented(soac, n);
         } catch (const PerElementOperands&) {
           return rows();
+        } catch (const Fallback&) {
+          // Accumulators with arrays no segmented step takes (tuples of
+          // arrays of different ranks): sequential inside each element.
+          if (!has_array(soac.ne)) throw;
+          return rows();
         }
       }
       // Over arrays of arrays (a vectorised operator) or a length known

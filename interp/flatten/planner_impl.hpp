@@ -81,6 +81,10 @@ kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const S
 Sym index_row_major(Lowerer& lw, Sym v, Reg flat, int64_t inner, const std::vector<int64_t>& dims, const Loc& loc);
 
 Sym shape_like(const Sym& s);
+// A row as map_rows writes it (planner_map.cpp): arrays of tuples with
+// array components as tuples of arrays; `skeleton` gets what row_value
+// needs to rebuild the rows' value.
+Sym row_layout(Lowerer& lw, const Sym& r, Sym& skeleton, const Loc& loc);
 // Whether v holds a sum (itself, or in a tuple or record).
 bool value_has_sum(const Value& v);
 
@@ -228,9 +232,10 @@ struct Planner {
   // every column.
   Value reduce_vectorised_tuple(bool scan = false);
   // reduce with an operator on [m] rows that is not elementwise (a loop
-  // building the combined row): chunks of rows folded in parallel, one
-  // element per chunk with the accumulator in private storage, then the
-  // chunks' rows folded by one element.
+  // building the combined row), or on tuples of arrays of any ranks:
+  // chunks of rows folded in parallel, one element per chunk with the
+  // accumulator in private storage, then the chunks' rows folded by one
+  // element.
   Value reduce_rows_chunked();
   // Folds rows [s*chunk, min((s+1)*chunk, n)) of xsv for each of `segments`
   // segments s: one SegMap writing each segment's [m] row.

@@ -214,7 +214,7 @@ Value Planner::row_value(const Sym& r, std::vector<RowPart>& parts, size_t& k, i
 // records with a placeholder scalar for each part: what row_value needs
 // of it, and all a cached plan keeps; such an array is an Array whose arr
 // has only its outer sizes and whose elems[0] is its tuple's skeleton.
-static Sym row_layout(Lowerer& lw, const Sym& r, Sym& skeleton, const Loc& loc) {
+Sym row_layout(Lowerer& lw, const Sym& r, Sym& skeleton, const Loc& loc) {
   skeleton = Sym();
   if (r.kind == Sym::Kind::Array && !Lowerer::dynamic(r) && zipped_arrays(lw, r, loc)) {
     Sym like = lw.element_like(r, loc);

@@ -282,7 +282,7 @@ Value Planner::reduce_vectorised_tuple(bool scan) {
 Value Planner::fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk) {
   const Value& opv = call.args.at(0);
   const Value& ne = call.args.at(1);
-  const int64_t n = xsv.arr().outer(), m = ne.arr().outer();
+  const int64_t n = xsv.arr().outer();
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, segments, 1);
   Lowerer lw(st.element);
   lw.speculative_bound = speculative_bound;
@@ -308,29 +308,33 @@ Value Planner::fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   chunk_rows.kind = Sym::Kind::Array;
   chunk_rows.arr = rows;
   Sym acc = lw.sequential_reduce(lw.from_value(opv), lw.from_value(ne), chunk_rows, call.loc);
-  if (acc.kind != Sym::Kind::Array || Lowerer::dynamic(acc) || acc.arr->dims != std::vector<int64_t>{m})
-    throw Fallback("an operator on rows whose result is not a row of the same length");
-  if (lw.leaf_types(lw.element_like(acc, call.loc)) != std::vector<Prim>{ne.arr().elem.prim})
-    throw Fallback("an operator on rows of another element type");
-  std::vector<RowPart> parts = write_row(lw, acc, s, segments);
+  std::string what = "a tuple of arrays";
+  if (ne.kind == Value::Kind::Array) {
+    const std::vector<int64_t>& dims = ne.arr().shape;
+    what = "";
+    for (int64_t d : dims) what += fmt::format("[{}]", d);
+    what += " rows";
+    if (acc.kind != Sym::Kind::Array || Lowerer::dynamic(acc) || acc.arr->dims != dims)
+      throw Fallback("an operator on rows whose result is not a row of the same shape");
+    if (ne.arr().elem.kind != ElemShape::Kind::Prim ||
+        lw.leaf_types(lw.element_like(acc, call.loc)) != std::vector<Prim>{ne.arr().elem.prim})
+      throw Fallback("an operator on rows of another element type");
+  }
+  Sym skeleton;
+  std::vector<RowPart> parts = write_row(lw, row_layout(lw, acc, skeleton, call.loc), s, segments);
   b.ret({});
   finish_function(st.element, "fold of row chunks");
   st.fused = join(lw.fused);
-  return run_rows(std::move(st), lw.reads(), std::move(parts), Sym(), segments, "",
+  return run_rows(std::move(st), lw.reads(), std::move(parts), skeleton, segments, "",
                   fmt::format("{} (operator on rows) at {}", exec::soac_name(call.kind), call.loc.str()),
-                  fmt::format("an operator on [{}] rows that is not elementwise: {} chunk{} of up to {} rows folded, "
+                  fmt::format("an operator on {}, not column by column: {} chunk{} of up to {} rows folded, "
                               "one element each",
-                              m, segments, segments == 1 ? "" : "s", chunk));
+                              what, segments, segments == 1 ? "" : "s", chunk));
 }
 
 Value Planner::reduce_rows_chunked() {
-  const Value& ne = call.args.at(1);
   const Value& xsv = call.args.at(2);
-  const ArrayValue& xs = xsv.arr();
-  if (ne.arr().rank() != 1 || ne.arr().elem.kind != ElemShape::Kind::Prim || xs.rank() != 2 ||
-      xs.elem.kind != ElemShape::Kind::Prim || xs.shape[1] != ne.arr().outer())
-    throw Fallback("an operator on arrays of other than [m] rows of scalars that is not elementwise");
-  const int64_t n = xs.outer();
+  const int64_t n = xsv.arr().outer();
   // A few chunks per thread; at least 8 rows in each.
   const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(64, n / 8));
   const int64_t chunk = (n + chunks - 1) / chunks;
@@ -438,12 +442,23 @@ Value Planner::reduce_or_scan(bool scan) {
     try {
       return reduce_vectorised(scan);
     } catch (const NotColumnwise&) {
+    } catch (const Fallback&) {
+      if (scan) throw;  // rows of more dimensions: a reduction folds them whole
     }
     return scan ? scan_rows_chunked() : reduce_rows_chunked();
   }
   if ((ne.kind == Value::Kind::Tuple || ne.kind == Value::Kind::Record) && ne.elems &&
       std::any_of(ne.elems->begin(), ne.elems->end(), [](const Value& c) { return c.kind == Value::Kind::Array; }))
-    return reduce_vectorised_tuple(scan);
+  {
+    // Tuples of arrays whose operator is not column by column, or whose
+    // arrays differ in rank: a reduction folds whole tuples instead.
+    try {
+      return reduce_vectorised_tuple(scan);
+    } catch (const Fallback&) {
+      if (scan) throw;
+    }
+    return reduce_rows_chunked();
+  }
   if (value_has_sum(ne)) return reduce_or_scan_sums(scan);
   Sym like = shape_of_value(ne);
   std::vector<BufferPtr> in_leaves;

@@ -517,6 +517,31 @@ TEST_CASE("flatten: reductions and scans over sums; replicate of a sum; matches 
   CHECK(log.find("runs on the reference backend") == std::string::npos);
 }
 
+TEST_CASE("flatten: reductions over tuples of arrays of different ranks and over matrices") {
+  // Futhark's issue2482: the map's reduce and the reduce alone ran on the
+  // reference ("non-scalar element values", "a neutral element that is a
+  // tuple of other than arrays of scalars and scalars").
+  const std::string op =
+      "let op [k] [n] ((xa, xb): ([k]f32, [n][k]f32)) ((ya, yb): ([k]f32, [n][k]f32)) = "
+      "(map2 f32.max xa ya, map2 (map2 (+)) xb yb) "
+      "let xs = tabulate_3d 5 40 3 (\\a i j -> f32.i64 ((a + i * 7 + j) % 11)) "
+      "let ys = map (\\a -> tabulate_3d 40 5 3 (\\i b j -> f32.i64 ((a * b + i + j) % 4))) (iota 5) ";
+  std::string log = same(op + "in map (reduce op (replicate 3 f32.lowest, replicate 5 (replicate 3 0))) (map2 zip xs ys)");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  log = same(op + "in reduce op (replicate 3 f32.lowest, replicate 5 (replicate 3 0)) (zip xs[0] ys[0])");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+  CHECK(log.find("an operator on a tuple of arrays, not column by column") != std::string::npos);
+  log = same(
+      "let mm (x: [2][2]i64) (y: [2][2]i64) : [2][2]i64 = "
+      "[[x[0][0] * y[0][0] + x[0][1] * y[1][0], x[0][0] * y[0][1] + x[0][1] * y[1][1]], "
+      "[x[1][0] * y[0][0] + x[1][1] * y[1][0], x[1][0] * y[0][1] + x[1][1] * y[1][1]]] "
+      "in reduce mm [[1, 0], [0, 1]] (tabulate 60 (\\i -> [[1, i % 3], [1, 0]]))");
+  INFO(log);
+  CHECK(log.find("runs on the reference backend") == std::string::npos);
+}
+
 TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
   // A map ending in a scatter is a segmented scatter (it kept the
   // destination in private storage, past 16 MiB per row on the
