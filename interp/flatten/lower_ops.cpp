@@ -14,6 +14,13 @@ using kir::UnOp;
 
 namespace {
 
+bool holds_array(const Sym& s) {
+  if (s.kind == Sym::Kind::Array) return true;
+  for (const Sym& e : s.elems)
+    if (holds_array(e)) return true;
+  return false;
+}
+
 struct OpInfo {
   enum Kind { Arith, Cmp, Logic } kind = Arith;
   BinOp bin = BinOp::Add;
@@ -115,6 +122,32 @@ Sym Lowerer::binop(std::string_view op, const Sym& a, const Sym& b, const Loc& l
 }
 
 Sym Lowerer::eq(const Sym& a, const Sym& b, bool negate, const Loc& loc) {
+  if (holds_array(a) || holds_array(b)) {
+    // Arrays (Futhark's == compares them whole): equal shapes, then every
+    // element, one loop per dimension; tuples of them component by component.
+    Sym acc;
+    if (a.kind == Sym::Kind::Array && b.kind == Sym::Kind::Array) {
+      if (dynamic(a) || dynamic(b)) throw Fallback("== on arrays whose length depends on the element");
+      if (a.arr->dims != b.arr->dims) {
+        acc = constant(Scalar::boolean(false));
+      } else {
+        std::vector<kir::Reg> out = b_.for_(b_.i64(a.arr->dims[0]), {b_.constant(Scalar::boolean(true))},
+                                            [&](kir::Reg i, const std::vector<kir::Reg>& carried) {
+                                              Sym same = eq(index(a, i, loc, false), index(b, i, loc, false), false, loc);
+                                              return std::vector<kir::Reg>{
+                                                  b_.binary(kir::BinOp::LogAnd, carried[0], same.reg)};
+                                            });
+        acc = Sym::scalar(out[0], Prim::Bool);
+      }
+    } else if ((a.kind == Sym::Kind::Tuple || a.kind == Sym::Kind::Record) && a.kind == b.kind &&
+               a.elems.size() == b.elems.size()) {
+      acc = constant(Scalar::boolean(true));
+      for (size_t k = 0; k < a.elems.size(); ++k) acc = binop("&&", acc, eq(a.elems[k], b.elems[k], false, loc), loc);
+    } else {
+      throw Fallback("== on values of different structure");
+    }
+    return negate ? unop("!", acc, loc) : acc;
+  }
   std::vector<kir::Reg> xs = leaves(a), ys = leaves(b);
   if (xs.size() != ys.size()) throw Fallback("== on values of different structure");
   Sym acc = constant(Scalar::boolean(true));

@@ -542,6 +542,15 @@ TEST_CASE("flatten: reductions over tuples of arrays of different ranks and over
   CHECK(log.find("runs on the reference backend") == std::string::npos);
 }
 
+TEST_CASE("flatten: == and != on arrays and tuples of arrays inside mapped functions") {
+  // Futhark's ad/reducebyindexminmax8 compares rows with map2 (map2 (==)).
+  flattened("let a = tabulate_3d 20 4 5 (\\i j c -> i + j * c) "
+            "let b = tabulate_3d 20 4 5 (\\i j c -> if i % 7 == 3 && c == 4 then 0 else i + j * c) "
+            "in (map2 (map2 (==)) a b, map2 (!=) a b)");
+  flattened("map2 (\\x y -> (x, 1i32) == (y, 1i32)) (tabulate_2d 40 3 (\\i j -> i * j)) "
+            "(tabulate_2d 40 3 (\\i j -> i * j + i64.bool (i == 5)))");
+}
+
 TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
   // A map ending in a scatter is a segmented scatter (it kept the
   // destination in private storage, past 16 MiB per row on the
