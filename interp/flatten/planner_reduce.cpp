@@ -351,7 +351,9 @@ Value Planner::scan_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
                                bool exclusive) {
   const Value& opv = call.args.at(0);
   const Value& ne = call.args.at(1);
-  const int64_t n = xsv.arr().outer(), m = ne.arr().outer();
+  const int64_t n = xsv.arr().outer();
+  const std::vector<int64_t>& dims = ne.arr().shape;
+  const int64_t inner = ne.arr().count();
   const Prim prim = ne.arr().elem.prim;
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, segments, 1);
   Lowerer lw(st.element);
@@ -363,18 +365,18 @@ Value Planner::scan_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   b.param(Prim::I64);
   Reg first = b.binary(kir::BinOp::Mul, s, b.i64(chunk));
   Reg count = b.binary(kir::BinOp::Min, b.i64(chunk), b.binary(kir::BinOp::Sub, b.i64(n), first));
-  auto out = std::make_shared<Buffer>(prim, n * m, Buffer::NoInit{});
+  auto out = std::make_shared<Buffer>(prim, n * inner, Buffer::NoInit{});
   const int id = lw.output_array(out, "out0");
   Sym xs = lw.array_of(xsv);
   Sym init = carries ? lw.index(lw.array_of(*carries), s, call.loc, false) : lw.from_value(ne);
   Lowerer::LoopState state = lw.loop_state(init, call.loc);
-  // Row first+i of the result from the accumulator acc.
+  // Row first+i of the result from the accumulator acc, row-major.
   auto write = [&](const Sym& acc, Reg i) {
-    if (acc.kind != Sym::Kind::Array || Lowerer::dynamic(acc) || acc.arr->dims != std::vector<int64_t>{m})
-      throw Fallback("an operator on rows whose result is not a row of the same length");
-    Reg base = b.binary(kir::BinOp::Mul, b.binary(kir::BinOp::Add, first, i), b.i64(m));
-    b.for_(b.i64(m), {}, [&](Reg j, const std::vector<Reg>&) {
-      Sym v = lw.index(acc, j, call.loc, false);
+    if (acc.kind != Sym::Kind::Array || Lowerer::dynamic(acc) || acc.arr->dims != dims)
+      throw Fallback("an operator on rows whose result is not a row of the same shape");
+    Reg base = b.binary(kir::BinOp::Mul, b.binary(kir::BinOp::Add, first, i), b.i64(inner));
+    b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
+      Sym v = index_row_major(lw, acc, j, inner, dims, call.loc);
       if (!v.is_scalar() || v.prim != prim) throw Fallback("an operator on rows of another element type");
       b.write(id, b.binary(kir::BinOp::Add, base, j), v.reg);
       return std::vector<Reg>{};
@@ -392,26 +394,30 @@ Value Planner::scan_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   finish_function(st.element, "scan of row chunks");
   st.fused = join(lw.fused);
   RowPart part;
-  part.dims = {m};
+  part.dims = {inner};
   part.like = Sym::scalar(kir::kNoReg, prim);
   part.outs = {out};
   part.ids = {id};
+  std::string shape;
+  for (int64_t d : dims) shape += fmt::format("[{}]", d);
   run_rows(std::move(st), lw.reads(), {part}, Sym(), segments, "",
            fmt::format("scan (operator on rows) at {}", call.loc.str()),
-           fmt::format("an operator on [{}] rows that is not elementwise: {} chunk{} of up to {} rows scanned{}, one "
+           fmt::format("an operator on {} rows, not column by column: {} chunk{} of up to {} rows scanned{}, one "
                        "element each",
-                       m, segments, segments == 1 ? "" : "s", chunk,
+                       shape, segments, segments == 1 ? "" : "s", chunk,
                        exclusive ? " exclusively" : carries ? " from their chunks' prefixes" : ""));
-  return Value::make_array(make_prim_array(out, {n, m}, 0));
+  std::vector<int64_t> result_shape{n};
+  result_shape.insert(result_shape.end(), dims.begin(), dims.end());
+  return Value::make_array(make_prim_array(out, result_shape, 0));
 }
 
 Value Planner::scan_rows_chunked() {
   const Value& ne = call.args.at(1);
   const Value& xsv = call.args.at(2);
   const ArrayValue& xs = xsv.arr();
-  if (ne.arr().rank() != 1 || ne.arr().elem.kind != ElemShape::Kind::Prim || xs.rank() != 2 ||
-      xs.elem.kind != ElemShape::Kind::Prim || xs.shape[1] != ne.arr().outer())
-    throw Fallback("an operator on arrays of other than [m] rows of scalars that is not elementwise");
+  if (ne.arr().elem.kind != ElemShape::Kind::Prim || xs.elem.kind != ElemShape::Kind::Prim ||
+      std::vector<int64_t>(xs.shape.begin() + 1, xs.shape.end()) != ne.arr().shape)
+    throw Fallback("a scan of rows of other than scalars whose operator is not column by column");
   const int64_t n = xs.outer();
   const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(64, n / 8));
   const int64_t chunk = (n + chunks - 1) / chunks;
@@ -441,9 +447,9 @@ Value Planner::reduce_or_scan(bool scan) {
     // reduction folds whole rows instead.
     try {
       return reduce_vectorised(scan);
-    } catch (const NotColumnwise&) {
     } catch (const Fallback&) {
-      if (scan) throw;  // rows of more dimensions: a reduction folds them whole
+      // Not column by column, or rows of more dimensions: folded or
+      // scanned whole.
     }
     return scan ? scan_rows_chunked() : reduce_rows_chunked();
   }

@@ -43,3 +43,13 @@ entry checksum (n: i64) =
 -- input { empty([0][3]i32) }
 -- output { empty([0][3]i32) }
 entry no_rows (xss: [][3]i32) = scan vec_add [0, 0, 0] xss
+
+-- Rows of more dimensions (Futhark's soacs/scan6): [3][4] planes.
+-- ==
+-- entry: planes
+-- input { 200i64 }
+-- output { [[19900i32, 20100i32, 20300i32, 20500i32], [20100i32, 20300i32, 20500i32, 20700i32], [20300i32, 20500i32, 20700i32, 20900i32]] 16602600i32 }
+entry planes (n: i64) =
+  let xs = tabulate_3d n 3 4 (\i j k -> i32.i64 (i + j + k))
+  let ps = scan (map2 vec_add) (replicate 3 (replicate 4 0)) xs
+  in (last ps, i32.sum (flatten (flatten ps)))
