@@ -492,15 +492,18 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
   (void)ne;
   Sym dest = is_private_whole(dest_in) ? dest_in : materialise(dest_in, loc);
   const SymArr& d = *dest.arr;
-  if (int(d.dims.size()) != index_dims)
-    throw Fallback("reduce_by_index into an array of more dimensions than the indices have inside a mapped function");
+  if (int(d.dims.size()) < index_dims) throw Fallback("reduce_by_index with more indices than dimensions");
   if (dynamic(dest)) throw Fallback("reduce_by_index into an array whose length depends on the element");
+  // Bins that are rows (`hist (map2 (+)) (replicate 3 0) m is vss`): the
+  // operator's row stored over the bin's row.
+  const std::vector<int64_t> bin_dims(d.dims.begin(), d.dims.begin() + index_dims);
+  const std::vector<int64_t> row_dims(d.dims.begin() + index_dims, d.dims.end());
   SymArr both;
   same_length(both, {is, vs}, "reduce_by_index", loc);
   b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
     Reg inb;
     std::vector<Reg> at;
-    Reg bin = private_position(index(is, j, loc, false), d.dims, index_dims, inb, at, loc);
+    Reg bin = private_position(index(is, j, loc, false), bin_dims, index_dims, inb, at, loc);
     Sym v = index(vs, j, loc, false);
     b_.if_(
         inb,
@@ -508,6 +511,23 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
           Sym cur = with_current_versions(dest);
           for (Reg c : at) cur = index(cur, c, loc, false);
           Sym r = apply(op, {cur, v}, loc);
+          if (!row_dims.empty()) {
+            if (r.kind != Sym::Kind::Array || dynamic(r) || r.arr->dims != row_dims)
+              throw Fallback("reduce_by_index operator whose result is not a row of the bins' shape");
+            // A private copy first: r may read the bin's row it replaces.
+            Sym row = materialise(r, loc);
+            std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
+              b_.for_(b_.i64(d.dims[k]), {}, [&](Reg i, const std::vector<Reg>&) {
+                Sym e = index(sub, i, loc, false);
+                Reg pos = b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(d.dims[k])), i);
+                if (k + 1 < d.dims.size()) fill(e, pos, k + 1);
+                else write_leaves(d, pos, e, "reduce_by_index operator of another type");
+                return std::vector<Reg>{};
+              });
+            };
+            fill(row, bin, size_t(index_dims));
+            return std::vector<Reg>{};
+          }
           std::vector<Reg> regs = leaves(r);
           if (regs.size() != d.leaves.size()) throw Fallback("reduce_by_index operator of another type");
           for (size_t l = 0; l < regs.size(); ++l) b_.local_write(d.leaves[l].array, bin, regs[l]);

@@ -551,6 +551,14 @@ TEST_CASE("flatten: == and != on arrays and tuples of arrays inside mapped funct
             "(tabulate_2d 40 3 (\\i j -> i * j + i64.bool (i == 5)))");
 }
 
+TEST_CASE("flatten: histograms of rows inside mapped functions") {
+  // Futhark's hist/segmented_arr: the bins are rows.
+  flattened("map (\\xs -> hist (map2 (+)) (replicate 3 0) 4 (map (% 5) xs) (map (\\x -> [x, 1, 2]) xs)) "
+            "(tabulate_2d 30 20 (\\i j -> (i * j) % 7 - 1))");
+  flattened("map (\\r -> reduce_by_index_2d (replicate 2 (replicate 3 (replicate 2 0))) (map2 i64.max) [0, 0] "
+            "(tabulate 10 (\\i -> ((i + r) % 2, (i * r) % 4))) (tabulate_2d 10 2 (\\i j -> i * j + r))) (iota 40)");
+}
+
 TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
   // A map ending in a scatter is a segmented scatter (it kept the
   // destination in private storage, past 16 MiB per row on the
