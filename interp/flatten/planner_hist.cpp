@@ -134,8 +134,14 @@ Value Planner::hist_vectorised() {
   const Value& isv = call.args.at(3);
   const Value& vsv = call.args.at(4);
   const ArrayValue& da = call.args.at(0).arr();
-  if (da.rank() != 2 || vsv.arr().rank() != 2) throw Fallback("vectorised histograms of other than rows");
-  int64_t k = da.shape[0], d = da.shape[1], n = isv.arr().outer();
+  // reduce_by_index_2d and _3d: the bins' indices linearised (-1 out of
+  // bounds in any dimension, which the step ignores).
+  const int index_dims = call.index_dims;
+  if (da.rank() != index_dims + 1 || vsv.arr().rank() != 2) throw Fallback("vectorised histograms of other than rows");
+  const std::vector<int64_t> bin_dims(da.shape.begin(), da.shape.begin() + index_dims);
+  int64_t k = 1;
+  for (int64_t b : bin_dims) k *= b;
+  int64_t d = da.shape.back(), n = isv.arr().outer();
   if (ne.arr().outer() != d || vsv.arr().shape[1] != d) throw Fallback("rows of different lengths");
   if (d == 0 || k == 0) throw Fallback("empty histogram rows");
   // Column by column where the operator is elementwise (one scalar
@@ -164,6 +170,7 @@ Value Planner::hist_vectorised() {
   b.param(Prim::I64);
   Reg j = b.param(Prim::I64);
   Sym idx = lw.index(lw.array_of(isv), j, call.loc, false);
+  if (index_dims > 1) idx = linear_index(lw, idx, bin_dims);
   if (!idx.is_scalar() || !is_integral(idx.prim)) throw Fallback("indices that are not integers");
   std::vector<Reg> res{lw.convert(idx, Prim::I64).reg};
   Sym row = lw.index(lw.array_of(vsv), j, call.loc, false);
@@ -188,7 +195,7 @@ Value Planner::hist_vectorised() {
   // Columns of the destination as separate histograms, and back.
   std::vector<BufferPtr> leaves;
   Sym dlike;
-  Value dest = own_destination(leaves, dlike, 2);
+  Value dest = own_destination(leaves, dlike, index_dims + 1);
   if (leaves.size() != L) throw Internal();
   std::vector<BufferPtr> cols;
   for (int64_t c = 0; c < d; ++c)
@@ -260,7 +267,7 @@ static Reg scatter_position(Lowerer& lw, const Sym& idx, Reg c, int64_t k, int64
 
 Value Planner::hist_or_scatter(bool hist) {
   const int d = call.index_dims;
-  if (hist && d == 1 && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
+  if (hist && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
   // scatter_2d / reduce_by_index_3d: the destination's d dimensions as
   // one, each index tuple linearised (an index out of bounds in any
   // dimension becomes -1, which the step ignores as the reference does).

@@ -40,3 +40,14 @@ entry grid (n: i64) =
                                         (tabulate n (\i -> (i % 2, (i / 3) % 2)))
                                         (replicate n (replicate 2 1))
   in (map one (iota 3))[1]
+
+-- At the top level, reduce_by_index_2d into rows: one SegHist over the
+-- linearised bins (index -1 in the first dimension ignored).
+-- ==
+-- entry: top_level_2d
+-- input { 100i64 }
+-- output { [[[1i64, 89i64], [1i64, 92i64], [1i64, 95i64]], [[1i64, 93i64], [1i64, 96i64], [1i64, 99i64]]] }
+entry top_level_2d (n: i64) =
+  reduce_by_index_2d (replicate 2 (replicate 3 (replicate 2 0))) (map2 i64.max) [0, 0]
+                     (tabulate n (\i -> (i % 3 - 1, (i * 7) % 4)))
+                     (tabulate_2d n 2 (\i j -> i * j + 1))
