@@ -54,7 +54,13 @@ Value Planner::replicate() {
 Value Planner::replicate_array(int64_t n, const Value& x) {
   const ArrayValue& a = x.arr();
   int64_t inner = a.count();
-  if (inner == 0) throw Fallback("replicate of an empty array");
+  if (inner == 0) {
+    // [n][0]...: no elements to compute.
+    std::vector<int64_t> shape{n};
+    shape.insert(shape.end(), a.shape.begin(), a.shape.end());
+    if (want_listing) out.listing = fmt::format("replicate {} of an empty array at {}: no elements\n", n, call.loc.str());
+    return Value::make_array(make_empty_array(a.elem, std::move(shape)));
+  }
   auto p = std::make_shared<Producer>();
   p->elem.name = "replicate";
   Lowerer lw(p->elem);

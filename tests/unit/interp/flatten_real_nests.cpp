@@ -241,6 +241,8 @@ TEST_CASE("flatten: maps producing empty rows") {
   flattened("map (\\i -> i64.sum (map (\\p -> if i % p == 0 then 1 else 0) (iota 0))) (iota 5)");
   flattened("map (\\i -> replicate 0 (i, 1f32)) (iota 4)");
   flattened("map (\\(i: i64) -> (replicate 0 i, i)) (iota 2)");
+  // Futhark's shapes/emptydim2: replicate of an empty array.
+  flattened("replicate 3 (empty([0]i32))");
 }
 
 TEST_CASE("flatten: a reduction whose neutral element differs per element; copysign") {
