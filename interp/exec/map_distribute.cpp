@@ -1,5 +1,6 @@
 // Map distribution (see distribute.hpp).
 #include "interp/exec/map_distribute.hpp"
+#include "interp/eval/size_infer.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -585,10 +586,20 @@ class Distributor {
       if (tp.is_size) sizes.to_bind.push_back(tp.name);
     if (sizes.to_bind.empty()) return fn_.env;
     try {
+      std::vector<Value> firsts;
       for (size_t k = 0; k < xs_.size() && k < fn_.params->size(); ++k) {
         if (xs_[k].kind != Value::Kind::Array || xs_[k].arr().outer() < 1) return fn_.env;
-        ev_.bind_pattern(*(*fn_.params)[k], array_row(xs_[k].arr(), 0), frame, &sizes, eval::Ctx{fn_.env, fn_.tenv});
+        firsts.push_back(array_row(xs_[k].arr(), 0));
+        ev_.bind_pattern(*(*fn_.params)[k], firsts.back(), frame, &sizes, eval::Ctx{fn_.env, fn_.tenv});
       }
+      // As an application binds them (eval_apply.cpp): sizes hidden behind
+      // type abbreviations (`x: bs [b]`) through the checked types, then
+      // the hints from where the function was named.
+      for (size_t k = 0; k < firsts.size(); ++k)
+        if ((*fn_.params)[k]->type) ev_.bind_sizes_from_type(*(*fn_.params)[k]->type, firsts[k], sizes);
+      if (eval::has_unbound_sizes(sizes)) eval::bind_size_hints(fn_.size_hints, sizes);
+      if (eval::has_unbound_sizes(sizes))
+        for (size_t k = 0; k < firsts.size(); ++k) eval::solve_param_sizes(*(*fn_.params)[k], firsts[k], sizes, fn_.env);
     } catch (const Error&) {
       return fn_.env;  // the map itself reports it
     }
