@@ -310,9 +310,12 @@ class BlockParser {
   }
   bool at(char c) const { return pos_ < text_.size() && text_[pos_] == c; }
 
+  // A word ends after a colon: keywords (`entry:`, `error:`, `property:`)
+  // need no space after them, as in Futhark's test parser (`entry:main`).
   std::string peek_word() const {
     size_t k = pos_;
-    while (k < text_.size() && (tag_char(text_[k]) || text_[k] == ':')) ++k;
+    while (k < text_.size() && tag_char(text_[k])) ++k;
+    if (k < text_.size() && text_[k] == ':') ++k;
     return std::string(text_.substr(pos_, k - pos_));
   }
   std::string take_word() {

@@ -93,6 +93,19 @@ TEST_CASE("several entry points and blocks") {
   CHECK(t.cases[1].runs[0].expected.kind == ExpectedResult::Kind::Values);
 }
 
+TEST_CASE("keywords need no space after their colon") {
+  // Futhark's parser matches `entry:` as a prefix (0undefined/futhark-btree
+  // writes `-- entry:construct_tree`).
+  ProgramTest t = spec(
+      "-- ==\n"
+      "-- entry:f g\n"
+      "-- input { 1 } output { 2 }\n"
+      "entry f (x: i32) = x + 1\n"
+      "entry g (x: i32) = x + 1\n");
+  REQUIRE(t.cases.size() == 1);
+  CHECK(t.cases[0].entries == std::vector<std::string>{"f", "g"});
+}
+
 TEST_CASE("files, names, tags, random input and auto output") {
   ProgramTest t = spec(
       "-- ==\n"
