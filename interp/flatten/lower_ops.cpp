@@ -149,7 +149,13 @@ Sym Lowerer::eq(const Sym& a, const Sym& b, bool negate, const Loc& loc) {
     return negate ? unop("!", acc, loc) : acc;
   }
   std::vector<kir::Reg> xs = leaves(a), ys = leaves(b);
-  if (xs.size() != ys.size()) throw Fallback("== on values of different structure");
+  if (xs.size() != ys.size()) {
+    // Sums holding different constructors (`(!=) #null` against a value
+    // read from an array): both in their union layout, where equal values
+    // have equal tags and payloads (other constructors' payloads are zero).
+    if (std::optional<Sym> like = sum_union(a, b)) return eq(conform_sums(a, *like), conform_sums(b, *like), negate, loc);
+    throw Fallback("== on values of different structure");
+  }
   Sym acc = constant(Scalar::boolean(true));
   for (size_t k = 0; k < xs.size(); ++k) {
     Sym x = Sym::scalar(xs[k], f_.reg_types[size_t(xs[k])]);

@@ -27,7 +27,36 @@ Value Planner::replicate() {
   const Value& x = call.args.at(1);
   if (n < 0) throw Fallback("negative size");
   if (n == 0) throw Fallback("empty replicate");
+  return replicate_value(n, x);
+}
+
+static bool holds_array(const Value& v) {
+  if (v.kind == Value::Kind::Array) return true;
+  if ((v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Record) && v.elems)
+    return std::any_of(v.elems->begin(), v.elems->end(), holds_array);
+  return false;
+}
+
+Value Planner::replicate_value(int64_t n, const Value& x) {
   if (x.kind == Value::Kind::Array) return replicate_array(n, x);
+  if (holds_array(x)) {
+    // A tuple with array components (`replicate n (k, row)`): an array of
+    // tuples is its components side by side, each replicated alone.
+    auto a = std::make_shared<ArrayValue>();
+    a->shape = {n};
+    const bool record = x.kind == Value::Kind::Record;
+    a->elem.kind = record ? ElemShape::Kind::Record : ElemShape::Kind::Tuple;
+    if (record) a->elem.names = *x.names;
+    std::string listing;
+    for (const Value& c : *x.elems) {
+      Value r = replicate_value(n, c);
+      listing += out.listing;
+      a->elem.children.push_back(r.arr().elem);
+      a->components.push_back(r.array);
+    }
+    out.listing = listing;
+    return Value::make_array(std::move(a));
+  }
   // Scalars, tuples and records of them, sums (each leaf a constant).
   auto p = std::make_shared<Producer>();
   p->elem.name = "replicate";

@@ -265,9 +265,54 @@ static Reg scatter_position(Lowerer& lw, const Sym& idx, Reg c, int64_t k, int64
   return lw.select_or_if(ok, [&] { return at; }, [&] { return i64(-1); }).reg;
 }
 
+// scatter into an array of tuples with array components (`scatter d is
+// (zip ks rows)`): one scatter per component, with the same indices. The
+// destination's components are taken over in place when it was unique.
+Value Planner::scatter_components() {
+  Value destv = std::move(call.args.at(0));
+  call.args[0] = Value();
+  const Value vsv = call.args.at(2);
+  const ArrayValue& da = destv.arr();
+  const ArrayValue& va = vsv.arr();
+  if (va.elem.kind != da.elem.kind || va.components.size() != da.components.size())
+    throw Fallback("destination and values differ in structure");
+  ArrayValue shell = da;  // shape and element structure; components replaced
+  std::vector<ArrayPtr> comps = da.components;
+  shell.components.clear();
+  destv = Value();  // comps now hold the only references, if the destination was unique
+  std::string listing;
+  for (size_t k = 0; k < comps.size(); ++k) {
+    call.args[0] = Value::make_array(std::move(comps[k]));
+    call.args[2] = Value::make_array(va.components[k]);
+    try {
+      Value r = hist_or_scatter(false);
+      listing += out.listing;
+      shell.components.push_back(r.array);
+    } catch (const Fallback&) {
+      // A component's scatter falls back before it takes its destination:
+      // the reference gets the whole destination back, the components
+      // scattered so far included (scattering them again changes nothing).
+      shell.components.push_back(call.args[0].array);
+      for (size_t j = k + 1; j < comps.size(); ++j) shell.components.push_back(comps[j]);
+      call.args[0] = Value::make_array(std::make_shared<ArrayValue>(std::move(shell)));
+      call.args[2] = vsv;
+      throw;
+    }
+  }
+  call.args[2] = vsv;
+  out.listing = listing;
+  return Value::make_array(std::make_shared<ArrayValue>(std::move(shell)));
+}
+
 Value Planner::hist_or_scatter(bool hist) {
   const int d = call.index_dims;
   if (hist && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
+  if (!hist && d == 1 && call.args.at(0).kind == Value::Kind::Array && call.args.at(2).kind == Value::Kind::Array) {
+    const ArrayValue& a = call.args.at(0).arr();
+    if ((a.elem.kind == ElemShape::Kind::Tuple || a.elem.kind == ElemShape::Kind::Record) &&
+        std::any_of(a.components.begin(), a.components.end(), [&](const ArrayPtr& c) { return c->rank() > a.rank(); }))
+      return scatter_components();
+  }
   // scatter_2d / reduce_by_index_3d: the destination's d dimensions as
   // one, each index tuple linearised (an index out of bounds in any
   // dimension becomes -1, which the step ignores as the reference does).

@@ -287,6 +287,7 @@ struct Planner {
   // column, all updated from one pass over the input; the element yields
   // the bin and the d values of its row.
   Value hist_vectorised();
+  Value scatter_components();
   kir::Function column_operator(const kir::Function& scalar_op, int64_t d, size_t L, const std::vector<Prim>& types);
   kir::Function row_operator(const Value& opv, const Sym& like, int64_t d);
 
@@ -303,6 +304,8 @@ struct Planner {
 
   // replicate n xs: element f of the result is element f % |xs| of xs.
   Value replicate_array(int64_t n, const Value& x);
+  // replicate n x for any x: arrays, tuples with array components, scalars.
+  Value replicate_value(int64_t n, const Value& x);
 
   Value transpose() { return transpose_of(call.args.at(0)); }
 

@@ -561,6 +561,15 @@ TEST_CASE("flatten: histograms of rows inside mapped functions") {
             "(tabulate 10 (\\i -> ((i + r) % 2, (i * r) % 4))) (tabulate_2d 10 2 (\\i j -> i * j + r))) (iota 40)");
 }
 
+TEST_CASE("flatten: replicate and scatter of tuples with rows; != on sums through a partial application") {
+  // DuckDB-Futhark and futhark-btree: all three ran on the reference.
+  flattened("unzip (replicate 40 (5i32, [1u8, 2u8]))");
+  flattened("unzip (scatter (replicate 40 (0i32, replicate 2 0u8)) (map (\\i -> (i * 7) % 45) (iota 30)) "
+            "(zip (map i32.i64 (iota 30)) (tabulate_2d 30 2 (\\i j -> u8.i64 (i + j)))))");
+  flattened("let ne : (#null | #ptr i64) -> bool = (!=) #null "
+            "in map (\\i -> ne (if i % 2 == 0 then #null else #ptr i)) (iota 40)");
+}
+
 TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
   // A map ending in a scatter is a segmented scatter (it kept the
   // destination in private storage, past 16 MiB per row on the
