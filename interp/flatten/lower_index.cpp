@@ -362,6 +362,22 @@ Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
       if (a != 0) at = bb.binary(kir::BinOp::Add, at, bb.i64(a));
       return l->index(whole, at, loc, false);
     };
+  } else if (s > 0 && (!ix.start || ix.start->known) && ix.end && ix.end->known) {
+    // xs[a:b] with a and b known, xs's length only inside the element
+    // (`take 2 (drop (i * 2) data)`): length (b - a) / s whatever the
+    // element, b <= n checked at run time.
+    const int64_t a = ix.start ? ix.start->known->as_i64() : 0, b = ix.end->known->as_i64();
+    const int64_t bound = arr.arr->dims[0];
+    if (a < 0 || b < a || (bound >= 0 && b > bound)) throw Fallback("a slice out of bounds");
+    b_.check(b_.compare(kir::CmpOp::Le, b_.i64(b), length_reg(arr)), "Slice out of bounds.", loc);
+    sub->dims[0] = (b - a + s - 1) / s;
+    sub->inner_len = arr.arr->inner_len;
+    sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {
+      kir::Builder& bb = l->b();
+      Reg at = s == 1 ? i : bb.binary(kir::BinOp::Mul, i, bb.i64(s));
+      if (a != 0) at = bb.binary(kir::BinOp::Add, at, bb.i64(a));
+      return l->index(whole, at, loc, false);
+    };
   } else if (ix.span && s == 1 && ix.start) {
     // xs[a : a + k]: 0 <= a and a + k <= n at run time, length k.
     Reg n = length_reg(arr);

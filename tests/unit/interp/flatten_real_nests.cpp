@@ -42,6 +42,10 @@ TEST_CASE("flatten: lengths known only inside the element") {
   flattened("map (\\xs -> loop acc = 0 for j < 4 do acc + i64.sum (take (j + 1) xs)) (unflatten (iota 8) : [2][4]i64)");
   flattened("map (\\n -> reduce (+) 0 (iota n)) [1i64, 5, 3]");
   flattened("map (\\xs -> let ys = xs[xs[0] % 2::2] in ys[0]) (unflatten (iota 12) : [2][6]i64)");
+  // take 2 of such an array has length 2 in every element (diku-dk/sorts'
+  // merge sort): a loop may hold it.
+  flattened("let d = iota 40 in tabulate 20 (\\i -> let p = take 2 (drop (i * 2) d) "
+            "in loop p = copy p for _j < 2 do [p[1], p[0]])");
 }
 
 TEST_CASE("flatten: tuples with array components in and out of maps") {
