@@ -304,8 +304,71 @@ Value Planner::scatter_components() {
   return Value::make_array(std::make_shared<ArrayValue>(std::move(shell)));
 }
 
+// An array of sums as columns in the layout `like` (every constructor of
+// the type): tag and payload leaves, an array of tuples of scalars.
+Value Planner::sum_columns_of(const Value& arr, const Sym& like) {
+  auto p = std::make_shared<Producer>();
+  p->elem.name = "columns";
+  Lowerer lw(p->elem);
+  kir::Builder& b = lw.b();
+  Reg flat = b.param(Prim::I64);
+  Sym x = lw.conform_sums(lw.index(lw.array_of(arr), flat, call.loc, false), like);
+  b.ret(lw.leaves(x));
+  finish_function(p->elem, "sum columns");
+  p->reads = lw.reads();
+  p->shape = {arr.arr().outer()};
+  leaf_prims(like, p->leaves);
+  p->elem_shape = elem_shape_of(leaves_like(p->leaves));
+  p->what = "sum columns";
+  p->loc = call.loc;
+  Value v = make_delayed_array(p);
+  materialise_leaves(v.arr());
+  return v;
+}
+
+// scatter into an array of sums (`scatter (replicate k #not_found) is
+// (map (\i -> #result i) is)`): destination and values as columns in the
+// layout of every constructor of the type, scattered as tuples of
+// scalars, then boxed again.
+Value Planner::scatter_sums() {
+  TypePtr rt = call.result_type ? call.result_type() : nullptr;
+  if (!rt || rt->kind != Type::Kind::Array || rt->dims.size() != 1)
+    throw Fallback("a destination of sum types whose type is not known when the nest starts");
+  Sym like;
+  {
+    kir::Function scratch;
+    Lowerer sl(scratch);
+    like = shape_like(sl.zero_of(*rt->elem, call.loc));
+  }
+  const Value dest = call.args.at(0), vals = call.args.at(2);
+  const int64_t k = dest.arr().outer();
+  std::string listing;
+  call.args[0] = sum_columns_of(dest, like);
+  listing += out.listing;
+  try {
+    call.args[2] = sum_columns_of(vals, like);
+    listing += out.listing;
+    Value r = hist_or_scatter(false);
+    listing += out.listing;
+    call.args[2] = vals;
+    std::vector<const ArrayValue*> leaves;
+    flat_leaves(r.arr(), leaves);
+    std::vector<BufferPtr> bufs;
+    for (const ArrayValue* a : leaves) bufs.push_back(a->buffer);
+    out.listing = listing;
+    return array_from_leaves(like, bufs, {k});
+  } catch (const Fallback&) {
+    call.args[0] = dest;  // the reference scatters the original
+    call.args[2] = vals;
+    throw;
+  }
+}
+
 Value Planner::hist_or_scatter(bool hist) {
   const int d = call.index_dims;
+  if (!hist && d == 1 && call.args.at(0).kind == Value::Kind::Array &&
+      call.args.at(0).arr().elem.kind == ElemShape::Kind::Boxed)
+    return scatter_sums();
   if (hist && call.args.at(2).kind == Value::Kind::Array) return hist_vectorised();
   if (!hist && d == 1 && call.args.at(0).kind == Value::Kind::Array && call.args.at(2).kind == Value::Kind::Array) {
     const ArrayValue& a = call.args.at(0).arr();

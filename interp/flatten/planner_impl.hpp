@@ -288,6 +288,8 @@ struct Planner {
   // the bin and the d values of its row.
   Value hist_vectorised();
   Value scatter_components();
+  Value scatter_sums();
+  Value sum_columns_of(const Value& arr, const Sym& like);
   kir::Function column_operator(const kir::Function& scalar_op, int64_t d, size_t L, const std::vector<Prim>& types);
   kir::Function row_operator(const Value& opv, const Sym& like, int64_t d);
 

@@ -41,3 +41,24 @@ def valid_ptr : ptr -> bool = (!=) #null
 -- input { [1i64, 2i64, 3i64, 4i64] }
 -- output { [1i64, 0i64, 1i64, 0i64] }
 entry valid (xs: []i64) = map (valid_ptr >-> i64.bool) (map mk xs)
+
+-- scatter into an array of sums (futhark-btree's search results): the
+-- destination and values as columns in the layout of every constructor.
+type sr = #not_found | #result (i64, i64)
+
+-- ==
+-- entry: found
+-- input { [1i64, 3i64, 7i64] }
+-- output { [0i64, 1i64, 0i64, 3i64] [0i64, 2i64, 0i64, 6i64] }
+entry found (is: []i64) =
+  let dst : []sr = replicate 4 #not_found
+  let r = scatter (copy dst) is (map (\i -> #result (i, 2 * i)) is)
+  in unzip (map (\x -> match x case #not_found -> (0, 0) case #result (a, b) -> (a, b)) r)
+
+-- ==
+-- entry: enums
+-- input { 10i64 }
+-- output { [1i32, 0i32, 0i32, 1i32, 0i32, 0i32, 1i32, 0i32, 0i32, 1i32] }
+entry enums (n: i64) =
+  let r = scatter (replicate n (#off : #on | #off)) (map (* 3) (iota n)) (replicate n #on)
+  in map (\x -> match x case #on -> 1i32 case #off -> 0) r

@@ -572,6 +572,9 @@ TEST_CASE("flatten: replicate and scatter of tuples with rows; != on sums throug
             "(zip (map i32.i64 (iota 30)) (tabulate_2d 30 2 (\\i j -> u8.i64 (i + j)))))");
   flattened("let ne : (#null | #ptr i64) -> bool = (!=) #null "
             "in map (\\i -> ne (if i % 2 == 0 then #null else #ptr i)) (iota 40)");
+  // scatter into an array of sums (futhark-btree).
+  flattened("let d : [](#not_found | #result (i64, i64)) = replicate 40 #not_found "
+            "in scatter (copy d) (map (* 3) (iota 20)) (map (\\i -> #result (i, i)) (iota 20))");
 }
 
 TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
