@@ -282,6 +282,7 @@ OpApply& StepEnv::op_apply(int worker) {
   auto& slot = op_frames[size_t(worker)];
   if (!slot) {
     slot = std::make_unique<OpApply>(op);
+    if (!step.op.free_arrays.empty()) slot->bind_arrays(arrays);
   }
   if (!slot->has_native())
     if (const native::Entries* e = promoted(); e && e->apply) slot->attach_native(e->apply, &native.args);

@@ -74,6 +74,9 @@ class OpApply {
     native_args_ = args;
   }
   bool has_native() const { return native_ != nullptr; }
+  // The step's free arrays, for an operator that reads them (its free
+  // arrays are the element's, planner_support.cpp lower_operator).
+  void bind_arrays(const std::vector<ArrayBinding>& arrays) { fr_.arrays = arrays; }
 
  private:
   Frame fr_;

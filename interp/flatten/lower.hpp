@@ -32,6 +32,8 @@ class Lowerer {
   const std::vector<BufferPtr>& reads() const { return reads_; }
   // An output buffer the function writes (kir::Write): a written free array.
   int output_array(const BufferPtr& buf, std::string name);
+  // The free array that reads `buf` (added if it is not one yet).
+  int read_array(const BufferPtr& buf) { return array_index(buf); }
   // What got fused into the function (for :plan).
   std::vector<std::string> fused;
   // Index registers of throw-away lowerings (used to learn an element's

@@ -410,9 +410,6 @@ Value Planner::hist_or_scatter(bool hist) {
                                   : scatter_position(lw, idx, c, dest_dims[0], inner, call.loc)};
   for (Reg r : lw.leaves(v)) res.push_back(r);
   b.ret(res);
-  finish_function(st.element, "element");
-  st.reads = pb.reads(lw);
-  st.fused = join(lw.fused);
   // Everything that can fall back has been checked before the destination is taken.
   Sym like;
   std::vector<Prim> types;
@@ -422,10 +419,13 @@ Value Planner::hist_or_scatter(bool hist) {
     like = shape_of_value(ne);
     leaf_prims(like, types);
     if (lw.leaf_types(v) != types) throw Fallback("values and neutral element differ in type");
-    st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
+    st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc, &lw);
     st.neutral = value_scalars(ne);
     st.commutative = true;
   }
+  finish_function(st.element, "element");
+  st.reads = pb.reads(lw);
+  st.fused = join(lw.fused);
   std::vector<BufferPtr> leaves;
   Sym dlike;
   {

@@ -73,8 +73,12 @@ std::vector<Scalar> value_scalars(const Value& v);
 std::string join(const std::vector<std::string>& xs);
 
 // The operator as a kir function of 2k parameters (accumulators, then values).
+// With `element`, the operator may read arrays (`\i j -> if xs[i] < xs[j]
+// then i else j`): they become free arrays of the element's function, and
+// the operator's free arrays are the element's, as the host executor binds
+// them (the GPU runs no such step); without, reading one falls back.
 kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
-                             const Loc& loc);
+                             const Loc& loc, Lowerer* element = nullptr);
 
 // Indexes `v` at the row-major position `flat % inner` over `dims` (whose
 // product is `inner`), one index per dimension, outermost first.

@@ -482,9 +482,9 @@ Value Planner::reduce_or_scan(bool scan) {
   leaf_prims(like, types);
   if (lw.leaf_types(x) != types) throw Fallback("elements and neutral element differ in type (vectorised operator?)");
   b.ret(lw.leaves(x));
+  st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc, &lw);
   finish_function(st.element, "element");
   st.neutral = value_scalars(ne);
-  st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
   st.commutative = call.kind == SoacKind::ReduceComm;
   st.reads = pb.reads(lw);
   st.fused = join(lw.fused);

@@ -79,8 +79,21 @@ std::string join(const std::vector<std::string>& xs) {
 }
 
 // The operator as a kir function of 2k parameters (accumulators, then values).
+// Renumbers the free arrays f reads (kir::Read's aux), in every block and
+// subroutine.
+static void renumber_reads(kir::Function& f, const std::vector<int>& to) {
+  std::function<void(kir::Block&)> walk = [&](kir::Block& b) {
+    for (kir::Instr& in : b.instrs) {
+      if (in.op == kir::Opcode::Read) in.aux = to.at(size_t(in.aux));
+      for (kir::Block& nb : in.blocks) walk(nb);
+    }
+  };
+  walk(f.body);
+  for (kir::Subroutine& s : f.subs) walk(s.body);
+}
+
 kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
-                             const Loc& loc) {
+                             const Loc& loc, Lowerer* element) {
   kir::Function f;
   f.name = "op";
   Lowerer lw(f);
@@ -97,7 +110,15 @@ kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const S
   if (has_sum(like)) r = lw.conform_sums(r, like);
   if (lw.leaf_types(r) != types) throw Fallback("the operator's result type differs from its arguments'");
   lw.b().ret(lw.leaves(r));
-  if (!lw.reads().empty()) throw PerElementOperands("the operator reads arrays");
+  if (!lw.reads().empty()) {
+    if (!element) throw PerElementOperands("the operator reads arrays");
+    for (const kir::FreeArray& a : f.free_arrays)
+      if (a.written) throw Fallback("an operator that writes arrays");
+    std::vector<int> to;
+    for (const BufferPtr& buf : lw.reads()) to.push_back(element->read_array(buf));
+    renumber_reads(f, to);
+    f.free_arrays = element->function().free_arrays;
+  }
   if (std::string err = kir::verify(f); !err.empty()) throw Fallback("operator: " + err);
   return f;
 }

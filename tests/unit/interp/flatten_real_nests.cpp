@@ -577,6 +577,16 @@ TEST_CASE("flatten: replicate and scatter of tuples with rows; != on sums throug
             "in scatter (copy d) (map (* 3) (iota 20)) (map (\\i -> #result (i, i)) (iota 20))");
 }
 
+TEST_CASE("flatten: operators that read arrays") {
+  // An argmin by index (DuckDB-Futhark's merge sort compares strings so):
+  // reductions, scans and histograms ran on the reference.
+  const std::string xs = "let xs = map (\\i -> (i * 7919) % 1993) (iota 3000) ";
+  flattened(xs + "in reduce (\\i j -> if xs[i] < xs[j] || (xs[i] == xs[j] && i < j) then i else j) 0 (iota 3000)");
+  flattened(xs + "in scan (\\i j -> if xs[i] > xs[j] || (xs[i] == xs[j] && i > j) then i else j) 0 (iota 3000)");
+  flattened(xs + "in reduce_by_index (replicate 7 0) (\\i j -> if xs[i] >= xs[j] then i else j) 0 "
+                 "(map (% 7) (iota 3000)) (iota 3000)");
+}
+
 TEST_CASE("flatten: scatters as mapped functions' results and scatters of rows; ldexp and nextafter") {
   // A map ending in a scatter is a segmented scatter (it kept the
   // destination in private storage, past 16 MiB per row on the
