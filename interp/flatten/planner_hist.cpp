@@ -364,6 +364,12 @@ Value Planner::scatter_sums() {
   }
 }
 
+Value Planner::nothing_written() {
+  if (call.args.at(0).kind != Value::Kind::Array) throw Fallback("a destination that is not an array");
+  if (want_listing) out.listing = fmt::format("{} at {}: nothing to write\n", exec::soac_name(call.kind), call.loc.str());
+  return call.args[0];
+}
+
 Value Planner::hist_or_scatter(bool hist) {
   const int d = call.index_dims;
   if (!hist && d == 1 && call.args.at(0).kind == Value::Kind::Array &&
@@ -387,14 +393,16 @@ Value Planner::hist_or_scatter(bool hist) {
   if (isv.kind != Value::Kind::Array || vsv.kind != Value::Kind::Array) throw Fallback("not arrays");
   int64_t n = isv.arr().outer();
   if (vsv.arr().outer() != n) throw Fallback("index and value arrays of different lengths");
-  if (n == 0) throw Fallback("empty input");
+  // Nothing to write (no indices, or rows of no elements): the destination
+  // as it is.
+  if (n == 0) return nothing_written();
   // A scatter of arrays (rows into a [k][w] destination): one write per
   // scalar of each element, the iteration space [n*w].
   std::vector<int64_t> inner_dims;
   if (!hist && d == 1 && dest_dims.size() > 1) inner_dims.assign(dest_dims.begin() + 1, dest_dims.end());
   int64_t inner = 1;
   for (int64_t x : inner_dims) inner *= x;
-  if (inner == 0) throw Fallback("empty input");
+  if (inner == 0) return nothing_written();
   Builder pb;
   plan::Step st = new_step(hist ? plan::StepKind::SegHist : plan::StepKind::Scatter, call.loc, 1, n * inner);
   Lowerer lw(st.element);

@@ -293,6 +293,8 @@ struct Planner {
   Value hist_vectorised();
   Value scatter_components();
   Value scatter_sums();
+  // reduce_by_index / scatter with nothing to write: the destination.
+  Value nothing_written();
   Value sum_columns_of(const Value& arr, const Sym& like);
   kir::Function column_operator(const kir::Function& scalar_op, int64_t d, size_t L, const std::vector<Prim>& types);
   kir::Function row_operator(const Value& opv, const Sym& like, int64_t d);
