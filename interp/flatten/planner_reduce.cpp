@@ -279,21 +279,44 @@ Value Planner::reduce_vectorised_tuple(bool scan) {
   return Value::record(std::move(fields));
 }
 
+// Rows in chunks: a few chunks per thread, at least 8 rows in each.
+struct Chunking {
+  int64_t chunk, segments;
+};
+static Chunking chunking(int64_t n) {
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(64, n / 8));
+  const int64_t chunk = (n + chunks - 1) / chunks;
+  return {chunk, (n + chunk - 1) / chunk};
+}
+
+// The element of a SegMap over chunks of `chunk` of n rows, each with its
+// accumulator in private storage: its chunk s, first row and row count
+// (min(chunk, n - s*chunk)).
+struct ChunkElement {
+  Reg s, first, count;
+};
+static ChunkElement chunk_element(Lowerer& lw, int64_t speculative_bound, int64_t n, int64_t chunk) {
+  lw.speculative_bound = speculative_bound;
+  lw.max_private_bytes = kir::kMaxSegMapPrivateBytes;
+  lw.choice_private_bytes = kir::kMaxSegMapPrivateBytes;
+  kir::Builder& b = lw.b();
+  ChunkElement c;
+  c.s = b.param(Prim::I64);
+  b.param(Prim::I64);
+  c.first = b.binary(kir::BinOp::Mul, c.s, b.i64(chunk));
+  c.count = b.binary(kir::BinOp::Min, b.i64(chunk), b.binary(kir::BinOp::Sub, b.i64(n), c.first));
+  return c;
+}
+
 Value Planner::fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk) {
   const Value& opv = call.args.at(0);
   const Value& ne = call.args.at(1);
   const int64_t n = xsv.arr().outer();
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, segments, 1);
   Lowerer lw(st.element);
-  lw.speculative_bound = speculative_bound;
-  lw.max_private_bytes = kir::kMaxSegMapPrivateBytes;
-  lw.choice_private_bytes = kir::kMaxSegMapPrivateBytes;
+  const auto [s, first, count] = chunk_element(lw, speculative_bound, n, chunk);
   kir::Builder& b = lw.b();
-  Reg s = b.param(Prim::I64);
-  b.param(Prim::I64);
-  // This segment's rows: a view of length min(chunk, n - s*chunk).
-  Reg first = b.binary(kir::BinOp::Mul, s, b.i64(chunk));
-  Reg count = b.binary(kir::BinOp::Min, b.i64(chunk), b.binary(kir::BinOp::Sub, b.i64(n), first));
+  // This segment's rows: a view of length count.
   Sym xs = lw.array_of(xsv);
   auto rows = std::make_shared<SymArr>();
   rows->dims = {chunk};
@@ -334,11 +357,7 @@ Value Planner::fold_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
 
 Value Planner::reduce_rows_chunked() {
   const Value& xsv = call.args.at(2);
-  const int64_t n = xsv.arr().outer();
-  // A few chunks per thread; at least 8 rows in each.
-  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(64, n / 8));
-  const int64_t chunk = (n + chunks - 1) / chunks;
-  const int64_t segments = (n + chunk - 1) / chunk;
+  const auto [chunk, segments] = chunking(xsv.arr().outer());
   Value partial = fold_row_chunks(xsv, segments, chunk);
   if (segments == 1) return array_row(partial.arr(), 0);
   std::string listing = out.listing;
@@ -357,14 +376,8 @@ Value Planner::scan_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   const Prim prim = ne.arr().elem.prim;
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, segments, 1);
   Lowerer lw(st.element);
-  lw.speculative_bound = speculative_bound;
-  lw.max_private_bytes = kir::kMaxSegMapPrivateBytes;
-  lw.choice_private_bytes = kir::kMaxSegMapPrivateBytes;
+  const auto [s, first, count] = chunk_element(lw, speculative_bound, n, chunk);
   kir::Builder& b = lw.b();
-  Reg s = b.param(Prim::I64);
-  b.param(Prim::I64);
-  Reg first = b.binary(kir::BinOp::Mul, s, b.i64(chunk));
-  Reg count = b.binary(kir::BinOp::Min, b.i64(chunk), b.binary(kir::BinOp::Sub, b.i64(n), first));
   auto out = std::make_shared<Buffer>(prim, n * inner, Buffer::NoInit{});
   const int id = lw.output_array(out, "out0");
   Sym xs = lw.array_of(xsv);
@@ -419,9 +432,7 @@ Value Planner::scan_rows_chunked() {
       std::vector<int64_t>(xs.shape.begin() + 1, xs.shape.end()) != ne.arr().shape)
     throw Fallback("a scan of rows of other than scalars whose operator is not column by column");
   const int64_t n = xs.outer();
-  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(64, n / 8));
-  const int64_t chunk = (n + chunks - 1) / chunks;
-  const int64_t segments = (n + chunk - 1) / chunk;
+  const auto [chunk, segments] = chunking(n);
   if (segments == 1) return scan_row_chunks(xsv, 1, n, nullptr, false);
   std::string listing = out.listing;
   Value totals = fold_row_chunks(xsv, segments, chunk);
