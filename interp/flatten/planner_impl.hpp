@@ -256,7 +256,7 @@ struct Planner {
 
   // ---- reduce / reduce_comm / scan
   Value reduce_or_scan(bool scan);
-  Value reduce_or_scan_sums(bool scan);
+  void sum_layout(const Value& ne, bool scan, Sym& like, std::vector<Scalar>& neutral);
 
   Value reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs);
 

@@ -476,8 +476,16 @@ Value Planner::reduce_or_scan(bool scan) {
     }
     return reduce_rows_chunked();
   }
-  if (value_has_sum(ne)) return reduce_or_scan_sums(scan);
-  Sym like = shape_of_value(ne);
+  // Sums in the elements: laid out as every constructor of their type.
+  const bool sums = value_has_sum(ne);
+  Sym like;
+  std::vector<Scalar> neutral;
+  if (sums) {
+    sum_layout(ne, scan, like, neutral);
+  } else {
+    like = shape_of_value(ne);
+    neutral = value_scalars(ne);
+  }
   std::vector<BufferPtr> in_leaves;
   std::optional<std::string> key = plan_cache_enabled() ? reduce_key(opv, ne, xsv, in_leaves) : std::nullopt;
   if (key)
@@ -489,13 +497,14 @@ Value Planner::reduce_or_scan(bool scan) {
   b.param(Prim::I64);
   Reg j = b.param(Prim::I64);
   Sym x = lw.index(lw.array_of(xsv), j, call.loc, false);
+  if (sums) x = lw.conform_sums(x, like);
   std::vector<Prim> types;
   leaf_prims(like, types);
   if (lw.leaf_types(x) != types) throw Fallback("elements and neutral element differ in type (vectorised operator?)");
   b.ret(lw.leaves(x));
   st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc, &lw);
   finish_function(st.element, "element");
-  st.neutral = value_scalars(ne);
+  st.neutral = neutral;
   st.commutative = call.kind == SoacKind::ReduceComm;
   st.reads = pb.reads(lw);
   st.fused = join(lw.fused);
@@ -505,6 +514,7 @@ Value Planner::reduce_or_scan(bool scan) {
   pb.plan.source = fmt::format("{} at {}", exec::soac_name(call.kind), call.loc.str());
   pb.plan.loc = call.loc;
   if (!st.fused.empty()) pb.plan.notes.push_back("fused into the " + std::string(scan ? "scan" : "reduction") + ": " + st.fused);
+  if (sums) pb.plan.notes.push_back(fmt::format("sums as a tag and every constructor's payload: {} values", types.size()));
   pb.plan.steps.push_back(std::move(st));
   pb.plan.results = pb.plan.steps[0].writes;
   run(pb);
@@ -541,63 +551,28 @@ static std::optional<std::vector<Scalar>> known_leaves(const Sym& s) {
   return out;
 }
 
-// reduce/scan whose elements hold sums (`reduce either #none xs` over
-// `opt i32`): every value in the layout of all the type's constructors
-// (the call's result type says which), a tag and each constructor's
-// payload, so that the neutral element, the elements and the operator's
-// results, each holding its own constructors, combine leaf by leaf.
-Value Planner::reduce_or_scan_sums(bool scan) {
-  const Value& opv = call.args.at(0);
-  const Value& ne = call.args.at(1);
-  const Value& xsv = call.args.at(2);
-  const int64_t n = xsv.arr().outer();
+// The layout of a reduce/scan whose elements hold sums (`reduce either
+// #none xs` over `opt i32`): every value as the call's result type's sum,
+// a tag and every constructor's payload, so that the neutral element, the
+// elements and the operator's results, each holding its own constructors,
+// combine leaf by leaf. `neutral` gets ne's leaves in that layout.
+void Planner::sum_layout(const Value& ne, bool scan, Sym& like, std::vector<Scalar>& neutral) {
   TypePtr rt = call.result_type ? call.result_type() : nullptr;
   if (scan && rt && rt->kind == Type::Kind::Array && rt->dims.size() == 1) rt = rt->elem;
   else if (scan) rt = nullptr;
   if (!rt) throw Fallback("a neutral element holding sums of a type not known when the nest starts");
-  Sym like;
-  std::vector<Scalar> neutral;
-  {
-    kir::Function scratch;
-    Lowerer sl(scratch);
-    Sym layout = sl.zero_of(*rt, call.loc);
-    std::optional<std::vector<Scalar>> k = known_leaves(sl.conform_sums(sl.from_value(ne), layout));
-    if (!k) throw Fallback("a neutral element holding sums whose leaves are not constants");
-    neutral = std::move(*k);
-    like = shape_like(layout);
-  }
-  Builder pb;
-  plan::Step st = new_step(scan ? plan::StepKind::SegScan : plan::StepKind::SegRed, call.loc, 1, n);
-  Lowerer lw(st.element);
-  kir::Builder& b = lw.b();
-  b.param(Prim::I64);
-  Reg j = b.param(Prim::I64);
-  Sym x = lw.conform_sums(lw.index(lw.array_of(xsv), j, call.loc, false), like);
-  std::vector<Prim> types;
-  leaf_prims(like, types);
-  if (lw.leaf_types(x) != types) throw Fallback("elements and neutral element differ in type");
-  b.ret(lw.leaves(x));
-  finish_function(st.element, "element");
-  st.neutral = neutral;
-  st.op = lower_operator([&](Lowerer& ol) { return ol.from_value(opv); }, like, call.loc);
-  st.commutative = call.kind == SoacKind::ReduceComm;
-  st.reads = pb.reads(lw);
-  st.fused = join(lw.fused);
-  std::vector<BufferPtr> outs;
-  for (size_t k = 0; k < types.size(); ++k)
-    outs.push_back(pb.output(types[k], scan ? n : 1, fmt::format("out{}", k), st.writes));
-  pb.plan.source = fmt::format("{} at {}", exec::soac_name(call.kind), call.loc.str());
-  pb.plan.loc = call.loc;
-  pb.plan.notes.push_back(fmt::format("sums as a tag and every constructor's payload: {} values", types.size()));
-  pb.plan.steps.push_back(std::move(st));
-  pb.plan.results = pb.plan.steps[0].writes;
-  run(pb);
-  Value r = array_from_leaves(like, outs, {scan ? n : 1});
-  return scan ? r : array_row(r.arr(), 0);
+  kir::Function scratch;
+  Lowerer sl(scratch);
+  Sym layout = sl.zero_of(*rt, call.loc);
+  std::optional<std::vector<Scalar>> k = known_leaves(sl.conform_sums(sl.from_value(ne), layout));
+  if (!k) throw Fallback("a neutral element holding sums whose leaves are not constants");
+  neutral = std::move(*k);
+  like = shape_like(layout);
 }
 
 Value Planner::reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs) {
   if (scan) return array_from_leaves(like, outs, {n});
+  if (has_sum(like)) return array_row(array_from_leaves(like, outs, {1}).arr(), 0);  // boxed
   std::vector<Prim> types;
   leaf_prims(like, types);
   std::vector<Scalar> xs;
