@@ -255,17 +255,11 @@ Value Evaluator::call_closure(const Callable& c, std::vector<Value>& args, const
     // checked types afterwards, which needs the arguments once more.
     std::vector<Value> kept = args;
     for (size_t k = 0; k < params.size(); ++k) bind_pattern(*params[k], std::move(args[k]), frame, &sizes, outer, false, &loc);
-    for (size_t k = 0; k < params.size(); ++k)
-      if (params[k]->type) bind_sizes_from_type(*params[k]->type, kept[k], sizes);
-    // The sizes the checker instantiated the size parameters with where the
-    // function was named (structural unification), computed there.
-    if (has_unbound_sizes(sizes)) bind_size_hints(c.size_hints, sizes);
-    if (has_unbound_sizes(sizes) && call && call->type && c.ret_type) {
-      if (TypePtr hint = resolve_type(call->type, call_ctx.tenv, call_ctx.env))
-        bind_sizes_from_result(*c.ret_type, *hint, sizes, c.env);
-    }
-    if (has_unbound_sizes(sizes))
-      for (size_t k = 0; k < params.size(); ++k) solve_param_sizes(*params[k], kept[k], sizes, c.env);
+    bind_hidden_sizes(c, kept, sizes, [&] {
+      if (call && call->type && c.ret_type)
+        if (TypePtr hint = resolve_type(call->type, call_ctx.tenv, call_ctx.env))
+          bind_sizes_from_result(*c.ret_type, *hint, sizes, c.env);
+    });
   }
   Ctx inner{extend(c.env, std::move(frame)), c.tenv};
   Value result = eval(*c.body, inner);
@@ -274,6 +268,20 @@ Value Evaluator::call_closure(const Callable& c, std::vector<Value>& args, const
     check_type_sizes(*c.ret_type, result, ret, inner, loc, "return");
   }
   return result;
+}
+
+void Evaluator::bind_hidden_sizes(const Callable& c, const std::vector<Value>& args, SizeScope& sizes,
+                                  const std::function<void()>& from_result) {
+  const auto& params = *c.params;
+  const size_t n = std::min(params.size(), args.size());
+  for (size_t k = 0; k < n; ++k)
+    if (params[k]->type) bind_sizes_from_type(*params[k]->type, args[k], sizes);
+  // The sizes the checker instantiated the size parameters with where the
+  // function was named (structural unification), computed there.
+  if (has_unbound_sizes(sizes)) bind_size_hints(c.size_hints, sizes);
+  if (has_unbound_sizes(sizes) && from_result) from_result();
+  if (has_unbound_sizes(sizes))
+    for (size_t k = 0; k < n; ++k) solve_param_sizes(*params[k], args[k], sizes, c.env);
 }
 
 }  // namespace eval

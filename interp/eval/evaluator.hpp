@@ -179,6 +179,13 @@ class Evaluator {
   // The same on a checked type, for size parameters only reachable through
   // type abbreviations.
   void bind_sizes_from_type(const Type& t, const Value& v, SizeScope& sizes);
+  // After c's parameter patterns bound what they show (bind_pattern): the
+  // size parameters still unbound, through the checked types (sizes behind
+  // type abbreviations), the hints from where c was named, `from_result`
+  // (what the call's result type says, when the caller knows it), then
+  // solved from the arguments' shapes.
+  void bind_hidden_sizes(const Callable& c, const std::vector<Value>& args, SizeScope& sizes,
+                         const std::function<void()>& from_result = nullptr);
 
   // The value an empty array (or other value built from nothing) of type t.
   Value empty_value_of_type(const Type& t, const Loc& loc);

@@ -1,6 +1,5 @@
 // Map distribution (see distribute.hpp).
 #include "interp/exec/map_distribute.hpp"
-#include "interp/eval/size_infer.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -592,14 +591,10 @@ class Distributor {
         firsts.push_back(array_row(xs_[k].arr(), 0));
         ev_.bind_pattern(*(*fn_.params)[k], firsts.back(), frame, &sizes, eval::Ctx{fn_.env, fn_.tenv});
       }
-      // As an application binds them (eval_apply.cpp): sizes hidden behind
-      // type abbreviations (`x: bs [b]`) through the checked types, then
-      // the hints from where the function was named.
-      for (size_t k = 0; k < firsts.size(); ++k)
-        if ((*fn_.params)[k]->type) ev_.bind_sizes_from_type(*(*fn_.params)[k]->type, firsts[k], sizes);
-      if (eval::has_unbound_sizes(sizes)) eval::bind_size_hints(fn_.size_hints, sizes);
-      if (eval::has_unbound_sizes(sizes))
-        for (size_t k = 0; k < firsts.size(); ++k) eval::solve_param_sizes(*(*fn_.params)[k], firsts[k], sizes, fn_.env);
+      // As an application binds them: sizes hidden behind type
+      // abbreviations (`x: bs [b]`), the hints from where the function was
+      // named, then solving.
+      ev_.bind_hidden_sizes(fn_, firsts, sizes);
     } catch (const Error&) {
       return fn_.env;  // the map itself reports it
     }

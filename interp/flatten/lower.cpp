@@ -469,11 +469,19 @@ std::vector<Prim> Lowerer::types_of(const std::vector<Reg>& regs) const {
   return t;
 }
 
-static bool has_array(const Sym& s) {
+bool has_array(const Sym& s) {
   if (s.kind == Sym::Kind::Array) return true;
   for (const Sym& e : s.elems)
     if (has_array(e)) return true;
   return false;
+}
+
+// An instruction a branch guards: it may fail (a check), read out of
+// bounds on the side not taken (`(xs ++ ys)[i]` reads ys at i - length xs
+// < 0 when i is in xs), call, or hold blocks of its own.
+static bool guarded(const kir::Instr& in) {
+  return in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::LocalRead ||
+         in.op == kir::Opcode::Call || !in.blocks.empty();
 }
 
 // `if c then xs else ys` with both arrays computed where read (a view of
@@ -483,14 +491,6 @@ static bool has_array(const Sym& s) {
 // if g then y else map2 (+) x y)`, a segmented scan of rows) stays
 // element by element. Anything else: nullopt, and the caller stores the
 // branches' arrays.
-// An instruction a branch guards: it may fail (a check), read out of
-// bounds on the side not taken (`(xs ++ ys)[i]` reads ys at i - length xs
-// < 0 when i is in xs), call, or hold blocks of its own.
-static bool guarded(const kir::Instr& in) {
-  return in.op == kir::Opcode::Check || in.op == kir::Opcode::Read || in.op == kir::Opcode::LocalRead ||
-         in.op == kir::Opcode::Call || !in.blocks.empty();
-}
-
 std::optional<Sym> Lowerer::lazy_if_of_arrays(const Sym& cond, const Sym& ts, const kir::Block& tb,
                                               const std::function<Sym()>& otherwise) {
   // Run whatever the condition: nothing guarded, nothing written.

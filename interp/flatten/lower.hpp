@@ -218,6 +218,12 @@ class Lowerer {
   Sym lower_update(const Expr& e, const ScopePtr& sc);
   Sym update_slices(const Expr& e, const ScopePtr& sc);
   void write_leaves(const SymArr& dest, kir::Reg at, const Sym& value, const char* mismatch);
+  // Stores src's elements, row-major, into the private array dest from
+  // dimension k on: the block at row-major position `base` of dest's
+  // first k dimensions (kNoReg with k = 0: the whole array). One loop per
+  // dimension, over dest's lengths (len_of).
+  void store_elements(const SymArr& dest, kir::Reg base, const Sym& src, size_t k, const char* mismatch,
+                      const Loc& loc);
   bool is_input_view(const Sym& arr) const;
   Sym pick(const std::vector<Sym>& xs, kir::Reg i, const Loc& loc);
   void check_update_bounds(const std::vector<int64_t>& dims, const std::vector<kir::Reg>& idx, const Loc& loc);
@@ -306,5 +312,8 @@ class Lowerer {
   std::map<std::string, SubEntry> subs_;
   int probing_ = 0;  // inside probe_block: code that is dropped, and private arrays released
 };
+
+// Whether s is or holds an array (in any component, sum payloads too).
+bool has_array(const Sym& s);
 
 }  // namespace thorn::flatten

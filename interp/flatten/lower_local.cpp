@@ -141,23 +141,25 @@ void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {
   if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims || src.arr->len != d.len ||
       src.arr->inner_len != d.inner_len)
     throw Fallback("copying between private arrays of different shapes");
-  // One loop per dimension; the innermost writes every leaf. Storage is
-  // laid out by the bounds (dims); lengths known per element loop less.
-  std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
-    Reg count = d.len_of(k) != kir::kNoReg ? d.len_of(k) : b_.i64(d.dims[k]);
-    b_.for_(count, {}, [&](Reg i, const std::vector<Reg>&) {
-      Sym e = index(sub, i, loc, false);
-      Reg at = base == kir::kNoReg ? i : b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(d.dims[k])), i);
-      if (k + 1 < d.dims.size()) {
-        fill(e, at, k + 1);
-      } else {
-        write_leaves(d, at, e, "copying between private arrays of different element types");
-      }
-      return std::vector<Reg>{};
-    });
-  };
-  fill(src, kir::kNoReg, 0);
+  store_elements(d, kir::kNoReg, src, 0, "copying between private arrays of different element types", loc);
   for (const SymArr::Leaf& l : d.leaves) bump_version(l.array);
+}
+
+void Lowerer::store_elements(const SymArr& d, Reg base, const Sym& src, size_t k, const char* mismatch,
+                             const Loc& loc) {
+  // The innermost loop writes every leaf. Storage is laid out by the
+  // bounds (dims); lengths known per element loop less.
+  Reg count = d.len_of(k) != kir::kNoReg ? d.len_of(k) : b_.i64(d.dims[k]);
+  b_.for_(count, {}, [&](Reg i, const std::vector<Reg>&) {
+    Sym e = index(src, i, loc, false);
+    Reg at = base == kir::kNoReg ? i : b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(d.dims[k])), i);
+    if (k + 1 < d.dims.size()) {
+      store_elements(d, at, e, k + 1, mismatch, loc);
+    } else {
+      write_leaves(d, at, e, mismatch);
+    }
+    return std::vector<Reg>{};
+  });
 }
 
 // a with [i, j, ...] = v: in place when `a` is a whole private array,
@@ -206,11 +208,10 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
   for (size_t k = 0; k < idx.size(); ++k)
     off = b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, off, b_.i64(a.dims[k])), idx[k]);
   std::vector<int64_t> rest(a.dims.begin() + long(idx.size()), a.dims.end());
-  int64_t inner = product(rest);
   if (rest.empty()) {
     write_leaves(a, off, v, "an in-place update with a value of another type");
   } else {
-    // A row (or block): v's elements, row-major, after off * inner.
+    // A row (or block): v's elements, row-major, at block off.
     if (v.kind != Sym::Kind::Array || v.arr->dims != rest)
       throw Fallback("an in-place update with an array of another shape");
     // Lengths known per element are bounds in dims: each must be the row's.
@@ -218,23 +219,7 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
       if (v.arr->len_of(k) != kir::kNoReg)
         b_.check(b_.compare(kir::CmpOp::Eq, v.arr->len_of(k), b_.i64(rest[k])),
                  "Value cannot be written to a slice of another shape.", e.loc);
-    auto block = std::make_shared<SymArr>(a);
-    block->dims = rest;
-    block->rel = b_.binary(kir::BinOp::Mul, off, b_.i64(inner));
-    // The block view is written, not read: copy_into's loop writes the leaves at rel + j.
-    std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
-      b_.for_(b_.i64(rest[k]), {}, [&](Reg i, const std::vector<Reg>&) {
-        Sym x = index(sub, i, e.loc, false);
-        Reg at = base == kir::kNoReg ? i : b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(rest[k])), i);
-        if (k + 1 < rest.size()) {
-          fill(x, at, k + 1);
-        } else {
-          write_leaves(a, b_.binary(kir::BinOp::Add, block->rel, at), x, "an in-place update with a value of another type");
-        }
-        return std::vector<Reg>{};
-      });
-    };
-    fill(v, kir::kNoReg, 0);
+    store_elements(a, off, v, idx.size(), "an in-place update with a value of another type", e.loc);
   }
   for (const SymArr::Leaf& l : a.leaves) bump_version(l.array);
   return with_current_versions(arr);
@@ -515,17 +500,8 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
             if (r.kind != Sym::Kind::Array || dynamic(r) || r.arr->dims != row_dims)
               throw Fallback("reduce_by_index operator whose result is not a row of the bins' shape");
             // A private copy first: r may read the bin's row it replaces.
-            Sym row = materialise(r, loc);
-            std::function<void(const Sym&, Reg, size_t)> fill = [&](const Sym& sub, Reg base, size_t k) {
-              b_.for_(b_.i64(d.dims[k]), {}, [&](Reg i, const std::vector<Reg>&) {
-                Sym e = index(sub, i, loc, false);
-                Reg pos = b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, base, b_.i64(d.dims[k])), i);
-                if (k + 1 < d.dims.size()) fill(e, pos, k + 1);
-                else write_leaves(d, pos, e, "reduce_by_index operator of another type");
-                return std::vector<Reg>{};
-              });
-            };
-            fill(row, bin, size_t(index_dims));
+            store_elements(d, bin, materialise(r, loc), size_t(index_dims), "reduce_by_index operator of another type",
+                           loc);
             return std::vector<Reg>{};
           }
           std::vector<Reg> regs = leaves(r);

@@ -14,13 +14,6 @@ using kir::UnOp;
 
 namespace {
 
-bool holds_array(const Sym& s) {
-  if (s.kind == Sym::Kind::Array) return true;
-  for (const Sym& e : s.elems)
-    if (holds_array(e)) return true;
-  return false;
-}
-
 struct OpInfo {
   enum Kind { Arith, Cmp, Logic } kind = Arith;
   BinOp bin = BinOp::Add;
@@ -122,7 +115,7 @@ Sym Lowerer::binop(std::string_view op, const Sym& a, const Sym& b, const Loc& l
 }
 
 Sym Lowerer::eq(const Sym& a, const Sym& b, bool negate, const Loc& loc) {
-  if (holds_array(a) || holds_array(b)) {
+  if (has_array(a) || has_array(b)) {
     // Arrays (Futhark's == compares them whole): equal shapes, then every
     // element, one loop per dimension; tuples of them component by component.
     Sym acc;

@@ -30,16 +30,9 @@ Value Planner::replicate() {
   return replicate_value(n, x);
 }
 
-static bool holds_array(const Value& v) {
-  if (v.kind == Value::Kind::Array) return true;
-  if ((v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Record) && v.elems)
-    return std::any_of(v.elems->begin(), v.elems->end(), holds_array);
-  return false;
-}
-
 Value Planner::replicate_value(int64_t n, const Value& x) {
   if (x.kind == Value::Kind::Array) return replicate_array(n, x);
-  if (holds_array(x)) {
+  if (value_holds(x, Value::Kind::Array)) {
     // A tuple with array components (`replicate n (k, row)`): an array of
     // tuples is its components side by side, each replicated alone.
     auto a = std::make_shared<ArrayValue>();

@@ -331,15 +331,7 @@ Value Planner::sum_columns_of(const Value& arr, const Sym& like) {
 // layout of every constructor of the type, scattered as tuples of
 // scalars, then boxed again.
 Value Planner::scatter_sums() {
-  TypePtr rt = call.result_type ? call.result_type() : nullptr;
-  if (!rt || rt->kind != Type::Kind::Array || rt->dims.size() != 1)
-    throw Fallback("a destination of sum types whose type is not known when the nest starts");
-  Sym like;
-  {
-    kir::Function scratch;
-    Lowerer sl(scratch);
-    like = shape_like(sl.zero_of(*rt->elem, call.loc));
-  }
+  const Sym like = result_layout(true, "a destination of sum types");
   const Value dest = call.args.at(0), vals = call.args.at(2);
   const int64_t k = dest.arr().outer();
   std::string listing;
@@ -351,12 +343,8 @@ Value Planner::scatter_sums() {
     Value r = hist_or_scatter(false);
     listing += out.listing;
     call.args[2] = vals;
-    std::vector<const ArrayValue*> leaves;
-    flat_leaves(r.arr(), leaves);
-    std::vector<BufferPtr> bufs;
-    for (const ArrayValue* a : leaves) bufs.push_back(a->buffer);
     out.listing = listing;
-    return array_from_leaves(like, bufs, {k});
+    return array_from_columns(like, r.arr(), {k});
   } catch (const Fallback&) {
     call.args[0] = dest;  // the reference scatters the original
     call.args[2] = vals;

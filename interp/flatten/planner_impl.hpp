@@ -65,6 +65,9 @@ ElemShape elem_shape_of(const Sym& like);
 // A tuple of scalars of these types (one: that scalar): the leaves of an element, as a structure.
 Sym leaves_like(const std::vector<Prim>& prims);
 Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, const std::vector<int64_t>& shape);
+// The same from `columns`, an array whose leaves (tuples of scalars, in
+// Lowerer::leaves' order) are like's: sums among them boxed.
+Value array_from_columns(const Sym& like, const ArrayValue& columns, const std::vector<int64_t>& shape);
 
 Value value_from_scalars(const Sym& like, const std::vector<Scalar>& xs, size_t& pos);
 
@@ -89,8 +92,8 @@ Sym shape_like(const Sym& s);
 // array components as tuples of arrays; `skeleton` gets what row_value
 // needs to rebuild the rows' value.
 Sym row_layout(Lowerer& lw, const Sym& r, Sym& skeleton, const Loc& loc);
-// Whether v holds a sum (itself, or in a tuple or record).
-bool value_has_sum(const Value& v);
+// Whether v is a value of `kind` or holds one in a tuple or record.
+bool value_holds(const Value& v, Value::Kind kind);
 
 // element: f is an element function (its parameters are indices, >= 0).
 void finish_function(kir::Function& f, const char* what, bool element = true);
@@ -257,6 +260,10 @@ struct Planner {
   // ---- reduce / reduce_comm / scan
   Value reduce_or_scan(bool scan);
   void sum_layout(const Value& ne, bool scan, Sym& like, std::vector<Scalar>& neutral);
+  // The shape of the call's result type (of its elements with `element`),
+  // its sums in the layout of every constructor of their type; `what`
+  // names the value in the fallback when the type is not known.
+  Sym result_layout(bool element, const char* what);
 
   Value reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs);
 

@@ -87,11 +87,7 @@ Value Planner::map_flat_once(int64_t n, const std::vector<int64_t>& dims, Captur
 Value Planner::boxed_now(const std::shared_ptr<Producer>& p, const Sym& like) {
   Value v = make_delayed_array(p);
   materialise_leaves(v.arr());
-  std::vector<const ArrayValue*> leaves;
-  flat_leaves(v.arr(), leaves);
-  std::vector<BufferPtr> bufs;
-  for (const ArrayValue* a : leaves) bufs.push_back(a->buffer);
-  return array_from_leaves(like, bufs, p->shape);
+  return array_from_columns(like, v.arr(), p->shape);
 }
 
 // (planner_impl.hpp)

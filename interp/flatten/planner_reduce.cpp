@@ -372,28 +372,23 @@ Value Planner::scan_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   const Value& ne = call.args.at(1);
   const int64_t n = xsv.arr().outer();
   const std::vector<int64_t>& dims = ne.arr().shape;
-  const int64_t inner = ne.arr().count();
   const Prim prim = ne.arr().elem.prim;
   plan::Step st = new_step(plan::StepKind::SegMap, call.loc, segments, 1);
   Lowerer lw(st.element);
   const auto [s, first, count] = chunk_element(lw, speculative_bound, n, chunk);
   kir::Builder& b = lw.b();
-  auto out = std::make_shared<Buffer>(prim, n * inner, Buffer::NoInit{});
-  const int id = lw.output_array(out, "out0");
   Sym xs = lw.array_of(xsv);
   Sym init = carries ? lw.index(lw.array_of(*carries), s, call.loc, false) : lw.from_value(ne);
   Lowerer::LoopState state = lw.loop_state(init, call.loc);
-  // Row first+i of the result from the accumulator acc, row-major.
+  // Row first+i of the [n] result from the accumulator acc (the loop's
+  // body is lowered once: one write).
+  std::vector<RowPart> parts;
   auto write = [&](const Sym& acc, Reg i) {
     if (acc.kind != Sym::Kind::Array || Lowerer::dynamic(acc) || acc.arr->dims != dims)
       throw Fallback("an operator on rows whose result is not a row of the same shape");
-    Reg base = b.binary(kir::BinOp::Mul, b.binary(kir::BinOp::Add, first, i), b.i64(inner));
-    b.for_(b.i64(inner), {}, [&](Reg j, const std::vector<Reg>&) {
-      Sym v = index_row_major(lw, acc, j, inner, dims, call.loc);
-      if (!v.is_scalar() || v.prim != prim) throw Fallback("an operator on rows of another element type");
-      b.write(id, b.binary(kir::BinOp::Add, base, j), v.reg);
-      return std::vector<Reg>{};
-    });
+    if (lw.leaf_types(lw.element_like(acc, call.loc)) != std::vector<Prim>{prim})
+      throw Fallback("an operator on rows of another element type");
+    parts = write_row(lw, acc, b.binary(kir::BinOp::Add, first, i), n);
   };
   b.for_(count, state.init_regs, [&](Reg i, const std::vector<Reg>& carried) {
     Sym acc = lw.state_value(state, carried);
@@ -406,14 +401,10 @@ Value Planner::scan_row_chunks(const Value& xsv, int64_t segments, int64_t chunk
   b.ret({});
   finish_function(st.element, "scan of row chunks");
   st.fused = join(lw.fused);
-  RowPart part;
-  part.dims = {inner};
-  part.like = Sym::scalar(kir::kNoReg, prim);
-  part.outs = {out};
-  part.ids = {id};
+  const BufferPtr out = parts.at(0).outs.at(0);  // [n] rows, each row's scalars row-major
   std::string shape;
   for (int64_t d : dims) shape += fmt::format("[{}]", d);
-  run_rows(std::move(st), lw.reads(), {part}, Sym(), segments, "",
+  run_rows(std::move(st), lw.reads(), std::move(parts), Sym(), segments, "",
            fmt::format("scan (operator on rows) at {}", call.loc.str()),
            fmt::format("an operator on {} rows, not column by column: {} chunk{} of up to {} rows scanned{}, one "
                        "element each",
@@ -454,13 +445,11 @@ Value Planner::reduce_or_scan(bool scan) {
   if (n == 0) throw Fallback("empty input");
   if (ne.kind == Value::Kind::Array) {
     // Not column by column (an operator that reads other columns, a
-    // neutral element that differs between them: an identity matrix): a
-    // reduction folds whole rows instead.
+    // neutral element that differs between them: an identity matrix), or
+    // rows of more dimensions: whole rows folded or scanned instead.
     try {
       return reduce_vectorised(scan);
     } catch (const Fallback&) {
-      // Not column by column, or rows of more dimensions: folded or
-      // scanned whole.
     }
     return scan ? scan_rows_chunked() : reduce_rows_chunked();
   }
@@ -477,7 +466,7 @@ Value Planner::reduce_or_scan(bool scan) {
     return reduce_rows_chunked();
   }
   // Sums in the elements: laid out as every constructor of their type.
-  const bool sums = value_has_sum(ne);
+  const bool sums = value_holds(ne, Value::Kind::Sum);
   Sym like;
   std::vector<Scalar> neutral;
   if (sums) {
@@ -525,13 +514,6 @@ Value Planner::reduce_or_scan(bool scan) {
   return reduce_result(like, scan, n, outs);
 }
 
-bool value_has_sum(const Value& v) {
-  if (v.kind == Value::Kind::Sum) return true;
-  if ((v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Record) && v.elems)
-    return std::any_of(v.elems->begin(), v.elems->end(), value_has_sum);
-  return false;
-}
-
 // The plan-time constants of s's leaves, in order; nullopt if one is not
 // known.
 static std::optional<std::vector<Scalar>> known_leaves(const Sym& s) {
@@ -557,17 +539,21 @@ static std::optional<std::vector<Scalar>> known_leaves(const Sym& s) {
 // elements and the operator's results, each holding its own constructors,
 // combine leaf by leaf. `neutral` gets ne's leaves in that layout.
 void Planner::sum_layout(const Value& ne, bool scan, Sym& like, std::vector<Scalar>& neutral) {
-  TypePtr rt = call.result_type ? call.result_type() : nullptr;
-  if (scan && rt && rt->kind == Type::Kind::Array && rt->dims.size() == 1) rt = rt->elem;
-  else if (scan) rt = nullptr;
-  if (!rt) throw Fallback("a neutral element holding sums of a type not known when the nest starts");
+  like = result_layout(scan, "a neutral element holding sums");
   kir::Function scratch;
   Lowerer sl(scratch);
-  Sym layout = sl.zero_of(*rt, call.loc);
-  std::optional<std::vector<Scalar>> k = known_leaves(sl.conform_sums(sl.from_value(ne), layout));
+  std::optional<std::vector<Scalar>> k = known_leaves(sl.conform_sums(sl.from_value(ne), like));
   if (!k) throw Fallback("a neutral element holding sums whose leaves are not constants");
   neutral = std::move(*k);
-  like = shape_like(layout);
+}
+
+Sym Planner::result_layout(bool element, const char* what) {
+  TypePtr rt = call.result_type ? call.result_type() : nullptr;
+  if (element) rt = rt && rt->kind == Type::Kind::Array && rt->dims.size() == 1 ? rt->elem : nullptr;
+  if (!rt) throw Fallback(fmt::format("{} of a type not known when the nest starts", what));
+  kir::Function scratch;
+  Lowerer sl(scratch);
+  return shape_like(sl.zero_of(*rt, call.loc));
 }
 
 Value Planner::reduce_result(const Sym& like, bool scan, int64_t n, const std::vector<BufferPtr>& outs) {

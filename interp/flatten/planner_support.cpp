@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "interp/flatten/kernel_ir_simplify.hpp"
+#include "interp/flatten/elem_tree.hpp"
 #include "interp/flatten/sum_columns.hpp"
 
 namespace thorn::flatten::planning {
@@ -47,6 +48,14 @@ Value array_from_leaves(const Sym& like, const std::vector<BufferPtr>& bufs, con
   return Value::make_array(array_with_sums(like, bufs, pos, shape));
 }
 
+Value array_from_columns(const Sym& like, const ArrayValue& columns, const std::vector<int64_t>& shape) {
+  std::vector<const ArrayValue*> leaves;
+  flat_leaves(columns, leaves);
+  std::vector<BufferPtr> bufs;
+  for (const ArrayValue* a : leaves) bufs.push_back(a->buffer);
+  return array_from_leaves(like, bufs, shape);
+}
+
 Value value_from_scalars(const Sym& like, const std::vector<Scalar>& xs, size_t& pos) {
   if (like.kind == Sym::Kind::Scalar) return Value(xs.at(pos++));
   std::vector<Value> elems;
@@ -71,6 +80,13 @@ std::vector<Scalar> value_scalars(const Value& v) {
   return out;
 }
 
+bool value_holds(const Value& v, Value::Kind kind) {
+  if (v.kind == kind) return true;
+  if ((v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Record) && v.elems)
+    return std::any_of(v.elems->begin(), v.elems->end(), [&](const Value& e) { return value_holds(e, kind); });
+  return false;
+}
+
 std::string join(const std::vector<std::string>& xs) {
   std::string s;
   for (const std::string& x : xs)
@@ -78,7 +94,6 @@ std::string join(const std::vector<std::string>& xs) {
   return s;
 }
 
-// The operator as a kir function of 2k parameters (accumulators, then values).
 // Renumbers the free arrays f reads (kir::Read's aux), in every block and
 // subroutine.
 static void renumber_reads(kir::Function& f, const std::vector<int>& to) {
@@ -92,6 +107,7 @@ static void renumber_reads(kir::Function& f, const std::vector<int>& to) {
   for (kir::Subroutine& s : f.subs) walk(s.body);
 }
 
+// The operator as a kir function of 2k parameters (accumulators, then values).
 kir::Function lower_operator(const std::function<Sym(Lowerer&)>& get_op, const Sym& like,
                              const Loc& loc, Lowerer* element) {
   kir::Function f;
