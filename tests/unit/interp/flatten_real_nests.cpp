@@ -548,6 +548,9 @@ TEST_CASE("flatten: replicate and scatter of tuples with rows; != on sums throug
             "(zip (map i32.i64 (iota 30)) (tabulate_2d 30 2 (\\i j -> u8.i64 (i + j)))))");
   flattened("let ne : (#null | #ptr i64) -> bool = (!=) #null "
             "in map (\\i -> ne (if i % 2 == 0 then #null else #ptr i)) (iota 40)");
+  // Rows of no elements ([n][0] payloads, DuckDB-Futhark): nothing to
+  // write ("empty input").
+  flattened("scatter (replicate 5 (replicate 0 1i32)) (iota 3) (replicate 3 (replicate 0 2i32))");
   // scatter into an array of sums (futhark-btree).
   flattened("let d : [](#not_found | #result (i64, i64)) = replicate 40 #not_found "
             "in scatter (copy d) (map (* 3) (iota 20)) (map (\\i -> #result (i, i)) (iota 20))");
