@@ -248,6 +248,15 @@ std::optional<Value> run(SoacCall& call, eval::Evaluator& ev) {
     if (ev.on_plan) ev.on_plan(text);
     else if (log_env) std::fprintf(stderr, "%s", text.c_str());
   };
+  // A let of a distributed map whose rows have lengths computed per
+  // element: the reference would build them only to find them irregular.
+  if (!r.value && call.kind == SoacKind::Map && distributing() &&
+      r.fallback.find(flatten::kIrregularRows) != std::string::npos) {
+    if (ev.on_plan || log_env)
+      log(fmt::format("{} at {}: a let of a map being distributed: {}\n", soac_name(call.kind), call.loc.str(),
+                      flatten::kIrregularRows));
+    throw Error(ErrorKind::Runtime, call.loc, flatten::kIrregularRows);
+  }
   if (ev.on_plan || log_env) {
     if (r.value) log(r.listing);
     else if (!r.fallback.empty())

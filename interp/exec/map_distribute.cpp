@@ -710,6 +710,8 @@ std::unordered_set<const Expr*>& irregular_sites() {
   return sites;
 }
 
+bool distributing() { return depth > 0; }
+
 Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n) {
   Distribution out;
   std::optional<Value> saturated = closure_of_partial(call.args.at(0), ev);

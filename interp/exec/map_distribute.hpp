@@ -49,4 +49,10 @@ struct Distribution {
 // `call` is a Map of `n` >= 1 elements.
 Distribution try_distribute(const exec::SoacCall& call, eval::Evaluator& ev, int64_t n);
 
+// Whether a distributed map's lets are running: a let's map whose rows the
+// planner finds irregular then ends the distribution (an irregular_array
+// error) instead of running on the reference backend only to build the
+// irregular intermediate and fail.
+bool distributing();
+
 }  // namespace thorn::exec

@@ -117,6 +117,8 @@ class Lowerer {
   // The code that reads one element of arr (at probe indices), dropped;
   // `element` gets the element.
   kir::Block probe_element(const Sym& arr, const Loc& loc, Sym& element);
+  // `copy v`: v with its arrays that read private storage copied.
+  Sym copy_value(const Sym& v, const Loc& loc);
   // dst (a whole private array) := src, element by element.
   void copy_into(const Sym& dst, const Sym& src, const Loc& loc);
   Sym sequential_scan(const Sym& op, const Sym& ne, const Sym& arr, const Loc& loc);
@@ -124,6 +126,9 @@ class Lowerer {
   Sym sequential_hist(const Sym& dest, const Sym& op, const Sym& ne, const Sym& is, const Sym& vs, int index_dims,
                       const Loc& loc);
   Sym sequential_scatter(const Sym& dest, const Sym& is, const Sym& vs, int index_dims, const Loc& loc);
+  // filter (one predicate, keep_rest false), partition and partition2
+  // (lower_filter.cpp): arrays whose lengths are known only in the element.
+  Sym sequential_partition(const std::vector<Sym>& preds, const Sym& arr, bool keep_rest, const Loc& loc);
   // Accumulators (lower_accumulators.cpp): scatter_stream (dest f bs) and
   // hist_stream (dest op ne f bs) run f over bs in order; acc_write writes
   // (or, in a histogram, combines) one element.
@@ -132,10 +137,31 @@ class Lowerer {
   std::vector<Sym> acc_ops_;  // the operators of the histograms being streamed, outermost first
   kir::Reg private_position(const Sym& idx, const std::vector<int64_t>& dims, int d, kir::Reg& in_bounds,
                             std::vector<kir::Reg>& components, const Loc& loc);
-  // Splits a value into its scalar registers and its arrays (in leaf order), and back.
+  // Splits a value into its scalar registers and its arrays (in leaf
+  // order; an array kept in parts as its parts), and back.
   void split_state(const Sym& v, std::vector<kir::Reg>& regs, std::vector<Sym>& arrays) const;
   Sym join_state(const Sym& like, const std::vector<kir::Reg>& regs, size_t& pr, const std::vector<Sym>& arrays,
-                 size_t& pa) const;
+                 size_t& pa);
+  // ---- arrays whose elements hold arrays or sums, kept in parts
+  // (SymArr::parts, lower_parts.cpp).
+  // Whether arr is or must be kept in parts.
+  bool held_by_parts(const Sym& arr, const Loc& loc);
+  // The array zipping `parts`, elements laid out as `like`.
+  Sym zip_parts(const Sym& like, std::vector<Sym> parts, std::vector<int64_t> dims, kir::Reg len = kir::kNoReg);
+  // arr's parts for elements laid out as `like` (its own, or views).
+  std::vector<Sym> unzip_parts(const Sym& arr, const Sym& like, const Loc& loc);
+  // v with every array that must be kept in parts kept so (loop state,
+  // if branches), so that it splits into plain arrays.
+  Sym in_parts(const Sym& v, const Loc& loc);
+  // v laid out as like (its sums rearranged into like's wider layout);
+  // Fallback when like cannot hold it.
+  Sym laid_out(const Sym& v, const Sym& like);
+  // like, or the layout of like and v's sums together when like's cannot hold v.
+  Sym widened(const Sym& like, const Sym& v) const;
+  // A fresh private copy of arr, elements laid out as like.
+  Sym materialise_as(const Sym& arr, const Sym& like, const Loc& loc);
+  // `arr with [idx] = v` on an array kept in parts: each part updated.
+  Sym update_parts(const Sym& arr, const std::vector<kir::Reg>& idx, const Sym& v, const Loc& loc);
   // The state of a sequential loop (lower_loop, and reductions and scans
   // over arrays of arrays): scalars in registers, arrays in private storage.
   struct LoopState {
@@ -154,7 +180,7 @@ class Lowerer {
   // are stale: reading one is a planner limitation, not a wrong answer.
   std::vector<int> local_version;
   int bump_version(int local);
-  Sym with_current_versions(const Sym& arr) const;
+  Sym with_current_versions(const Sym& arr);
 
   // Scalar operators with Futhark semantics (constant-folded when possible).
   Sym binop(std::string_view op, const Sym& a, const Sym& b, const Loc& loc);
@@ -217,6 +243,14 @@ class Lowerer {
   Sym lower_index(const Expr& e, const ScopePtr& sc);
   Sym lower_update(const Expr& e, const ScopePtr& sc);
   Sym update_slices(const Expr& e, const ScopePtr& sc);
+  // arr with [idx] = v (idx indexes arr's outer dimensions; v an element
+  // or a block), in place when arr is a whole private array; `checked`:
+  // the indices were checked against arr's bounds already.
+  Sym update_at(Sym arr, const std::vector<kir::Reg>& idx, const Sym& v, const Loc& loc, bool checked = false);
+  // Part k of elements laid out as `like` at `path`: an array of `dims`
+  // over a's elements, `outer` of a's dimensions still to index.
+  Sym leaf_part(const Sym& a, const std::vector<size_t>& path, const Sym& like, std::vector<int64_t> dims,
+                size_t outer, const Loc& loc);
   void write_leaves(const SymArr& dest, kir::Reg at, const Sym& value, const char* mismatch);
   // Stores src's elements, row-major, into the private array dest from
   // dimension k on: the block at row-major position `base` of dest's
@@ -315,5 +349,8 @@ class Lowerer {
 
 // Whether s is or holds an array (in any component, sum payloads too).
 bool has_array(const Sym& s);
+
+// Whether a and b have one structure, and their sums one layout.
+bool same_layout(const Sym& a, const Sym& b);
 
 }  // namespace thorn::flatten

@@ -375,11 +375,7 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
   }
   if (name == "copy") {
     need(1);
-    // A private array's copy must not share its storage (the copy may be updated).
-    if (args[0].kind == Sym::Kind::Array && !args[0].arr->gen)
-      for (const SymArr::Leaf& l : args[0].arr->leaves)
-        if (l.local) return materialise(args[0], loc);
-    return args[0];
+    return copy_value(args[0], loc);
   }
   if (name == "map") {
     if (args.size() < 2) throw Fallback("map without arrays");
@@ -682,6 +678,14 @@ Sym Lowerer::intrinsic(const std::string& name, std::vector<Sym> args, const Loc
     return with_lengths(array_sym(arr), dynamic(xss) ? lens : std::vector<Reg>{});
   }
   if (name == "jvp2" || name == "vjp2") return lower_ad(name, std::move(args), loc);
+  if (name == "filter" || name == "partition") {
+    need(2);
+    return sequential_partition({args[0]}, args[1], name == "partition", loc);
+  }
+  if (name == "partition2") {
+    need(3);
+    return sequential_partition({args[0], args[1]}, args[2], true, loc);
+  }
   if (args.size() == 1) return unop(name, args[0], loc);
   throw Fallback(fmt::format("intrinsic {} inside a mapped function", name));
 }

@@ -38,7 +38,12 @@ int Lowerer::bump_version(int local) {
   return ++local_version[size_t(local)];
 }
 
-Sym Lowerer::with_current_versions(const Sym& arr) const {
+Sym Lowerer::with_current_versions(const Sym& arr) {
+  if (!arr.arr->parts.empty()) {
+    std::vector<Sym> parts;
+    for (const Sym& p : arr.arr->parts) parts.push_back(with_current_versions(p));
+    return zip_parts(*arr.arr->like, std::move(parts), arr.arr->dims, arr.arr->len);
+  }
   auto a = std::make_shared<SymArr>(*arr.arr);
   for (SymArr::Leaf& l : a->leaves)
     if (l.local) l.version = size_t(l.array) < local_version.size() ? local_version[size_t(l.array)] : 0;
@@ -46,6 +51,11 @@ Sym Lowerer::with_current_versions(const Sym& arr) const {
 }
 
 bool Lowerer::is_private_whole(const Sym& arr) const {
+  if (arr.kind == Sym::Kind::Array && !arr.arr->parts.empty()) {
+    for (const Sym& p : arr.arr->parts)
+      if (!is_private_whole(p)) return false;
+    return true;
+  }
   if (arr.kind != Sym::Kind::Array || arr.arr->gen || arr.arr->rel != kir::kNoReg) return false;
   const SymArr& a = *arr.arr;
   int64_t n = product(a.dims);
@@ -107,6 +117,12 @@ bool Lowerer::fits_private(const Sym& arr, const Loc& loc) {
 }
 
 Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
+  if (held_by_parts(arr, loc)) {
+    Sym like = element_like(arr, loc);
+    std::vector<Sym> parts = unzip_parts(arr, like, loc);
+    for (Sym& p : parts) p = materialise(p, loc);
+    return zip_parts(like, std::move(parts), arr.arr->dims, arr.arr->len);
+  }
   Sym dst = private_storage(arr, loc);
   if (product(arr.arr->dims) > 0) copy_into(dst, arr, loc);
   return with_current_versions(dst);
@@ -114,6 +130,12 @@ Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
 
 Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
+  if (held_by_parts(arr, loc)) {
+    Sym like = element_like(arr, loc);
+    std::vector<Sym> parts = unzip_parts(arr, like, loc);
+    for (Sym& p : parts) p = private_storage(p, loc);
+    return zip_parts(like, std::move(parts), arr.arr->dims, arr.arr->len);
+  }
   std::vector<int64_t> dims = arr.arr->dims;
   for (int64_t d : dims)
     if (d < 0) throw Fallback("a private copy of an array whose length depends on the element and has no bound");
@@ -136,8 +158,40 @@ Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   return array_sym(out);
 }
 
+// A private array's copy must not share its storage (the copy may be
+// updated): in tuples, records and sums too, and part by part.
+static bool reads_private_storage(const Sym& arr) {
+  for (const Sym& p : arr.arr->parts)
+    if (reads_private_storage(p)) return true;
+  if (arr.arr->gen) return false;
+  for (const SymArr::Leaf& l : arr.arr->leaves)
+    if (l.local) return true;
+  return false;
+}
+
+Sym Lowerer::copy_value(const Sym& v, const Loc& loc) {
+  switch (v.kind) {
+    case Sym::Kind::Array: return reads_private_storage(v) ? materialise(v, loc) : v;
+    case Sym::Kind::Tuple:
+    case Sym::Kind::Record:
+    case Sym::Kind::Sum: {
+      Sym r = v;
+      for (Sym& e : r.elems) e = copy_value(e, loc);
+      return r;
+    }
+    default: return v;
+  }
+}
+
 void Lowerer::copy_into(const Sym& dst, const Sym& src, const Loc& loc) {
   const SymArr& d = *dst.arr;
+  if (!d.parts.empty()) {
+    if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims)
+      throw Fallback("copying between private arrays of different shapes");
+    std::vector<Sym> from = unzip_parts(src, *d.like, loc);
+    for (size_t k = 0; k < d.parts.size(); ++k) copy_into(d.parts[k], from.at(k), loc);
+    return;
+  }
   if (src.kind != Sym::Kind::Array || src.arr->dims != d.dims || src.arr->len != d.len ||
       src.arr->inner_len != d.inner_len)
     throw Fallback("copying between private arrays of different shapes");
@@ -199,11 +253,16 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
   std::vector<Reg> idx;
   for (const IndexArg& ix : e.indices) idx.push_back(convert(lower(*ix.index, sc), Prim::I64).reg);
   Sym v = lower(*e.b, sc);
+  return update_at(arr, idx, v, e.loc);
+}
+
+Sym Lowerer::update_at(Sym arr, const std::vector<Reg>& idx, const Sym& v, const Loc& loc, bool checked) {
   if (dynamic(arr)) throw Fallback("an in-place update of an array whose length depends on the element");
-  if (!is_private_whole(arr)) arr = materialise(arr, e.loc);
+  if (!is_private_whole(arr)) arr = materialise(arr, loc);
   const SymArr& a = *arr.arr;
   if (idx.size() > a.dims.size()) throw Fallback("an in-place update with more indices than dimensions");
-  check_update_bounds(a.dims, idx, e.loc);
+  if (!checked) check_update_bounds(a.dims, idx, loc);
+  if (!a.parts.empty()) return update_parts(arr, idx, v, loc);
   Reg off = b_.i64(0);
   for (size_t k = 0; k < idx.size(); ++k)
     off = b_.binary(kir::BinOp::Add, b_.binary(kir::BinOp::Mul, off, b_.i64(a.dims[k])), idx[k]);
@@ -218,8 +277,8 @@ Sym Lowerer::lower_update(const Expr& e, const ScopePtr& sc) {
     for (size_t k = 0; k < rest.size(); ++k)
       if (v.arr->len_of(k) != kir::kNoReg)
         b_.check(b_.compare(kir::CmpOp::Eq, v.arr->len_of(k), b_.i64(rest[k])),
-                 "Value cannot be written to a slice of another shape.", e.loc);
-    store_elements(a, off, v, idx.size(), "an in-place update with a value of another type", e.loc);
+                 "Value cannot be written to a slice of another shape.", loc);
+    store_elements(a, off, v, idx.size(), "an in-place update with a value of another type", loc);
   }
   for (const SymArr::Leaf& l : a.leaves) bump_version(l.array);
   return with_current_versions(arr);
@@ -516,12 +575,31 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
   return with_current_versions(dest);
 }
 
+// The private storage an array reads directly (its leaves, its parts').
+static void local_leaves(const Sym& arr, std::set<int>& out) {
+  for (const Sym& p : arr.arr->parts) local_leaves(p, out);
+  for (const SymArr::Leaf& t : arr.arr->leaves)
+    if (t.local) out.insert(int(t.array));
+}
+
 Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is_in, const Sym& vs_in, int index_dims,
                                 const Loc& loc) {
-  const bool in_place = is_private_whole(dest_in);
-  Sym dest = in_place ? dest_in : materialise(dest_in, loc);
+  bool in_place = is_private_whole(dest_in);
+  Sym dest = dest_in;
+  if (held_by_parts(dest_in, loc)) {
+    // Storage read from a boxed array of sums has only the constructors
+    // found there: widened (copied) when the values hold others.
+    Sym like = element_like(dest_in, loc);
+    Sym wide = widened(like, element_like(vs_in, loc));
+    if (!in_place || !same_layout(wide, like)) {
+      dest = materialise_as(dest_in, wide, loc);
+      in_place = false;
+    }
+  } else if (!in_place) {
+    dest = materialise(dest_in, loc);
+  }
   const SymArr& d = *dest.arr;
-  if (int(d.dims.size()) != index_dims)
+  if (int(d.dims.size()) != index_dims && d.parts.empty())
     throw Fallback("scatter into an array of more dimensions than the indices have inside a mapped function");
   if (dynamic(dest)) throw Fallback("scatter into an array whose length depends on the element");
   // The loop below writes dest as it goes, while it reads the indices and
@@ -534,8 +612,7 @@ Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is_in, const Sym&
   // arrays (radix_sort_step's `scatter (copy xs) is xs`, is from scans of
   // xs) are not changed by the writes.
   std::set<int> dest_locals;
-  for (const SymArr::Leaf& t : d.leaves)
-    if (t.local) dest_locals.insert(int(t.array));
+  local_leaves(dest, dest_locals);
   auto settled = [&](const Sym& s) -> Sym {
     if (!in_place || s.kind != Sym::Kind::Array) return s;
     bool reads_dest = false;
@@ -550,6 +627,13 @@ Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is_in, const Sym&
     return materialise(s, loc);
   };
   Sym is = settled(is_in), vs = settled(vs_in);
+  if (!d.parts.empty()) {
+    // Part by part, once the indices and values are settled.
+    std::vector<Sym> values = unzip_parts(vs, *d.like, loc), parts;
+    for (size_t k = 0; k < d.parts.size(); ++k)
+      parts.push_back(sequential_scatter(d.parts[k], is, values.at(k), index_dims, loc));
+    return zip_parts(*d.like, std::move(parts), d.dims, d.len);
+  }
   SymArr both;
   same_length(both, {is, vs}, "scatter", loc);
   b_.for_(length_reg(is), {}, [&](Reg j, const std::vector<Reg>&) {
@@ -579,20 +663,28 @@ void Lowerer::split_state(const Sym& v, std::vector<Reg>& regs, std::vector<Sym>
     case Sym::Kind::Sum:
       for (const Sym& e : v.elems) split_state(e, regs, arrays);
       return;
-    case Sym::Kind::Array: arrays.push_back(v); return;
+    case Sym::Kind::Array:
+      if (v.arr->parts.empty()) arrays.push_back(v);
+      for (const Sym& p : v.arr->parts) split_state(p, regs, arrays);
+      return;
     case Sym::Kind::Function: throw Fallback("a function value where only scalars and arrays are supported");
     case Sym::Kind::Soac: throw Fallback("a nested SOAC whose result is used further");
   }
 }
 
 Sym Lowerer::join_state(const Sym& like, const std::vector<Reg>& regs, size_t& pr, const std::vector<Sym>& arrays,
-                        size_t& pa) const {
+                        size_t& pa) {
   switch (like.kind) {
     case Sym::Kind::Scalar: {
       Reg r = regs.at(pr++);
       return Sym::scalar(r, f_.reg_types[size_t(r)]);
     }
-    case Sym::Kind::Array: return arrays.at(pa++);
+    case Sym::Kind::Array: {
+      if (like.arr->parts.empty()) return arrays.at(pa++);
+      std::vector<Sym> parts;
+      for (const Sym& p : like.arr->parts) parts.push_back(join_state(p, regs, pr, arrays, pa));
+      return zip_parts(*like.arr->like, std::move(parts), like.arr->dims, like.arr->len);
+    }
     default: {
       Sym s;
       s.kind = like.kind;

@@ -92,9 +92,9 @@ Sym Lowerer::lower_loop(const Expr& e, const ScopePtr& sc) {
 // updates in place or copies its result into.
 Lowerer::LoopState Lowerer::loop_state(const Sym& init, const Loc& loc) {
   LoopState st;
-  st.init = init;
+  st.init = in_parts(init, loc);
   std::vector<Sym> init_arrays;
-  split_state(init, st.init_regs, init_arrays);
+  split_state(st.init, st.init_regs, init_arrays);
   for (const Sym& a : init_arrays) {
     if (dynamic(a)) throw Fallback("loop state holding an array whose length depends on the element");
     st.storage.push_back(materialise(a, loc));
@@ -113,7 +113,7 @@ Sym Lowerer::state_value(const LoopState& st, const std::vector<Reg>& regs) {
 std::vector<Reg> Lowerer::next_state(const LoopState& st, const Sym& r, const Loc& loc) {
   std::vector<Reg> regs;
   std::vector<Sym> arrays;
-  split_state(r, regs, arrays);
+  split_state(in_parts(r, loc), regs, arrays);
   if (types_of(regs) != st.types || arrays.size() != st.storage.size())
     throw Fallback("loop body changes the shape of the loop state");
   // Every source is made ready before any storage is written: a result may

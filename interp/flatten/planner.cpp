@@ -132,7 +132,7 @@ Value Planner::map() {
       if (soac.kind == SoacKind::Scan || has_array(soac.ne)) return rows();
     }
     if (probe.kind == Sym::Kind::Array) {
-      if (Lowerer::dynamic(probe)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
+      if (Lowerer::dynamic(probe)) throw Fallback(kIrregularRows);
       std::vector<int64_t> dims = probe.arr->dims;
       // A row built in private arrays is computed once per row, not once
       // per element; rows of tuples with arrays in them are written part by

@@ -161,7 +161,7 @@ void Planner::row_parts(Lowerer& lw, const Sym& r, std::vector<RowPart>& parts) 
       for (const Sym& e : r.elems) row_parts(lw, e, parts);
       return;
     case Sym::Kind::Array:
-      if (Lowerer::dynamic(r)) throw Fallback("map producing arrays whose length depends on the element (irregular)");
+      if (Lowerer::dynamic(r)) throw Fallback(kIrregularRows);
       // An inner size from a captured scalar the plan cache lifted into a
       // parameter (`replicate k x` inside a tuple's array) is not known to
       // this plan: map_rows lowers again with the constants.

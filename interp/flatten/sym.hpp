@@ -26,6 +26,9 @@ struct Fallback : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The Fallback of a map whose rows' lengths are computed per element.
+inline constexpr const char* kIrregularRows = "map producing arrays whose length depends on the element (irregular)";
+
 // A SOAC's neutral element or operator that cannot be shared by all
 // segments of one step (it differs per element, or reads arrays): a
 // mapped function can still run that SOAC itself, sequentially.
@@ -131,6 +134,14 @@ struct SymArr {
   // more than one entry). Set instead of leaves.
   std::function<Sym(kir::Reg index)> gen;
   std::string fused;  // what the generator stands for ("map", "iota", ...), for :plan
+  // An array whose elements hold arrays or sums (`[n](i64, [b]u8)`), kept
+  // as Futhark's core language keeps it: one array per leaf of the element
+  // (a scalar or an array), depth first, each with this array's dims in
+  // front; `like` is an element (only its structure counts) and gen
+  // rebuilds elements from the parts'. Private storage, in-place updates
+  // and loop state work part by part (lower_parts.cpp).
+  std::vector<Sym> parts;
+  std::shared_ptr<const Sym> like;
 };
 
 // An array Sym over `a`.

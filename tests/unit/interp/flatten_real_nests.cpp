@@ -594,3 +594,31 @@ TEST_CASE("flatten: scatters into arrays of nested tuples; helpers nested ten de
             "  in z[1][0][1][0][0][1] "
             "in map g [1, 2, 3]");
 }
+
+TEST_CASE("flatten: private arrays whose elements hold arrays or sums are kept in parts") {
+  // diku-dk/sorts' merge sort over (key, [b]u8) rows (DuckDB-Futhark's
+  // string sort) and futhark-btree's child pointers: "an array where only
+  // scalars are supported", "array elements other than scalars, tuples and
+  // records".
+  flattened("map (\\x -> let a = replicate 3 (0i64, [0u8, 0u8]) "
+            "  let a = loop a for i < 3 do a with [i] = (x + i, [u8.i64 i, u8.i64 x]) "
+            "  in (a[1].0, a[2].1[1])) (iota 5)");
+  flattened("map (\\(b: [4](i64, [2]u8)) -> "
+            "  loop s = copy b for i < 3 do if s[i].0 > s[i + 1].0 then "
+            "    (let t = copy s[i] let s = s with [i] = copy s[i + 1] in s with [i + 1] = t) else s) "
+            "  (unflatten (zip [4i64, 3, 2, 1, 1, 2, 3, 4] (replicate 8 [1u8, 2u8])) : [2][4](i64, [2]u8))");
+  flattened("map (\\x -> let a = replicate 4 (#null : #null | #ptr i64) "
+            "  let a = scatter a [x % 4, (x + 1) % 4] [#ptr x, #ptr (x * 2)] "
+            "  in map (\\p -> match p case #null -> -1 case #ptr i -> i) a) (iota 6)");
+  flattened("map (\\x -> let a = replicate 2 (x, [x, x]) "
+            "  let c = if x > 1 then a with [0] = (7, [1, 1]) else copy a "
+            "  in i64.sum (map (\\(k, r) -> k + r[1]) c)) (iota 4)");
+}
+
+TEST_CASE("flatten: filter and partitions inside a mapped function give lengths known in the element") {
+  flattened("map (\\k -> length (filter (== k) [1i64, 1, 2, 5, 3, 3, 3])) [1i64, 2, 3]");
+  flattened("map (\\k -> let (a, b) = partition (> k) [1i64, 1, 2, 5, 3] in i64.sum a + length b) [1i64, 2, 3]");
+  flattened("map (\\k -> let (a, b, c) = partition2 (< k) (== k) [1i64, 1, 2, 5, 3] in (length a, i64.sum b, length c)) "
+            "[1i64, 2, 3]");
+  flattened("map (\\k -> let s = scan (+) 0 (filter (> k) [4i64, 1, 2, 5, 3]) in s[length s - 1]) [1i64, 2]");
+}
