@@ -129,6 +129,7 @@ class Lowerer {
   // filter (one predicate, keep_rest false), partition and partition2
   // (lower_filter.cpp): arrays whose lengths are known only in the element.
   Sym sequential_partition(const std::vector<Sym>& preds, const Sym& arr, bool keep_rest, const Loc& loc);
+  Sym counted(const Sym& storage, kir::Reg count);
   // Accumulators (lower_accumulators.cpp): scatter_stream (dest f bs) and
   // hist_stream (dest op ne f bs) run f over bs in order; acc_write writes
   // (or, in a histogram, combines) one element.
@@ -160,6 +161,10 @@ class Lowerer {
   Sym widened(const Sym& like, const Sym& v) const;
   // A fresh private copy of arr, elements laid out as like.
   Sym materialise_as(const Sym& arr, const Sym& like, const Loc& loc);
+  // Writes v as row `at` of the whole private array dest (an element, or
+  // a row of a higher-rank array; part by part when kept in parts), in
+  // place and without new versions: for loops that write as they go.
+  void write_element(const Sym& dest, kir::Reg at, const Sym& v, const Loc& loc);
   // `arr with [idx] = v` on an array kept in parts: each part updated.
   Sym update_parts(const Sym& arr, const std::vector<kir::Reg>& idx, const Sym& v, const Loc& loc);
   // The state of a sequential loop (lower_loop, and reductions and scans

@@ -12,11 +12,23 @@ namespace thorn::flatten {
 
 using kir::Reg;
 
+// The storage, written, at its new versions, its length `count` (its
+// parts' too).
+Sym Lowerer::counted(const Sym& storage, Reg count) {
+  auto a = std::make_shared<SymArr>(*storage.arr);
+  a->len = count;
+  if (!a->parts.empty()) {
+    for (Sym& p : a->parts) p = counted(p, count);
+    return zip_parts(*a->like, a->parts, a->dims, count);
+  }
+  for (const SymArr::Leaf& l : a->leaves) bump_version(l.array);
+  return with_current_versions(array_sym(a));
+}
+
 Sym Lowerer::sequential_partition(const std::vector<Sym>& preds, const Sym& arr, bool keep_rest, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("filter of a non-array");
   if (!arr.arr->inner_len.empty()) throw Fallback("a filter of rows whose length depends on the element");
   if (arr.arr->dims.at(0) < 0) throw Fallback("a filter of an array whose length depends on the element and has no bound");
-  if (held_by_parts(arr, loc)) throw Fallback("a filter of arrays whose elements hold arrays or sums inside a mapped function");
   // Storage for each class, as long as the input's bound.
   auto bounded = std::make_shared<SymArr>(*arr.arr);
   bounded->len = kir::kNoReg;
@@ -29,7 +41,7 @@ Sym Lowerer::sequential_partition(const std::vector<Sym>& preds, const Sym& arr,
     // Class k takes x when predicate k is the first that holds (the last,
     // when kept, when none does): x written at its count, which grows.
     auto take = [&](size_t k) {
-      write_leaves(*storage[k].arr, count[k], x, "filter of values of another type");
+      write_element(storage[k], count[k], x, loc);
       std::vector<Reg> next = count;
       next[k] = b_.binary(kir::BinOp::Add, count[k], b_.i64(1));
       return next;
@@ -43,12 +55,7 @@ Sym Lowerer::sequential_partition(const std::vector<Sym>& preds, const Sym& arr,
     return classify(0);
   });
   std::vector<Sym> out;
-  for (size_t k = 0; k < classes; ++k) {
-    for (const SymArr::Leaf& l : storage[k].arr->leaves) bump_version(l.array);
-    auto a = std::make_shared<SymArr>(*with_current_versions(storage[k]).arr);
-    a->len = counts[k];
-    out.push_back(array_sym(a));
-  }
+  for (size_t k = 0; k < classes; ++k) out.push_back(counted(storage[k], counts[k]));
   return out.size() == 1 ? out[0] : Sym::tuple(std::move(out));
 }
 

@@ -197,6 +197,24 @@ Sym Lowerer::in_parts(const Sym& v, const Loc& loc) {
   return zip_parts(like, std::move(parts), v.arr->dims, v.arr->len);
 }
 
+void Lowerer::write_element(const Sym& dest, Reg at, const Sym& v, const Loc& loc) {
+  const SymArr& d = *dest.arr;
+  if (d.parts.empty()) {
+    if (d.dims.size() == 1) write_leaves(d, at, v, "a write of a value of another type");
+    else store_elements(d, at, v, 1, "a write of a value of another type", loc);
+    return;
+  }
+  const Sym& like = *d.like;
+  std::vector<Sym> values;
+  if (v.kind == Sym::Kind::Array) {
+    values = unzip_parts(v, like, loc);
+  } else {
+    if (!fits_layout(v, like)) throw Fallback("elements of one private array with different layouts");
+    values = element_leaves(laid_out(v, like), like);
+  }
+  for (size_t k = 0; k < d.parts.size(); ++k) write_element(d.parts[k], at, values.at(k), loc);
+}
+
 Sym Lowerer::update_parts(const Sym& arr_in, const std::vector<Reg>& idx, const Sym& v, const Loc& loc) {
   Sym arr = arr_in;
   const bool element = idx.size() == arr.arr->dims.size();

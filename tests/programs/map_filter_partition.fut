@@ -27,3 +27,14 @@ entry scanned (ks: []i64) (xs: []i64) =
   map (\k -> let r = filter (> k) xs
              let s = scan (+) 0 r
              in tabulate 4 (\i -> if i < length s then s[i] else s[length s - 1])) ks
+
+-- Elements holding arrays or sums: the private arrays are kept in parts.
+-- ==
+-- entry: rows_and_sums
+-- input { [1i64,2,3] [1i64,1,2,5,3,3,3] } output { [3i64, 6, 6] [5i64, 4, 3] }
+entry rows_and_sums (ks: []i64) (xs: []i64) =
+  unzip (map (\k ->
+                let r = filter (\(a, _) -> a > k) (zip xs (map (\x -> [x, x + 1]) xs))
+                let ps = map (\x -> if x > k then #ptr x else #null) xs : [](#null | #ptr i64)
+                let live = filter (\p -> match p case #null -> false case #ptr _ -> true) ps
+                in (if length r > 0 then r[0].1[1] else 0, length live + i64.bool (k == 3) * 2)) ks)

@@ -621,4 +621,9 @@ TEST_CASE("flatten: filter and partitions inside a mapped function give lengths 
   flattened("map (\\k -> let (a, b, c) = partition2 (< k) (== k) [1i64, 1, 2, 5, 3] in (length a, i64.sum b, length c)) "
             "[1i64, 2, 3]");
   flattened("map (\\k -> let s = scan (+) 0 (filter (> k) [4i64, 1, 2, 5, 3]) in s[length s - 1]) [1i64, 2]");
+  // Elements holding arrays or sums (futhark-btree's tests filter child pointers).
+  flattened("map (\\k -> let r = filter (\\(a, _) -> a > k) (zip [4i64, 1, 2] [[4i64, 5], [1, 2], [2, 3]]) "
+            "in if length r > 0 then r[0].1[1] else 0) [1i64, 2, 5]");
+  flattened("map (\\k -> length (filter (\\p -> match p case #null -> false case #ptr _ -> true) "
+            "(map (\\x -> if x > k then #ptr x else #null) [4i64, 1, 2] : [](#null | #ptr i64)))) [1i64, 2, 5]");
 }
