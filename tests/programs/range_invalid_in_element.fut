@@ -1,0 +1,34 @@
+-- Ranges whose bounds each element computes: Futhark's rule (a..<c and
+-- a...c need a <= c, a..>c needs a >= c) is checked in the element, with
+-- its message. The host backend used to give an empty range, and an answer
+-- where the reference and Futhark fail.
+
+-- ==
+-- input { [2i64, 1, 3] } output { [2i64, 3, 0] }
+-- input { [5i64, 1] } error: Range 5..<3 is invalid
+entry main (xs: []i64) = map (\x -> i64.sum (x..<3)) xs
+
+-- ==
+-- entry: down
+-- input { [4i64, 5] } output { [4i64, 9] }
+-- input { [1i64] } error: Range 1..>3 is invalid
+entry down (xs: []i64) = map (\x -> i64.sum (x..>3)) xs
+
+-- ==
+-- entry: inclusive
+-- input { [2i64, 3] } output { [5i64, 3] }
+-- input { [4i64] } error: Range 4...3 is invalid
+entry inclusive (xs: []i64) = map (\x -> i64.sum (x...3)) xs
+
+-- Both bounds computed in the element: the message names the start.
+-- ==
+-- entry: both
+-- input { [5i64, 6] } output { [5i64, 13] }
+-- input { [3i64] } error: Range 3..<
+entry both (xs: []i64) = map (\x -> i64.sum (x..<(x * 2 - 4))) xs
+
+-- Known when the nest starts: the reference reports it.
+-- ==
+-- entry: known
+-- input { [1i64] } error: Range 5..<3 is invalid
+entry known (xs: []i64) = map (\x -> x + i64.sum (5..<3)) xs
