@@ -30,10 +30,18 @@
 #include "gpu/driver/device.hpp"
 #include "interp/core/value.hpp"
 #include "interp/flatten/plan.hpp"
+#include "interp/util/error.hpp"
 
 namespace thorn::gpu {
 
 class DeviceCopy;
+
+// A failed Check whose message reports values ("Index [{}:{}] out of
+// bounds ..."): the kernel's error flag carries none, so the host runs the
+// plan again to report them (host_gpu.cpp).
+struct CheckWithoutValues : Error {
+  using Error::Error;
+};
 
 class GpuBackend {
  public:

@@ -187,7 +187,9 @@ void GpuBackend::execute(const plan::Plan& plan, std::vector<BufferPtr>& buffers
         if (id >= base && id < base + int(f->messages.size())) {
           size_t k = size_t(id - base);
           Loc loc = k < f->message_locs.size() && f->message_locs[k].known() ? f->message_locs[k] : s.loc;
-          throw Error(ErrorKind::Runtime, loc, kir::check_message(f->messages[k], nullptr));
+          std::string text = kir::check_message(f->messages[k], nullptr);
+          if (f->messages[k].find("{}") != std::string::npos) throw CheckWithoutValues(ErrorKind::Runtime, loc, text);
+          throw Error(ErrorKind::Runtime, loc, text);
         }
       }
     }

@@ -31,6 +31,11 @@ void run_plan(const plan::Plan& p, std::vector<BufferPtr>& buffers) {
       g->execute(p, buffers);
       attach_recovery(p, buffers, valid);
       return;
+    } catch (const gpu::CheckWithoutValues&) {
+      // The program's error, whose values the host reports: the same
+      // element fails its Check there.
+      host::execute(p, buffers);
+      throw;
     } catch (const Error& e) {
       if (e.kind != ErrorKind::Gpu) throw;  // a failed Check: the program's error
       // One line, whatever the cause (an NVRTC log has many).

@@ -149,15 +149,16 @@ void check_lanes(const CInstr& in, Frame& fr, Lanes L) {
   for_lanes(L, [&](int l) { ok &= c[l] != 0; });
   if (!ok) {
     const Program& p = *fr.prog;
-    std::optional<int64_t> index;
-    if (in.b >= 0) {
-      const int64_t* v = fr.in<int64_t>(in.b);
-      for_lanes(L, [&](int l) {
-        if (!c[l] && !index) index = v[l];
-      });
-    }
+    // The values of the first failing lane.
+    int failing = -1;
+    for_lanes(L, [&](int l) {
+      if (!c[l] && failing < 0) failing = l;
+    });
+    std::optional<int64_t> index, value2;
+    if (in.b >= 0) index = fr.in<int64_t>(in.b)[failing];
+    if (in.c >= 0) value2 = fr.in<int64_t>(in.c)[failing];
     throw Error(ErrorKind::Runtime, p.message_locs[size_t(in.aux)],
-                kir::check_message(p.messages[size_t(in.aux)], index ? &*index : nullptr));
+                kir::check_message(p.messages[size_t(in.aux)], index ? &*index : nullptr, value2 ? &*value2 : nullptr));
   }
 }
 

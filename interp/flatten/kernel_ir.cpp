@@ -7,14 +7,22 @@
 
 namespace thorn::kir {
 
-std::string check_message(const std::string& text, const int64_t* index) {
+std::string check_message(const std::string& text, const int64_t* index, const int64_t* value2) {
   const std::string hole = "[{}]";
   size_t at = text.find(hole);
   if (at == std::string::npos) {
-    // A bare hole (`Range 0..1..<{} is invalid.`): the value, or "n" without it.
-    at = text.find("{}");
-    if (at == std::string::npos) return text;
-    return text.substr(0, at) + (index ? std::to_string(*index) : std::string("n")) + text.substr(at + 2);
+    // Bare holes (`Range 0..1..<{} is invalid.`): the values, or "n" without them.
+    std::string out = text;
+    const int64_t* values[] = {index, value2};
+    size_t from = 0;
+    for (const int64_t* v : values) {
+      at = out.find("{}", from);
+      if (at == std::string::npos) break;
+      std::string x = v ? std::to_string(*v) : std::string("n");
+      out = out.substr(0, at) + x + out.substr(at + 2);
+      from = at + x.size();
+    }
+    return out;
   }
   if (index) return text.substr(0, at) + fmt::format("[{}]", *index) + text.substr(at + hole.size());
   size_t end = at + hole.size();
@@ -140,6 +148,7 @@ struct Printer {
                               ? f.messages[size_t(in.aux)]
                               : fmt::format("<message {}>", in.aux);
         if (in.b != kNoReg) msg += fmt::format(" (index {})", reg(in.b));
+        if (in.c != kNoReg) msg += fmt::format(" (and {})", reg(in.c));
         line(depth, fmt::format("check {} \"{}\"", reg(in.a), msg));
         break;
       }
@@ -536,7 +545,8 @@ struct Verifier {
       case Opcode::Check:
         if (in.aux < 0 || size_t(in.aux) >= f.messages.size())
           return fail(fmt::format("check: message {} does not exist", in.aux));
-        return expect(in.a, Prim::Bool, "check") && (in.b == kNoReg || expect(in.b, Prim::I64, "check"));
+        return expect(in.a, Prim::Bool, "check") && (in.b == kNoReg || expect(in.b, Prim::I64, "check")) &&
+               (in.c == kNoReg || expect(in.c, Prim::I64, "check"));
       case Opcode::Call: {
         if (in.aux < 0 || size_t(in.aux) >= current_sub)
           return fail(fmt::format("call: subroutine s{} does not exist or is not called from an earlier one", in.aux));

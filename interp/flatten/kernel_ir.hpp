@@ -66,7 +66,7 @@ enum class Opcode : uint8_t {
   Select,   // dst = a ? b : c
   Read,     // dst = free_arrays[aux][a]           (a: i64 flat element index)
   Check,    // if !a: fail with messages[aux]      (bounds, division by zero, assert);
-            //   b (optional, i64): the index a bounds check reports (check_message)
+            //   b, c (optional, i64): the values the message reports (check_message)
   If,       // dsts = a ? blocks[0] : blocks[1]    (each block's results)
   For,      // dsts = loop a (i64 trip count) times over blocks[0]
             //   blocks[0].params = [i, carried...]; args = initial carried values;
@@ -90,9 +90,10 @@ inline bool has_effect(Opcode op) {
 // A Check's message with the index it reports: a bounds check's message
 // has "[{}]" where Futhark's names the index ("Index [-1] out of bounds for
 // array of shape [20000]."). Without the value (the GPU's error flag does not
-// carry it) the brackets are left out. A bare "{}" (iota's "Range
-// 0..1..<{} is invalid.") is the value, or "n" without it.
-std::string check_message(const std::string& text, const int64_t* index);
+// carry it) the brackets are left out. Bare "{}" holes (iota's "Range
+// 0..1..<{} is invalid.", a slice's "Index [{}:{}] out of bounds ...")
+// are the values in order, or "n" without them.
+std::string check_message(const std::string& text, const int64_t* index, const int64_t* value2 = nullptr);
 
 // The message of the Check that guards a private array sized by a guessed
 // bound (Lowerer::speculative_bound): the planner catches the error it

@@ -43,7 +43,12 @@ class Builder {
   void write(int array, Reg index, Reg value);  // marks the free array written
   // index (i64, optional): the value a bounds check reports in place of the
   // message's "[{}]" (kir::check_message).
-  void check(Reg cond, std::string message, Loc loc = {}, Reg index = kNoReg);
+  // The user's call being lowered (the lowering sets it while it inlines a
+  // function called from user code): a check raised inside a prelude
+  // function is reported there, as the evaluator reports it.
+  Loc user_site;
+  // index, value2: the i64 values the message's holes report (check_message).
+  void check(Reg cond, std::string message, Loc loc = {}, Reg index = kNoReg, Reg value2 = kNoReg);
 
   using BlockFn = std::function<std::vector<Reg>()>;
   // dsts = cond ? then() : otherwise(); both must yield the same types.

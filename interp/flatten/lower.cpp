@@ -827,8 +827,8 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       };
       return upd(r, 0);
     }
-    case Expr::Kind::Ascribe:
-    case Expr::Kind::Coerce: return lower(*e.a, sc, tail);
+    case Expr::Kind::Ascribe: return lower(*e.a, sc, tail);
+    case Expr::Kind::Coerce: return coerce(lower(*e.a, sc, tail), e, sc);
     case Expr::Kind::Attr: {
       Sym v = lower(*e.a, sc, tail);
       // `#[param(name)] e` with name set: its value (interp/eval/user_params.hpp).
@@ -865,76 +865,7 @@ Sym Lowerer::lower(const Expr& e, const ScopePtr& sc, bool tail) {
       }
       return lower(*e.b, sc, tail);
     }
-    case Expr::Kind::Range: {
-      Sym a = lower(*e.a, sc), c = lower(*e.c, sc);
-      std::optional<Sym> second;
-      if (e.b) second = lower(*e.b, sc);
-      if (second && !(second->known && a.known))
-        throw Fallback("a range whose step is not known when the nest starts");
-      Prim t = a.prim;
-      Lowerer* l = this;
-      auto arr = std::make_shared<SymArr>();
-      arr->fused = "range";
-      if (a.known && c.known) {
-        int64_t start = a.known->as_i64(), end = c.known->as_i64();
-        int64_t step = second ? second->known->as_i64() - start : (e.range_kind == Expr::RangeKind::DownToExclusive ? -1 : 1);
-        if (step == 0) throw Fallback("a range with step 0");
-        int64_t last = e.range_kind == Expr::RangeKind::Inclusive ? end : end - (step > 0 ? 1 : -1);
-        int64_t n = (step > 0 ? last - start : start - last) / std::abs(step) + 1;
-        // An invalid range (the evaluator's rule): the reference backend
-        // reports it, with its values.
-        std::optional<int64_t> s1;
-        if (second) s1 = second->known->as_i64();
-        bool valid = false;
-        switch (e.range_kind) {
-          case Expr::RangeKind::DownToExclusive: valid = s1 ? start >= end && *s1 < start : start >= end; break;
-          case Expr::RangeKind::Inclusive:
-            valid = !s1 ? start <= end : *s1 > start ? start <= end : start >= end && *s1 != start;
-            break;
-          case Expr::RangeKind::UpToExclusive: valid = s1 ? start <= end && *s1 > start : start <= end; break;
-        }
-        if (!valid) throw Fallback("an invalid range");
-        if ((step > 0 && last < start) || (step < 0 && last > start)) n = 0;
-        arr->dims = {n};
-        arr->gen = [l, start, step, t](Reg i) {
-          kir::Builder& b = l->b();
-          Reg v = b.binary(kir::BinOp::Add, b.i64(start), b.binary(kir::BinOp::Mul, i, b.i64(step)));
-          return l->convert(Sym::scalar(v, Prim::I64), t);
-        };
-      } else {
-        // Bounds computed in the element: a dynamic length (steps of +1 or -1 only).
-        if (second) throw Fallback("a range with a step whose bounds are not known when the nest starts");
-        int64_t step = e.range_kind == Expr::RangeKind::DownToExclusive ? -1 : 1;
-        if (!is_signed_int(a.prim)) throw Fallback("a range of unsigned integers whose bounds are computed in the element");
-        Reg start = convert(a, Prim::I64).reg, end = convert(c, Prim::I64).reg;
-        // Futhark's rule: a..<c and a...c need a <= c, a..>c needs a >= c
-        // (a...c with a > c is an error, not an empty range).
-        const char* op = e.range_kind == Expr::RangeKind::Inclusive ? "..." : step > 0 ? "..<" : "..>";
-        Reg valid = b_.compare(step > 0 ? kir::CmpOp::Le : kir::CmpOp::Ge, start, end);
-        if (step < 0) valid = b_.compare(kir::CmpOp::Le, end, start);
-        // The message names the value the check carries and the known one
-        // (a Check carries one: with both computed here, the end is "n").
-        std::string text;
-        if (a.known) text = fmt::format("Range {}{}{{}} is invalid.", a.known->as_i64(), op);
-        else if (c.known) text = fmt::format("Range {{}}{}{} is invalid.", op, c.known->as_i64());
-        else text = fmt::format("Range {{}}{}n is invalid.", op);
-        b_.check(valid, text, e.loc, a.known ? end : start);
-        Reg last = e.range_kind == Expr::RangeKind::Inclusive ? end : b_.binary(kir::BinOp::Sub, end, b_.i64(step));
-        Reg span = step > 0 ? b_.binary(kir::BinOp::Sub, last, start) : b_.binary(kir::BinOp::Sub, start, last);
-        Reg n = b_.binary(kir::BinOp::Add, span, b_.i64(1));
-        arr->len = b_.binary(kir::BinOp::Max, n, b_.i64(0));
-        arr->dims = {-1};
-        arr->gen = [l, start, step, t](Reg i) {
-          kir::Builder& b = l->b();
-          Reg v = step > 0 ? b.binary(kir::BinOp::Add, start, i) : b.binary(kir::BinOp::Sub, start, i);
-          return l->convert(Sym::scalar(v, Prim::I64), t);
-        };
-      }
-      Sym s;
-      s.kind = Sym::Kind::Array;
-      s.arr = arr;
-      return s;
-    }
+    case Expr::Kind::Range: return lower_range(e, sc);
     case Expr::Kind::Intrinsic: {
       std::vector<Sym> args;
       for (const auto& x : e.list) args.push_back(lower(*x, sc));

@@ -245,6 +245,7 @@ class Lowerer {
   Sym zeros_like_sym(const Sym& like);
   Sym pattern_test(const Pattern& p, const Sym& v, const ScopePtr& sc);
   Sym lower_loop(const Expr& e, const ScopePtr& sc);
+  Sym lower_range(const Expr& e, const ScopePtr& sc);  // lower_range.cpp
   Sym lower_index(const Expr& e, const ScopePtr& sc);
   Sym lower_update(const Expr& e, const ScopePtr& sc);
   Sym update_slices(const Expr& e, const ScopePtr& sc);
@@ -274,6 +275,8 @@ class Lowerer {
   };
   Sym index_all(const Sym& arr, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
   Sym slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc);
+  // A slice's bounds check, with Futhark's message.
+  void check_slice(kir::Reg ok, const Sym& arr, const LoweredIndex& ix, const Loc& loc);
   Sym index_lengths(const Sym& sliced, const std::vector<LoweredIndex>& ix, size_t k, const Loc& loc);
   struct SliceRange {
     kir::Reg start, end, len;
@@ -298,6 +301,9 @@ class Lowerer {
   };
   CallHint call_hint(const Expr& call, const ScopePtr& sc);
   std::optional<int64_t> dim_value(const Dim& d, const ScopePtr& sc, const Loc& loc);
+  // `v :> [k]t`: lengths v computes per element that the type fixes (k
+  // known when the nest starts) become fixed, checked at run time.
+  Sym coerce(const Sym& v, const Expr& e, const ScopePtr& sc);
   void solve_sizes(const std::vector<TypeParam>& tps, const std::vector<PatternPtr>& params, const std::vector<Sym>& args,
                    const TypeExpr* ret, const CallHint& hint, std::vector<std::pair<std::string, Sym>>& vars);
   // Size parameters solve_sizes could not find (`unflatten_3d (iota (n * 6))`

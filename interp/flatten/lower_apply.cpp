@@ -64,6 +64,15 @@ Sym Lowerer::call_body(const std::vector<PatternPtr>& params, const Expr& body, 
                        const Loc& loc, bool tail, const TypeExpr* ret, const CallHint* hint) {
   size_t p = params.size();
   ActiveGuard guard(active_, active_names_, body, name);
+  // Checks inside a prelude function are reported at the user's call.
+  struct UserSite {
+    Loc& slot;
+    Loc saved;
+    UserSite(Loc& s, const Loc& at) : slot(s), saved(s) {
+      if (at.known() && !at.in_prelude()) slot = at;
+    }
+    ~UserSite() { slot = saved; }
+  } user_site(b_.user_site, loc);
   auto inner = child_scope(std::move(scope));
   for (size_t k = 0; k < p; ++k) bind(*params[k], args[k], inner->vars, sizes);
   if (sizes) {

@@ -331,6 +331,39 @@ Lowerer::SliceRange Lowerer::slice_range(Reg n, const LoweredIndex& ix, int64_t 
 // would reject fall back, so that it reports them; with bounds computed in
 // the element, its length is a register and the bounds are checked at run
 // time (the stride must still be known).
+// Futhark's message for a slice out of bounds ("Index [-1:2] out of bounds
+// for array of shape [4]."): known parts written out, the others holes for
+// the values the check reports (`values`, at most two; past two, "n").
+static std::string slice_message(const SymArr& a, std::optional<Sym> start, std::optional<Sym> end,
+                                 std::optional<int64_t> stride, std::vector<Reg>& values) {
+  auto part = [&](const Sym& v) -> std::string {
+    if (v.known) return std::to_string(v.known->as_i64());
+    if (values.size() == 2) return "n";
+    values.push_back(v.reg);
+    return "{}";
+  };
+  std::string text = "Index [";
+  if (start) text += part(*start);
+  text += ":";
+  if (end) text += part(*end);
+  if (stride) text += fmt::format(":{}", *stride);
+  text += "] out of bounds for array of shape ";
+  for (size_t k = 0; k < a.dims.size(); ++k) {
+    Reg n = a.len_of(k);
+    if (n == kir::kNoReg) text += fmt::format("[{}]", a.dims[k]);
+    else text += "[" + part(Sym::scalar(n, Prim::I64)) + "]";
+  }
+  return text + ".";
+}
+
+void Lowerer::check_slice(Reg ok, const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
+  std::vector<Reg> values;
+  std::optional<int64_t> stride;
+  if (ix.stride) stride = ix.stride->known->as_i64();
+  std::string text = slice_message(*arr.arr, ix.start, ix.end, stride, values);
+  b_.check(ok, text, loc, values.size() > 0 ? values[0] : kir::kNoReg, values.size() > 1 ? values[1] : kir::kNoReg);
+}
+
 Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array || arr.arr->dims.empty()) throw Fallback("slicing a non-array");
   if (ix.stride && !ix.stride->known) throw Fallback("a slice whose stride is not known when the nest starts");
@@ -369,7 +402,7 @@ Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
     const int64_t a = ix.start ? ix.start->known->as_i64() : 0, b = ix.end->known->as_i64();
     const int64_t bound = arr.arr->dims[0];
     if (a < 0 || b < a || (bound >= 0 && b > bound)) throw Fallback("a slice out of bounds");
-    b_.check(b_.compare(kir::CmpOp::Le, b_.i64(b), length_reg(arr)), "Slice out of bounds.", loc);
+    check_slice(b_.compare(kir::CmpOp::Le, b_.i64(b), length_reg(arr)), arr, ix, loc);
     sub->dims[0] = (b - a + s - 1) / s;
     sub->inner_len = arr.arr->inner_len;
     sub->gen = [l, whole, a, s, loc](Reg i) -> Sym {
@@ -383,8 +416,10 @@ Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
     Reg n = length_reg(arr);
     Reg a = ix.start->reg;
     Reg b = b_.binary(kir::BinOp::Add, a, b_.i64(*ix.span));
-    b_.check(b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a), b_.compare(kir::CmpOp::Le, b, n)),
-             "Slice out of bounds.", loc);
+    LoweredIndex shown = ix;
+    shown.end = Sym::scalar(b, Prim::I64);
+    check_slice(b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b_.i64(0), a), b_.compare(kir::CmpOp::Le, b, n)),
+                arr, shown, loc);
     sub->dims[0] = *ix.span;
     sub->gen = [l, whole, a, loc](Reg i) -> Sym {
       return l->index(whole, l->b().binary(kir::BinOp::Add, i, a), loc, false);
@@ -404,7 +439,7 @@ Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {
                          b_.binary(kir::BinOp::LogAnd, b_.compare(kir::CmpOp::Le, b, a), b_.compare(kir::CmpOp::Lt, a, n)));
       ok = b_.binary(kir::BinOp::LogOr, empty, in);
     }
-    b_.check(ok, "Slice out of bounds.", loc);
+    check_slice(ok, arr, ix, loc);
     sub->len = range.len;
     int64_t as = s > 0 ? s : -s;
     int64_t bound = arr.arr->dims[0];

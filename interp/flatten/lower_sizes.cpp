@@ -8,6 +8,8 @@
 // nest is planned (typically a size that differs between elements).
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "interp/flatten/lower.hpp"
 
 namespace thorn::flatten {
@@ -160,6 +162,43 @@ std::optional<int64_t> Lowerer::dim_value(const Dim& d, const ScopePtr& sc, cons
   if (d.kind == Dim::Kind::Name) return name_value(d.name);
   if (!d.formula) return std::nullopt;
   return d.formula->value(name_value);
+}
+
+Sym Lowerer::coerce(const Sym& v, const Expr& e, const ScopePtr& sc) {
+  if (v.kind != Sym::Kind::Array || !dynamic(v) || !e.type || e.type->kind != Type::Kind::Array) return v;
+  const SymArr& a = *v.arr;
+  const std::vector<Dim>& dims = e.type->dims;
+  auto out = std::make_shared<SymArr>(a);
+  std::vector<Dim> shown;  // the type with its known sizes, for the message
+  std::string shape;
+  kir::Reg len = kir::kNoReg, fixed = kir::kNoReg;
+  for (size_t k = 0; k < a.dims.size(); ++k) {
+    std::optional<int64_t> n = k < dims.size() ? dim_value(dims[k], sc, e.loc) : std::nullopt;
+    if (k < dims.size()) shown.push_back(n ? Dim{Dim::Kind::Constant, *n, {}, nullptr} : dims[k]);
+    kir::Reg l = a.len_of(k);
+    if (l == kir::kNoReg) {
+      if (n && *n != a.dims[k]) throw Fallback("a coercion to another shape");  // the reference reports it
+      shape += fmt::format("[{}]", a.dims[k]);
+      continue;
+    }
+    if (!n || len != kir::kNoReg) {
+      shape += "[n]";
+      continue;  // left as it is: no size known, or a second one (a Check reports one value here)
+    }
+    if (a.dims[k] >= 0 && *n > a.dims[k]) throw Fallback("a coercion to a length past the array's bound");
+    shape += "[{}]";
+    len = l;
+    fixed = b_.i64(*n);
+    out->dims[k] = *n;
+    if (k == 0) out->len = kir::kNoReg;
+    else out->inner_len[k - 1] = kir::kNoReg;
+  }
+  if (len == kir::kNoReg) return v;
+  out->set_inner_len(out->inner_len);
+  std::string type = to_string(*array_type(e.type->elem, shown));
+  b_.check(b_.compare(kir::CmpOp::Eq, len, fixed),
+           fmt::format("Value of shape {} cannot match shape of type \"{}\".", shape, type), e.loc, len);
+  return array_sym(out);
 }
 
 // What the checker knew of a call's result: its outer dims where constant

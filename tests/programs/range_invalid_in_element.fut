@@ -20,11 +20,11 @@ entry down (xs: []i64) = map (\x -> i64.sum (x..>3)) xs
 -- input { [4i64] } error: Range 4...3 is invalid
 entry inclusive (xs: []i64) = map (\x -> i64.sum (x...3)) xs
 
--- Both bounds computed in the element: the message names the start.
+-- Both bounds computed in the element: the check reports both.
 -- ==
 -- entry: both
 -- input { [5i64, 6] } output { [5i64, 13] }
--- input { [3i64] } error: Range 3..<
+-- input { [3i64] } error: Range 3..<2 is invalid
 entry both (xs: []i64) = map (\x -> i64.sum (x..<(x * 2 - 4))) xs
 
 -- Known when the nest starts: the reference reports it.
@@ -32,3 +32,17 @@ entry both (xs: []i64) = map (\x -> i64.sum (x..<(x * 2 - 4))) xs
 -- entry: known
 -- input { [1i64] } error: Range 5..<3 is invalid
 entry known (xs: []i64) = map (\x -> x + i64.sum (5..<3)) xs
+
+-- A step computed in the element (Futhark's flattening/range/irreg-stride):
+-- the length is known there, fixed by the coercion.
+-- ==
+-- entry: stride
+-- input { 4i64 [1, 2] } output { [[0, 1, 2, 3], [0, 2, 4, 6]] }
+-- input { 4i64 [1, -1] } error: Range 0..-1..<-4 is invalid
+entry stride (k: i64) (ss: []i32) = map (\s -> (0..s..<s * i32.i64 k) :> [k]i32) ss
+
+-- ==
+-- entry: downward
+-- input { [9i64, 8] [7i64, 4] } output { [24i64, 12] }
+-- input { [9i64] [9i64] } error: Range 9..9..>1 is invalid
+entry downward (as: []i64) (bs: []i64) = map2 (\a b -> i64.sum (a..b..>1)) as bs

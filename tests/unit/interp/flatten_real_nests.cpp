@@ -627,3 +627,10 @@ TEST_CASE("flatten: filter and partitions inside a mapped function give lengths 
   flattened("map (\\k -> length (filter (\\p -> match p case #null -> false case #ptr _ -> true) "
             "(map (\\x -> if x > k then #ptr x else #null) [4i64, 1, 2] : [](#null | #ptr i64)))) [1i64, 2, 5]");
 }
+
+TEST_CASE("flatten: coercions fix lengths computed in the element; ranges with steps computed there") {
+  // Futhark's flattening/range/irreg-stride: `(0..s..<s * k) :> [k]i32`.
+  flattened("let k = 4i64 in map (\\s -> (0..s..<s * i32.i64 k) :> [k]i32) [1, 2, 3]");
+  flattened("let k = 3i64 in map (\\x -> map (\\i -> i * 2) (iota x) :> [k]i64) [3i64, 3]");
+  flattened("map2 (\\a b -> i64.sum (a..b..>1)) [9i64, 8] [7i64, 4]");
+}
