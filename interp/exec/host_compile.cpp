@@ -110,7 +110,10 @@ struct Compiler {
           }
           break;
         }
-        case Opcode::Check: c.fn = check_kernel(); break;
+        case Opcode::Check:
+          c.fn = check_kernel();
+          c.aux2 = in.args.empty() ? -1 : in.args[0];  // a third value the message reports
+          break;
         case Opcode::LocalRead: c.fn = local_read_kernel(in.type); break;
         case Opcode::LocalWrite: c.fn = local_write_kernel(in.type); break;
         case Opcode::Write: c.fn = write_kernel(in.type); break;

@@ -154,11 +154,13 @@ void check_lanes(const CInstr& in, Frame& fr, Lanes L) {
     for_lanes(L, [&](int l) {
       if (!c[l] && failing < 0) failing = l;
     });
-    std::optional<int64_t> index, value2;
+    std::optional<int64_t> index, value2, value3;
     if (in.b >= 0) index = fr.in<int64_t>(in.b)[failing];
     if (in.c >= 0) value2 = fr.in<int64_t>(in.c)[failing];
+    if (in.aux2 >= 0) value3 = fr.in<int64_t>(in.aux2)[failing];
     throw Error(ErrorKind::Runtime, p.message_locs[size_t(in.aux)],
-                kir::check_message(p.messages[size_t(in.aux)], index ? &*index : nullptr, value2 ? &*value2 : nullptr));
+                kir::check_message(p.messages[size_t(in.aux)], index ? &*index : nullptr, value2 ? &*value2 : nullptr,
+                                   value3 ? &*value3 : nullptr));
   }
 }
 

@@ -46,7 +46,7 @@ struct CInstr {
   Kernel fn = nullptr;
   int32_t dst = -1, a = -1, b = -1, c = -1;
   int32_t aux = 0;  // Read: free array; Check: message; control: index into Program::controls
-  int32_t aux2 = -1;  // Read: index into Program::affine (or -1)
+  int32_t aux2 = -1;  // Read: index into Program::affine (or -1); Check: a third value's register
 };
 
 struct CBlock {

@@ -7,13 +7,14 @@
 
 namespace thorn::kir {
 
-std::string check_message(const std::string& text, const int64_t* index, const int64_t* value2) {
+std::string check_message(const std::string& text, const int64_t* index, const int64_t* value2,
+                          const int64_t* value3) {
   const std::string hole = "[{}]";
   size_t at = text.find(hole);
   if (at == std::string::npos) {
     // Bare holes (`Range 0..1..<{} is invalid.`): the values, or "n" without them.
     std::string out = text;
-    const int64_t* values[] = {index, value2};
+    const int64_t* values[] = {index, value2, value3};
     size_t from = 0;
     for (const int64_t* v : values) {
       at = out.find("{}", from);
@@ -149,6 +150,7 @@ struct Printer {
                               : fmt::format("<message {}>", in.aux);
         if (in.b != kNoReg) msg += fmt::format(" (index {})", reg(in.b));
         if (in.c != kNoReg) msg += fmt::format(" (and {})", reg(in.c));
+        for (Reg r : in.args) msg += fmt::format(" (and {})", reg(r));
         line(depth, fmt::format("check {} \"{}\"", reg(in.a), msg));
         break;
       }
@@ -546,7 +548,8 @@ struct Verifier {
         if (in.aux < 0 || size_t(in.aux) >= f.messages.size())
           return fail(fmt::format("check: message {} does not exist", in.aux));
         return expect(in.a, Prim::Bool, "check") && (in.b == kNoReg || expect(in.b, Prim::I64, "check")) &&
-               (in.c == kNoReg || expect(in.c, Prim::I64, "check"));
+               (in.c == kNoReg || expect(in.c, Prim::I64, "check")) &&
+               (in.args.empty() || (in.args.size() == 1 && expect(in.args[0], Prim::I64, "check")));
       case Opcode::Call: {
         if (in.aux < 0 || size_t(in.aux) >= current_sub)
           return fail(fmt::format("call: subroutine s{} does not exist or is not called from an earlier one", in.aux));

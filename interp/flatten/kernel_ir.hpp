@@ -66,7 +66,7 @@ enum class Opcode : uint8_t {
   Select,   // dst = a ? b : c
   Read,     // dst = free_arrays[aux][a]           (a: i64 flat element index)
   Check,    // if !a: fail with messages[aux]      (bounds, division by zero, assert);
-            //   b, c (optional, i64): the values the message reports (check_message)
+            //   b, c, args[0] (optional, i64): the values the message reports (check_message)
   If,       // dsts = a ? blocks[0] : blocks[1]    (each block's results)
   For,      // dsts = loop a (i64 trip count) times over blocks[0]
             //   blocks[0].params = [i, carried...]; args = initial carried values;
@@ -93,7 +93,8 @@ inline bool has_effect(Opcode op) {
 // carry it) the brackets are left out. Bare "{}" holes (iota's "Range
 // 0..1..<{} is invalid.", a slice's "Index [{}:{}] out of bounds ...")
 // are the values in order, or "n" without them.
-std::string check_message(const std::string& text, const int64_t* index, const int64_t* value2 = nullptr);
+std::string check_message(const std::string& text, const int64_t* index, const int64_t* value2 = nullptr,
+                          const int64_t* value3 = nullptr);
 
 // The message of the Check that guards a private array sized by a guessed
 // bound (Lowerer::speculative_bound): the planner catches the error it

@@ -145,12 +145,13 @@ void Builder::write(int array, Reg index, Reg value) {
   emit(std::move(in));
 }
 
-void Builder::check(Reg cond, std::string message, Loc loc, Reg index, Reg value2) {
+void Builder::check(Reg cond, std::string message, Loc loc, Reg index, Reg value2, Reg value3) {
   Instr in;
   in.op = Opcode::Check;
   in.a = cond;
   in.b = index;
   in.c = value2;
+  if (value3 != kNoReg) in.args = {value3};
   if (loc.in_prelude() && user_site.known()) loc = user_site;
   in.aux = f_.add_message(std::move(message), loc);
   emit(std::move(in));

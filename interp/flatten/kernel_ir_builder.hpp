@@ -47,8 +47,9 @@ class Builder {
   // function called from user code): a check raised inside a prelude
   // function is reported there, as the evaluator reports it.
   Loc user_site;
-  // index, value2: the i64 values the message's holes report (check_message).
-  void check(Reg cond, std::string message, Loc loc = {}, Reg index = kNoReg, Reg value2 = kNoReg);
+  // index, value2, value3: the i64 values the message's holes report (check_message).
+  void check(Reg cond, std::string message, Loc loc = {}, Reg index = kNoReg, Reg value2 = kNoReg,
+             Reg value3 = kNoReg);
 
   using BlockFn = std::function<std::vector<Reg>()>;
   // dsts = cond ? then() : otherwise(); both must yield the same types.

@@ -333,12 +333,12 @@ Lowerer::SliceRange Lowerer::slice_range(Reg n, const LoweredIndex& ix, int64_t 
 // time (the stride must still be known).
 // Futhark's message for a slice out of bounds ("Index [-1:2] out of bounds
 // for array of shape [4]."): known parts written out, the others holes for
-// the values the check reports (`values`, at most two; past two, "n").
+// the values the check reports (`values`, at most three; past three, "n").
 static std::string slice_message(const SymArr& a, std::optional<Sym> start, std::optional<Sym> end,
                                  std::optional<int64_t> stride, std::vector<Reg>& values) {
   auto part = [&](const Sym& v) -> std::string {
     if (v.known) return std::to_string(v.known->as_i64());
-    if (values.size() == 2) return "n";
+    if (values.size() == 3) return "n";
     values.push_back(v.reg);
     return "{}";
   };
@@ -361,7 +361,8 @@ void Lowerer::check_slice(Reg ok, const Sym& arr, const LoweredIndex& ix, const 
   std::optional<int64_t> stride;
   if (ix.stride) stride = ix.stride->known->as_i64();
   std::string text = slice_message(*arr.arr, ix.start, ix.end, stride, values);
-  b_.check(ok, text, loc, values.size() > 0 ? values[0] : kir::kNoReg, values.size() > 1 ? values[1] : kir::kNoReg);
+  values.resize(3, kir::kNoReg);
+  b_.check(ok, text, loc, values[0], values[1], values[2]);
 }
 
 Sym Lowerer::slice(const Sym& arr, const LoweredIndex& ix, const Loc& loc) {

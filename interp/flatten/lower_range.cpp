@@ -61,7 +61,7 @@ Sym Lowerer::lower_range(const Expr& e, const ScopePtr& sc) {
   }
   // Bounds computed in the element.
   if (!is_signed_int(t)) throw Fallback("a range of unsigned integers whose bounds are computed in the element");
-  // The message names every bound; a Check reports two values.
+  // The message names every bound (a Check reports up to three values).
   std::vector<Reg> shown;
   auto text = [&](const Sym& v) -> std::string {
     if (v.known) return std::to_string(v.known->as_i64());
@@ -71,7 +71,6 @@ Sym Lowerer::lower_range(const Expr& e, const ScopePtr& sc) {
   std::string message = "Range " + text(a);
   if (second) message += ".." + text(*second);
   message += std::string(range_op(kind)) + text(c) + " is invalid.";
-  if (shown.size() > 2) throw Fallback("a range whose three bounds are computed in the element");
   const Reg s0 = convert(a, Prim::I64).reg, en = convert(c, Prim::I64).reg;
   const Reg s1 = second ? convert(*second, Prim::I64).reg : kir::kNoReg;
   auto cmp = [&](kir::CmpOp op, Reg x, Reg y) { return b_.compare(op, x, y); };
@@ -90,7 +89,8 @@ Sym Lowerer::lower_range(const Expr& e, const ScopePtr& sc) {
       valid = s1 != kir::kNoReg ? both(cmp(kir::CmpOp::Le, s0, en), cmp(kir::CmpOp::Lt, s0, s1)) : cmp(kir::CmpOp::Le, s0, en);
       break;
   }
-  b_.check(valid, message, e.loc, shown.size() > 0 ? shown[0] : kir::kNoReg, shown.size() > 1 ? shown[1] : kir::kNoReg);
+  shown.resize(3, kir::kNoReg);
+  b_.check(valid, message, e.loc, shown[0], shown[1], shown[2]);
   const Reg step = s1 != kir::kNoReg ? b_.binary(kir::BinOp::Sub, s1, s0)
                                      : b_.i64(kind == Expr::RangeKind::DownToExclusive ? -1 : 1);
   const Reg end_adj = kind == Expr::RangeKind::DownToExclusive ? b_.binary(kir::BinOp::Add, en, b_.i64(1))

@@ -46,3 +46,10 @@ entry stride (k: i64) (ss: []i32) = map (\s -> (0..s..<s * i32.i64 k) :> [k]i32)
 -- input { [9i64, 8] [7i64, 4] } output { [24i64, 12] }
 -- input { [9i64] [9i64] } error: Range 9..9..>1 is invalid
 entry downward (as: []i64) (bs: []i64) = map2 (\a b -> i64.sum (a..b..>1)) as bs
+
+-- All three bounds computed in the element (Futhark's flattening/range/opaque-red).
+-- ==
+-- entry: three
+-- input { [1i64, 2] [3i64, 3] [10i64, 8] } output { [25i64, 27] }
+-- input { [1i64, 2] [3i64, 2] [10i64, -8] } error: Range 2..2..<-8 is invalid
+entry three (as: []i64) (bs: []i64) (cs: []i64) = map3 (\a b c -> i64.sum (a..b..<c)) as bs cs

@@ -633,4 +633,6 @@ TEST_CASE("flatten: coercions fix lengths computed in the element; ranges with s
   flattened("let k = 4i64 in map (\\s -> (0..s..<s * i32.i64 k) :> [k]i32) [1, 2, 3]");
   flattened("let k = 3i64 in map (\\x -> map (\\i -> i * 2) (iota x) :> [k]i64) [3i64, 3]");
   flattened("map2 (\\a b -> i64.sum (a..b..>1)) [9i64, 8] [7i64, 4]");
+  // All three bounds computed in the element (flattening/range/opaque-red).
+  flattened("map3 (\\a b c -> i64.sum (a..b..<c)) [1i64, 2] [3i64, 3] [10i64, 8]");
 }
