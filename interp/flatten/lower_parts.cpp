@@ -45,7 +45,6 @@ void leaf_paths(const Sym& like, std::vector<size_t>& path, std::vector<std::vec
   }
 }
 
-
 // Whether v can be laid out as like: the same structure, and like's sums
 // hold every constructor v's may.
 bool fits_layout(const Sym& v, const Sym& like) {
