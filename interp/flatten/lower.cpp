@@ -505,7 +505,7 @@ std::optional<Sym> Lowerer::lazy_if_of_arrays(const Sym& cond, const Sym& ts, co
   const size_t locals = f_.locals.size();
   Sym es;
   kir::Block eb = b_.capture([&] {
-    es = in_parts(otherwise(), Loc{});
+    es = otherwise();
     return std::vector<Reg>{};
   });
   if (f_.locals.size() != locals || es.kind != Sym::Kind::Array || dynamic(es) || es.arr->dims != ts.arr->dims ||
@@ -541,7 +541,7 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
   std::vector<int> versions = local_version;
   bool arrays = false;
   kir::Block tb = b_.capture([&] {
-    ts = in_parts(then(), Loc{});
+    ts = then();
     arrays = has_array(ts);
     return arrays ? std::vector<Reg>{} : leaves(ts);
   });
@@ -552,7 +552,7 @@ Sym Lowerer::select_or_if(const Sym& cond, const std::function<Sym()>& then, con
     return if_with_arrays(cond.reg, then, otherwise);
   }
   kir::Block eb = b_.capture([&] {
-    es = in_parts(otherwise(), Loc{});
+    es = otherwise();
     return leaves(es);
   });
   if (leaf_types(ts) != leaf_types(es)) {

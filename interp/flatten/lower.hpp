@@ -145,8 +145,9 @@ class Lowerer {
                  size_t& pa);
   // ---- arrays whose elements hold arrays or sums, kept in parts
   // (SymArr::parts, lower_parts.cpp).
-  // Whether arr is or must be kept in parts.
-  bool held_by_parts(const Sym& arr, const Loc& loc);
+  // The element layout of arr when it is or must be kept in parts
+  // (its elements hold arrays or sums); nullopt otherwise.
+  std::optional<Sym> parts_layout(const Sym& arr, const Loc& loc);
   // The array zipping `parts`, elements laid out as `like`.
   Sym zip_parts(const Sym& like, std::vector<Sym> parts, std::vector<int64_t> dims, kir::Reg len = kir::kNoReg);
   // arr's parts for elements laid out as `like` (its own, or views).

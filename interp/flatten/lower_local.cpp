@@ -117,12 +117,7 @@ bool Lowerer::fits_private(const Sym& arr, const Loc& loc) {
 }
 
 Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
-  if (held_by_parts(arr, loc)) {
-    Sym like = element_like(arr, loc);
-    std::vector<Sym> parts = unzip_parts(arr, like, loc);
-    for (Sym& p : parts) p = materialise(p, loc);
-    return zip_parts(like, std::move(parts), arr.arr->dims, arr.arr->len);
-  }
+  if (std::optional<Sym> like = parts_layout(arr, loc)) return materialise_as(arr, *like, loc);
   Sym dst = private_storage(arr, loc);
   if (product(arr.arr->dims) > 0) copy_into(dst, arr, loc);
   return with_current_versions(dst);
@@ -130,11 +125,10 @@ Sym Lowerer::materialise(const Sym& arr, const Loc& loc) {
 
 Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   if (arr.kind != Sym::Kind::Array) throw Fallback("expected an array");
-  if (held_by_parts(arr, loc)) {
-    Sym like = element_like(arr, loc);
-    std::vector<Sym> parts = unzip_parts(arr, like, loc);
+  if (std::optional<Sym> like = parts_layout(arr, loc)) {
+    std::vector<Sym> parts = unzip_parts(arr, *like, loc);
     for (Sym& p : parts) p = private_storage(p, loc);
-    return zip_parts(like, std::move(parts), arr.arr->dims, arr.arr->len);
+    return zip_parts(*like, std::move(parts), arr.arr->dims, arr.arr->len);
   }
   std::vector<int64_t> dims = arr.arr->dims;
   for (int64_t d : dims)
@@ -158,20 +152,22 @@ Sym Lowerer::private_storage(const Sym& arr, const Loc& loc) {
   return array_sym(out);
 }
 
-// A private array's copy must not share its storage (the copy may be
-// updated): in tuples, records and sums too, and part by part.
-static bool reads_private_storage(const Sym& arr) {
-  for (const Sym& p : arr.arr->parts)
-    if (reads_private_storage(p)) return true;
-  if (arr.arr->gen) return false;
-  for (const SymArr::Leaf& l : arr.arr->leaves)
-    if (l.local) return true;
-  return false;
+// The private storage an array reads directly (its leaves, its parts').
+static void local_leaves(const Sym& arr, std::set<int>& out) {
+  for (const Sym& p : arr.arr->parts) local_leaves(p, out);
+  for (const SymArr::Leaf& t : arr.arr->leaves)
+    if (t.local) out.insert(int(t.array));
 }
 
+// A private array's copy must not share its storage (the copy may be
+// updated): in tuples, records and sums too, and part by part.
 Sym Lowerer::copy_value(const Sym& v, const Loc& loc) {
   switch (v.kind) {
-    case Sym::Kind::Array: return reads_private_storage(v) ? materialise(v, loc) : v;
+    case Sym::Kind::Array: {
+      std::set<int> storage;
+      local_leaves(v, storage);
+      return storage.empty() ? v : materialise(v, loc);
+    }
     case Sym::Kind::Tuple:
     case Sym::Kind::Record:
     case Sym::Kind::Sum: {
@@ -575,23 +571,15 @@ Sym Lowerer::sequential_hist(const Sym& dest_in, const Sym& op, const Sym& ne, c
   return with_current_versions(dest);
 }
 
-// The private storage an array reads directly (its leaves, its parts').
-static void local_leaves(const Sym& arr, std::set<int>& out) {
-  for (const Sym& p : arr.arr->parts) local_leaves(p, out);
-  for (const SymArr::Leaf& t : arr.arr->leaves)
-    if (t.local) out.insert(int(t.array));
-}
-
 Sym Lowerer::sequential_scatter(const Sym& dest_in, const Sym& is_in, const Sym& vs_in, int index_dims,
                                 const Loc& loc) {
   bool in_place = is_private_whole(dest_in);
   Sym dest = dest_in;
-  if (held_by_parts(dest_in, loc)) {
+  if (std::optional<Sym> like = parts_layout(dest_in, loc)) {
     // Storage read from a boxed array of sums has only the constructors
     // found there: widened (copied) when the values hold others.
-    Sym like = element_like(dest_in, loc);
-    Sym wide = widened(like, element_like(vs_in, loc));
-    if (!in_place || !same_layout(wide, like)) {
+    Sym wide = widened(*like, element_like(vs_in, loc));
+    if (!in_place || !same_layout(wide, *like)) {
       dest = materialise_as(dest_in, wide, loc);
       in_place = false;
     }

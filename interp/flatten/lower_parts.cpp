@@ -122,10 +122,12 @@ Sym Lowerer::materialise_as(const Sym& arr, const Sym& like, const Loc& loc) {
   return zip_parts(like, std::move(parts), arr.arr->dims, arr.arr->len);
 }
 
-bool Lowerer::held_by_parts(const Sym& arr, const Loc& loc) {
-  if (arr.kind != Sym::Kind::Array) return false;
-  if (!arr.arr->parts.empty()) return true;
-  return holds_array_or_sum(element_like(arr, loc));
+std::optional<Sym> Lowerer::parts_layout(const Sym& arr, const Loc& loc) {
+  if (arr.kind != Sym::Kind::Array) return std::nullopt;
+  if (!arr.arr->parts.empty()) return *arr.arr->like;
+  Sym like = element_like(arr, loc);
+  if (!holds_array_or_sum(like)) return std::nullopt;
+  return like;
 }
 
 Sym Lowerer::zip_parts(const Sym& like, std::vector<Sym> parts, std::vector<int64_t> dims, Reg len) {
@@ -189,11 +191,12 @@ Sym Lowerer::in_parts(const Sym& v, const Loc& loc) {
     for (Sym& e : r.elems) e = in_parts(e, loc);
     return r;
   }
-  if (v.kind != Sym::Kind::Array || !v.arr->parts.empty() || !held_by_parts(v, loc)) return v;
-  Sym like = element_like(v, loc);
-  std::vector<Sym> parts = unzip_parts(v, like, loc);
+  if (v.kind != Sym::Kind::Array || !v.arr->parts.empty()) return v;
+  std::optional<Sym> like = parts_layout(v, loc);
+  if (!like) return v;
+  std::vector<Sym> parts = unzip_parts(v, *like, loc);
   for (Sym& p : parts) p = in_parts(p, loc);
-  return zip_parts(like, std::move(parts), v.arr->dims, v.arr->len);
+  return zip_parts(*like, std::move(parts), v.arr->dims, v.arr->len);
 }
 
 void Lowerer::write_element(const Sym& dest, Reg at, const Sym& v, const Loc& loc) {
@@ -208,7 +211,6 @@ void Lowerer::write_element(const Sym& dest, Reg at, const Sym& v, const Loc& lo
   if (v.kind == Sym::Kind::Array) {
     values = unzip_parts(v, like, loc);
   } else {
-    if (!fits_layout(v, like)) throw Fallback("elements of one private array with different layouts");
     values = element_leaves(laid_out(v, like), like);
   }
   for (size_t k = 0; k < d.parts.size(); ++k) write_element(d.parts[k], at, values.at(k), loc);
@@ -223,8 +225,7 @@ Sym Lowerer::update_parts(const Sym& arr_in, const std::vector<Reg>& idx, const 
   Sym like = widened(*arr.arr->like, element ? v : element_like(v, loc));
   if (!same_layout(like, *arr.arr->like)) arr = materialise_as(arr, like, loc);
   const SymArr& a = *arr.arr;
-  std::vector<Sym> values;
-  values = element ? element_leaves(laid_out(v, like), like) : unzip_parts(v, like, loc);
+  std::vector<Sym> values = element ? element_leaves(laid_out(v, like), like) : unzip_parts(v, like, loc);
   std::vector<Sym> parts;
   for (size_t k = 0; k < a.parts.size(); ++k) parts.push_back(update_at(a.parts[k], idx, values.at(k), loc, true));
   return zip_parts(like, std::move(parts), a.dims, a.len);
